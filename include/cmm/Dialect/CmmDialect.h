@@ -1,0 +1,40 @@
+//===- CmmDialect.h - The cmm dialect ---------------------------*- C++ -*-===//
+//
+// Declares the cmm dialect, its enums and its operations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_DIALECT_CMMDIALECT_H
+#define CMM_DIALECT_CMMDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "cmm/Dialect/CmmOpsDialect.h.inc"
+#include "cmm/Dialect/CmmEnums.h.inc"
+
+#define GET_OP_CLASSES
+#include "cmm/Dialect/CmmOps.h.inc"
+
+namespace cmm {
+
+/// Builds the matrix type tensor<rows x cols x f64>.
+mlir::RankedTensorType getMatrixType(mlir::MLIRContext *ctx, int64_t rows,
+                                     int64_t cols);
+
+/// The shape of a broadcasting elementwise op on `lhs` and `rhs` (Julia rules:
+/// each dimension pair must be equal or contain a 1), or failure.
+mlir::FailureOr<std::pair<int64_t, int64_t>>
+broadcastShape(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
+
+/// "3x4" for a matrix shape.
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+} // namespace cmm
+
+#endif // CMM_DIALECT_CMMDIALECT_H

@@ -1,0 +1,87 @@
+//===- Parser.h - Recursive-descent parser for .cmm -------------*- C++ -*-===//
+//
+// Builds the AST of a `.cmm` buffer held by an llvm::SourceMgr. The first
+// syntax error is reported as `file:line:col: error: ...` with the source
+// line and a caret, and parsing stops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_FRONTEND_PARSER_H
+#define CMM_FRONTEND_PARSER_H
+
+#include "cmm/Frontend/AST.h"
+#include "cmm/Frontend/Lexer.h"
+
+#include <optional>
+
+namespace llvm {
+class SourceMgr;
+class Twine;
+} // namespace llvm
+
+namespace cmm {
+
+class Parser {
+public:
+  /// Deepest expression tree, and deepest nesting of parentheses, brackets,
+  /// signs and `for` loops, accepted before the parser reports an error
+  /// rather than risk overflowing the stack.
+  static constexpr unsigned kMaxExprDepth = 256;
+
+  Parser(llvm::SourceMgr &sourceMgr, unsigned bufferId);
+
+  /// Parses the whole buffer; nullopt after an error (already reported).
+  std::optional<Program> parseProgram();
+
+private:
+  // Statements.
+  bool parseBlock(std::vector<StmtPtr> &stmts, bool inLoop);
+  StmtPtr parseStatement();
+  StmtPtr parseFor();
+
+  // Expressions, lowest precedence first.
+  ExprPtr parseExpr();
+  ExprPtr parseComparison();
+  ExprPtr parseAdditive();
+  ExprPtr parseMultiplicative();
+  ExprPtr parseUnary();
+  ExprPtr parsePower();
+  ExprPtr parsePowerOperand();
+  ExprPtr parsePostfix();
+  ExprPtr parsePrimary();
+  ExprPtr parseMatrixLiteral();
+  ExprPtr parseCall(const Token &name);
+
+  ExprPtr makeBinary(TokenKind op, llvm::SMLoc opLoc, ExprPtr lhs,
+                     ExprPtr rhs);
+  bool checkDepth(Expr &e);
+
+  // Tokens.
+  const Token &peek() { return tok; }
+  Token consume();
+  bool consumeIf(TokenKind kind);
+  bool expect(TokenKind kind, llvm::StringRef context);
+  void skipNewlinesInParens();
+  /// In a matrix literal, is `tok` the start of a new element rather than a
+  /// binary operator (`[1 -2]`)?
+  bool startsNewElement() const;
+
+  bool error(llvm::SMLoc loc, const llvm::Twine &msg);
+
+  llvm::SourceMgr &sourceMgr;
+  unsigned bufferId;
+  Lexer lexer;
+  Token tok;
+  const char *lastEnd = nullptr; // end of the last consumed token
+  unsigned parenDepth = 0;       // newlines are insignificant inside (...)
+  unsigned bracketDepth = 0;     // inside [...] white space separates
+  unsigned nesting = 0;          // recursion guard
+  bool failed = false;
+};
+
+/// Parses `buffer` registered in `sourceMgr` (convenience wrapper).
+std::optional<Program> parseCmm(llvm::SourceMgr &sourceMgr, unsigned bufferId);
+
+} // namespace cmm
+
+#endif // CMM_FRONTEND_PARSER_H

@@ -1,0 +1,26 @@
+//===- Interpreter.h - Reference interpreter for cmm IR ---------*- C++ -*-===//
+//
+// Executes the high-level cmm ops of `func.func @main` in one process, one op
+// at a time on whole matrices (OpenBLAS for products, LAPACK for inv/solve).
+// It is the numerical oracle of every optimisation and of the distributed
+// back end, so it is deliberately simple.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_INTERPRETER_INTERPRETER_H
+#define CMM_INTERPRETER_INTERPRETER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cmm {
+
+/// Runs `@main`, writing `print` output to `out`. Run-time errors (a
+/// singular matrix, a file that changed shape since compilation, a matrix too
+/// large for memory) are emitted as diagnostics at the op's source location
+/// and make the result a failure.
+mlir::LogicalResult interpret(mlir::ModuleOp module, llvm::raw_ostream &out);
+
+} // namespace cmm
+
+#endif // CMM_INTERPRETER_INTERPRETER_H

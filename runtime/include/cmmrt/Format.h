@@ -1,0 +1,36 @@
+//===- Format.h - The output of print ---------------------------*- C++ -*-===//
+//
+// `print(A)` writes one line (docs/language.md, "Output"):
+//   label RxC sum=S norm=F [a b c d ...]
+// numbers with 6 significant digits (%.6g), NaN as `NaN`, infinities as
+// `Inf` and `-Inf`; the bracket holds up to the first 4 elements of the first
+// row, followed by `...` when the row has more. A compile-time scalar prints
+// as `label = v`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMMRT_FORMAT_H
+#define CMMRT_FORMAT_H
+
+#include "cmmrt/Matrix.h"
+
+#include <string>
+
+namespace cmmrt {
+
+/// A number with 6 significant digits, `NaN`, `Inf` or `-Inf`.
+std::string formatNumber(double v);
+
+/// Pairwise sum of all elements (as NumPy does), and the Frobenius norm.
+double sumOf(const Matrix &m);
+double frobeniusNorm(const Matrix &m);
+
+/// The summary line of `print(A)`, without a newline.
+std::string formatSummary(const std::string &label, const Matrix &m);
+
+/// The line of `print(s)` for a compile-time scalar, without a newline.
+std::string formatScalar(const std::string &label, double v);
+
+} // namespace cmmrt
+
+#endif // CMMRT_FORMAT_H

@@ -1,0 +1,56 @@
+//===- Kernels.h - Dense matrix kernels on whole matrices -------*- C++ -*-===//
+//
+// The arithmetic of every cmm op on whole in-memory matrices: products on
+// OpenBLAS (dgemm), inverses and solves on LAPACK (dgetrf/dgetri, dgesv),
+// the rest in plain loops. The reference interpreter runs on these; the
+// generated programs call them on tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMMRT_KERNELS_H
+#define CMMRT_KERNELS_H
+
+#include "cmmrt/Matrix.h"
+
+namespace cmmrt {
+
+enum class BinaryFn { Add, Sub, Mul, Div, Pow, Max, Min, Mod, Gt, Lt, Ge, Le,
+                      Eq };
+enum class MapFn { Sqrt, Exp, Log, Abs, Sin, Cos, Tanh, Floor, Round };
+enum class ReduceFn { Sum, Max, Min, Mean };
+
+/// The shape of a broadcasting op (each dim equal or 1), or false.
+bool broadcastShape(MatrixShape a, MatrixShape b, MatrixShape &out);
+
+Matrix identity(int64_t n);
+Matrix range(int64_t start, int64_t stop);
+
+/// C = A * B with dgemm. Shapes must agree.
+Matrix matmul(const Matrix &a, const Matrix &b);
+/// A^k for a square A and k >= 0, by repeated squaring.
+Matrix power(const Matrix &a, int64_t k);
+Matrix transpose(const Matrix &a);
+Matrix scale(const Matrix &a, double factor);
+Matrix negate(const Matrix &a);
+
+/// Elementwise with Julia broadcasting; shapes must broadcast. Max and Min
+/// propagate NaN; Mod takes the sign of the divisor; comparisons give 1.0 or
+/// 0.0.
+Matrix broadcast(BinaryFn fn, const Matrix &a, const Matrix &b);
+double applyBinary(BinaryFn fn, double x, double y);
+
+/// Elementwise function; Round ties to even.
+Matrix map(MapFn fn, const Matrix &a);
+
+/// dim 0 reduces everything to 1x1, dim 1 each column (1xn), dim 2 each row
+/// (mx1). Max and Min propagate NaN.
+Matrix reduce(ReduceFn fn, const Matrix &a, int dim);
+
+/// Inverse and solution of A X = B; false if A is exactly singular (as
+/// Julia's SingularException).
+bool inverse(const Matrix &a, Matrix &out);
+bool solve(const Matrix &a, const Matrix &b, Matrix &out);
+
+} // namespace cmmrt
+
+#endif // CMMRT_KERNELS_H

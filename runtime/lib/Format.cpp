@@ -1,0 +1,72 @@
+//===- Format.cpp - The output of print -------------------------*- C++ -*-===//
+
+#include "cmmrt/Format.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace cmmrt;
+
+std::string cmmrt::formatNumber(double v) {
+  if (std::isnan(v))
+    return "NaN";
+  if (std::isinf(v))
+    return v > 0 ? "Inf" : "-Inf";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+static double pairwiseSum(const double *x, int64_t n) {
+  if (n <= 128) {
+    double s = 0;
+    for (int64_t i = 0; i < n; ++i)
+      s += x[i];
+    return s;
+  }
+  int64_t half = n / 2;
+  return pairwiseSum(x, half) + pairwiseSum(x + half, n - half);
+}
+
+double cmmrt::sumOf(const Matrix &m) { return pairwiseSum(m.data(), m.size()); }
+
+double cmmrt::frobeniusNorm(const Matrix &m) {
+  // Scaled accumulation (as LAPACK's dlassq) so that huge or tiny elements
+  // neither overflow nor underflow.
+  double scale = 0, ssq = 1;
+  for (double x : m.values()) {
+    if (std::isnan(x))
+      return x;
+    double a = std::fabs(x);
+    if (a == 0)
+      continue;
+    if (std::isinf(a))
+      return a;
+    if (scale < a) {
+      ssq = 1 + ssq * (scale / a) * (scale / a);
+      scale = a;
+    } else {
+      ssq += (a / scale) * (a / scale);
+    }
+  }
+  return scale * std::sqrt(ssq);
+}
+
+std::string cmmrt::formatSummary(const std::string &label, const Matrix &m) {
+  std::string s = label + " " + std::to_string(m.rows()) + "x" +
+                  std::to_string(m.cols()) + " sum=" + formatNumber(sumOf(m)) +
+                  " norm=" + formatNumber(frobeniusNorm(m)) + " [";
+  int64_t shown = m.cols() < 4 ? m.cols() : 4;
+  for (int64_t j = 0; j < shown; ++j) {
+    if (j)
+      s += " ";
+    s += formatNumber(m(0, j));
+  }
+  if (m.cols() > shown)
+    s += " ...";
+  return s + "]";
+}
+
+std::string cmmrt::formatScalar(const std::string &label, double v) {
+  return label + " = " + formatNumber(v);
+}

@@ -1,0 +1,40 @@
+# -*- Python -*-
+# lit configuration of the cmm test suite: .mlir and .cmm tests under test/.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "CMM"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".cmm", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
+                   "unittests"]
+
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.cmm_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%cmm_src", config.cmm_src_root))
+config.substitutions.append(("%examples", os.path.join(config.cmm_src_root, "examples")))
+
+# Keep the pinned OpenBLAS kernel (OPENBLAS_CORETYPE) of the machine.
+for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.cmm_tools_dir, config.llvm_tools_dir]
+tools = ["cmm-opt", "cmm-translate", "cmmc"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Tests that compare with NumPy need it in the configured Python.
+import subprocess
+if subprocess.call([config.python_executable, "-c", "import numpy"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+    config.available_features.add("numpy")

@@ -1,0 +1,99 @@
+//===- KernelsTest.cpp - Dense kernels against hand results -----*- C++ -*-===//
+
+#include "cmmrt/Kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <initializer_list>
+
+using namespace cmmrt;
+
+static Matrix make(int64_t r, int64_t c, std::initializer_list<double> v) {
+  Matrix m(r, c);
+  std::copy(v.begin(), v.end(), m.data());
+  return m;
+}
+
+static void expectNear(const Matrix &a, const Matrix &b, double tol = 1e-12) {
+  ASSERT_EQ(a.rows(), b.rows());
+  ASSERT_EQ(a.cols(), b.cols());
+  for (int64_t i = 0; i < a.size(); ++i)
+    EXPECT_NEAR(a.data()[i], b.data()[i], tol) << "element " << i;
+}
+
+TEST(Kernels, Matmul) {
+  Matrix a = make(2, 3, {1, 2, 3, 4, 5, 6});
+  Matrix b = make(3, 2, {7, 8, 9, 10, 11, 12});
+  expectNear(matmul(a, b), make(2, 2, {58, 64, 139, 154}));
+}
+
+TEST(Kernels, PowerBySquaringEqualsRepeatedProducts) {
+  Matrix a = make(2, 2, {1, 1, 1, 0}); // Fibonacci matrix
+  // [[1,1],[1,0]]^10 = [[F11, F10], [F10, F9]] = [[89, 55], [55, 34]]
+  expectNear(power(a, 10), make(2, 2, {89, 55, 55, 34}));
+  expectNear(power(a, 0), identity(2));
+  expectNear(power(a, 1), a);
+}
+
+TEST(Kernels, Transpose) {
+  expectNear(transpose(make(2, 3, {1, 2, 3, 4, 5, 6})),
+             make(3, 2, {1, 4, 2, 5, 3, 6}));
+}
+
+TEST(Kernels, BroadcastRowAgainstColumn) {
+  Matrix row = make(1, 3, {1, 2, 3});
+  Matrix col = make(2, 1, {10, 20});
+  expectNear(broadcast(BinaryFn::Add, row, col),
+             make(2, 3, {11, 12, 13, 21, 22, 23}));
+  Matrix m = make(2, 3, {1, 2, 3, 4, 5, 6});
+  expectNear(broadcast(BinaryFn::Div, m, col),
+             make(2, 3, {0.1, 0.2, 0.3, 0.2, 0.25, 0.3}));
+}
+
+TEST(Kernels, ModTakesTheSignOfTheDivisor) {
+  EXPECT_EQ(applyBinary(BinaryFn::Mod, -7, 3), 2);
+  EXPECT_EQ(applyBinary(BinaryFn::Mod, 7, -3), -2);
+  EXPECT_EQ(applyBinary(BinaryFn::Mod, 7.5, 2), 1.5);
+}
+
+TEST(Kernels, MaxMinPropagateNaN) {
+  EXPECT_TRUE(std::isnan(applyBinary(BinaryFn::Max, NAN, 1)));
+  EXPECT_TRUE(std::isnan(applyBinary(BinaryFn::Min, 1, NAN)));
+  Matrix m = make(1, 3, {1, NAN, 3});
+  EXPECT_TRUE(std::isnan(reduce(ReduceFn::Max, m, 0)(0, 0)));
+}
+
+TEST(Kernels, RoundTiesToEven) {
+  Matrix m = make(1, 5, {0.5, 1.5, 2.5, -0.5, 2.6});
+  expectNear(map(MapFn::Round, m), make(1, 5, {0, 2, 2, -0.0, 3}));
+}
+
+TEST(Kernels, Reductions) {
+  Matrix m = make(2, 3, {1, 2, 3, 4, 5, 6});
+  expectNear(reduce(ReduceFn::Sum, m, 0), make(1, 1, {21}));
+  expectNear(reduce(ReduceFn::Sum, m, 1), make(1, 3, {5, 7, 9}));
+  expectNear(reduce(ReduceFn::Sum, m, 2), make(2, 1, {6, 15}));
+  expectNear(reduce(ReduceFn::Mean, m, 2), make(2, 1, {2, 5}));
+  expectNear(reduce(ReduceFn::Max, m, 1), make(1, 3, {4, 5, 6}));
+  expectNear(reduce(ReduceFn::Min, m, 2), make(2, 1, {1, 4}));
+}
+
+TEST(Kernels, InverseAndSolve) {
+  Matrix a = make(2, 2, {4, 7, 2, 6}); // det = 10
+  Matrix inv;
+  ASSERT_TRUE(inverse(a, inv));
+  expectNear(inv, make(2, 2, {0.6, -0.7, -0.2, 0.4}), 1e-14);
+  Matrix b = make(2, 1, {1, 2});
+  Matrix x;
+  ASSERT_TRUE(solve(a, b, x));
+  // x = inv * b = [0.6 - 1.4, -0.2 + 0.8]
+  expectNear(x, make(2, 1, {-0.8, 0.6}), 1e-14);
+}
+
+TEST(Kernels, SingularMatricesAreReported) {
+  Matrix s = make(2, 2, {1, 2, 2, 4});
+  Matrix out;
+  EXPECT_FALSE(inverse(s, out));
+  EXPECT_FALSE(solve(s, make(2, 1, {1, 1}), out));
+}

@@ -1,0 +1,48 @@
+//===- cmm-translate.cpp - Translations into and out of cmm -----*- C++ -*-===//
+//
+//   --import-cmm   .cmm source -> cmm dialect
+//   --dump-ast     .cmm source -> the AST, one node a line
+// Export translations (to C++/MPI) are registered here as they land.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmm/Frontend/MLIRGen.h"
+#include "cmm/Frontend/Parser.h"
+#include "cmm/InitAll.h"
+
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/SourceMgr.h"
+
+static void registerCmmTranslations() {
+  static mlir::TranslateToMLIRRegistration importCmm(
+      "import-cmm", "translate a .cmm program to the cmm dialect",
+      [](llvm::SourceMgr &sourceMgr,
+         mlir::MLIRContext *context) -> mlir::OwningOpRef<mlir::Operation *> {
+        mlir::OwningOpRef<mlir::ModuleOp> module =
+            cmm::importCmm(*context, sourceMgr);
+        if (!module)
+          return nullptr;
+        return mlir::OwningOpRef<mlir::Operation *>(module.release());
+      },
+      [](mlir::DialectRegistry &registry) {
+        cmm::registerAllDialects(registry);
+      });
+
+  static mlir::TranslateRegistration dumpAst(
+      "dump-ast", "print the AST of a .cmm program",
+      [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+         llvm::raw_ostream &output, mlir::MLIRContext *) {
+        auto program = cmm::parseCmm(*sourceMgr, sourceMgr->getMainFileID());
+        if (!program)
+          return mlir::failure();
+        cmm::dumpAST(*program, *sourceMgr, output);
+        return mlir::success();
+      });
+}
+
+int main(int argc, char **argv) {
+  registerCmmTranslations();
+  return mlir::failed(
+      mlir::mlirTranslateMain(argc, argv, "cmm translation driver\n"));
+}

@@ -1,0 +1,136 @@
+//===- cmmc.cpp - The cmm compiler driver -----------------------*- C++ -*-===//
+//
+//   cmmc prog.cmm --emit=ast        print the AST
+//   cmmc prog.cmm --emit=mlir       print the traced cmm IR (the default)
+//   cmmc prog.cmm --interpret       run it with the reference interpreter
+//   cmmc prog.cmm -D n=200 ...      override top-level scalar assignments
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmm/Frontend/MLIRGen.h"
+#include "cmm/Frontend/Parser.h"
+#include "cmm/InitAll.h"
+#include "cmm/Interpreter/Interpreter.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <charconv>
+
+namespace cl = llvm::cl;
+
+static cl::OptionCategory cmmcCategory("cmmc options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .cmm file>"),
+                                          cl::Required, cl::cat(cmmcCategory));
+
+enum class Emit { AST, MLIR };
+static cl::opt<Emit> emitAction(
+    "emit", cl::desc("What to print"), cl::init(Emit::MLIR),
+    cl::values(clEnumValN(Emit::AST, "ast", "the abstract syntax tree"),
+               clEnumValN(Emit::MLIR, "mlir", "the traced cmm IR")),
+    cl::cat(cmmcCategory));
+
+static cl::opt<bool> interpret(
+    "interpret", cl::desc("Run the program with the reference interpreter"),
+    cl::init(false), cl::cat(cmmcCategory));
+
+static cl::list<std::string>
+    defines("D", cl::Prefix,
+            cl::desc("name=value: override the first top-level assignment of "
+                     "a scalar (repeatable)"),
+            cl::cat(cmmcCategory));
+
+static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+                                           cl::value_desc("filename"),
+                                           cl::init("-"),
+                                           cl::cat(cmmcCategory));
+
+static bool parseDefines(cmm::MLIRGenOptions &options) {
+  for (const std::string &d : defines) {
+    size_t eq = d.find('=');
+    std::string name = d.substr(0, eq);
+    double value = 0;
+    bool ok = eq != std::string::npos && !name.empty();
+    if (ok) {
+      const char *begin = d.data() + eq + 1, *end = d.data() + d.size();
+      auto [ptr, ec] = std::from_chars(begin, end, value);
+      ok = ec == std::errc() && ptr == end && begin != end;
+    }
+    if (!ok) {
+      llvm::errs() << "cmmc: error: -D expects name=number, got '" << d
+                   << "'\n";
+      return false;
+    }
+    options.defines[name] = value;
+  }
+  return true;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  cl::HideUnrelatedOptions(cmmcCategory);
+  cl::ParseCommandLineOptions(argc, argv, "cmm compiler driver\n");
+
+  cmm::MLIRGenOptions options;
+  if (!parseDefines(options))
+    return 1;
+
+  std::string errorMessage;
+  auto input = mlir::openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << "cmmc: error: " << errorMessage << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+
+  auto output = mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << "cmmc: error: " << errorMessage << "\n";
+    return 1;
+  }
+
+  if (emitAction == Emit::AST && !interpret) {
+    auto program = cmm::parseCmm(sourceMgr, sourceMgr.getMainFileID());
+    if (!program)
+      return 1;
+    cmm::dumpAST(*program, sourceMgr, output->os());
+    output->keep();
+    return 0;
+  }
+
+  mlir::DialectRegistry registry;
+  cmm::registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      cmm::importCmm(context, sourceMgr, options);
+  if (!module)
+    return 1;
+  if (mlir::failed(mlir::verify(*module))) {
+    llvm::errs() << "cmmc: internal error: the traced IR does not verify\n";
+    return 1;
+  }
+
+  if (interpret) {
+    if (mlir::failed(cmm::interpret(*module, output->os())))
+      return 1;
+    output->keep();
+    return 0;
+  }
+  module->print(output->os());
+  output->keep();
+  return 0;
+}
