@@ -28,13 +28,15 @@ static std::string shapeStr(Value v) { return formatShape(shapeOf(v)); }
 
 ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
   Attribute value;
-  if (parser.parseOptionalAttrDict(result.attributes) ||
-      parser.parseAttribute(value))
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  // Point a diagnostic at the value, not at the token after it.
+  SMLoc valueLoc = parser.getCurrentLocation();
+  if (parser.parseAttribute(value))
     return failure();
   auto elements = dyn_cast<DenseFPElementsAttr>(value);
   if (!elements)
-    return parser.emitError(parser.getCurrentLocation(),
-                            "expected dense f64 elements");
+    return parser.emitError(valueLoc, "expected dense f64 elements");
   result.addAttribute("value", elements);
   result.addTypes(elements.getType());
   return success();

@@ -9,14 +9,15 @@
 #include "cmm/Frontend/MLIRGen.h"
 
 #include "cmm/Dialect/CmmDialect.h"
+#include "cmm/Dialect/RuntimeMapping.h"
 #include "cmm/Frontend/Parser.h"
 #include "cmmrt/Format.h"
+#include "cmmrt/Kernels.h"
 #include "cmmrt/MatrixIO.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/SourceMgr.h"
@@ -119,12 +120,6 @@ static std::string shapeOf(Value v) {
   return std::to_string(rows(v)) + "x" + std::to_string(cols(v));
 }
 static std::string num(double v) { return cmmrt::formatNumber(v); }
-
-static std::string describe(const TraceValue &v) {
-  if (v.isScalar())
-    return "a scalar";
-  return shapeOf(v.matrix);
-}
 
 mlir::Location MLIRGenImpl::loc(SMLoc l) {
   auto [line, col] = sm.getLineAndColumn(l);
@@ -243,10 +238,10 @@ bool MLIRGenImpl::genFor(const ForStmt &stmt) {
   for (int64_t i = *lo; i <= *hi; ++i) {
     env[var] = TraceValue::ofScalar(static_cast<double>(i));
     loopIterations.push_back(i);
-    auto pop = llvm::make_scope_exit([&] { loopIterations.pop_back(); });
     for (const StmtPtr &s : stmt.getBody())
       if (!genStmt(*s))
-        return false;
+        return false; // tracing stops at the first error
+    loopIterations.pop_back();
   }
   // The loop variable is local to the loop.
   if (shadowed)
@@ -346,14 +341,6 @@ MaybeValue MLIRGenImpl::eval(const Expr &expr) {
     return evalRange(llvm::cast<RangeExpr>(expr));
   }
   return std::nullopt;
-}
-
-/// Julia's mod: the result takes the sign of the divisor.
-static double juliaMod(double a, double b) {
-  double r = std::fmod(a, b);
-  if (r != 0 && ((r < 0) != (b < 0)))
-    r += b;
-  return r;
 }
 
 MaybeValue MLIRGenImpl::foldScalarBinary(TokenKind op, double a, double b) {
@@ -723,30 +710,6 @@ static std::optional<UnaryFn> unaryFnFor(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-static double applyUnary(UnaryFn fn, double x) {
-  switch (fn) {
-  case UnaryFn::Sqrt:
-    return std::sqrt(x);
-  case UnaryFn::Exp:
-    return std::exp(x);
-  case UnaryFn::Log:
-    return std::log(x);
-  case UnaryFn::Abs:
-    return std::fabs(x);
-  case UnaryFn::Sin:
-    return std::sin(x);
-  case UnaryFn::Cos:
-    return std::cos(x);
-  case UnaryFn::Tanh:
-    return std::tanh(x);
-  case UnaryFn::Floor:
-    return std::floor(x);
-  case UnaryFn::Round:
-    return std::nearbyint(x); // ties to even in the default rounding mode
-  }
-  return x;
-}
-
 static std::optional<ReduceKind> reduceKindFor(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<ReduceKind>>(name)
       .Case("sum", ReduceKind::Sum)
@@ -882,7 +845,8 @@ MaybeValue MLIRGenImpl::evalCall(const CallExpr &call) {
     if (!v)
       return std::nullopt;
     if (v->isScalar())
-      return TraceValue::ofScalar(applyUnary(*fn, v->scalar));
+      return TraceValue::ofScalar(
+          cmmrt::applyMap(toRuntime(*fn), v->scalar));
     return TraceValue::ofMatrix(MapOp::create(builder, l, *fn, v->matrix));
   }
   if (name == "max" || name == "min" || name == "mod") {
@@ -895,14 +859,10 @@ MaybeValue MLIRGenImpl::evalCall(const CallExpr &call) {
     if (!b)
       return std::nullopt;
     if (a->isScalar() && b->isScalar()) {
-      double x = a->scalar, y = b->scalar;
-      if (name == "mod")
-        return TraceValue::ofScalar(juliaMod(x, y));
-      // NaN propagates, as in Julia.
-      if (std::isnan(x) || std::isnan(y))
-        return TraceValue::ofScalar(std::nan(""));
-      return TraceValue::ofScalar(name == "max" ? std::max(x, y)
-                                                : std::min(x, y));
+      cmmrt::BinaryFn fn = name == "mod"   ? cmmrt::BinaryFn::Mod
+                           : name == "max" ? cmmrt::BinaryFn::Max
+                                           : cmmrt::BinaryFn::Min;
+      return TraceValue::ofScalar(cmmrt::applyBinary(fn, a->scalar, b->scalar));
     }
     Value x = asMatrix(*a, args[0]->getLoc());
     Value y = asMatrix(*b, args[1]->getLoc());

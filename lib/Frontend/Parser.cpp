@@ -386,7 +386,9 @@ ExprPtr Parser::parsePrimary() {
                            ", got " + spell(tok.kind));
       return nullptr;
     }
-    consume();
+    Token close = consume();
+    // The parentheses belong to the expression's text (print labels).
+    inner->setRange(SMRange(open, SMLoc::getFromPointer(close.end)));
     return inner;
   }
   case TokenKind::LBracket:

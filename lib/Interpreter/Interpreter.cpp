@@ -3,6 +3,7 @@
 #include "cmm/Interpreter/Interpreter.h"
 
 #include "cmm/Dialect/CmmDialect.h"
+#include "cmm/Dialect/RuntimeMapping.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/MatrixIO.h"
@@ -22,60 +23,6 @@ using cmmrt::Matrix;
 namespace {
 
 using MatrixPtr = std::shared_ptr<const Matrix>;
-
-cmmrt::MapFn toRuntime(UnaryFn fn) {
-  switch (fn) {
-  case UnaryFn::Sqrt:
-    return cmmrt::MapFn::Sqrt;
-  case UnaryFn::Exp:
-    return cmmrt::MapFn::Exp;
-  case UnaryFn::Log:
-    return cmmrt::MapFn::Log;
-  case UnaryFn::Abs:
-    return cmmrt::MapFn::Abs;
-  case UnaryFn::Sin:
-    return cmmrt::MapFn::Sin;
-  case UnaryFn::Cos:
-    return cmmrt::MapFn::Cos;
-  case UnaryFn::Tanh:
-    return cmmrt::MapFn::Tanh;
-  case UnaryFn::Floor:
-    return cmmrt::MapFn::Floor;
-  case UnaryFn::Round:
-    return cmmrt::MapFn::Round;
-  }
-  return cmmrt::MapFn::Sqrt;
-}
-
-cmmrt::ReduceFn toRuntime(ReduceKind kind) {
-  switch (kind) {
-  case ReduceKind::Sum:
-    return cmmrt::ReduceFn::Sum;
-  case ReduceKind::Max:
-    return cmmrt::ReduceFn::Max;
-  case ReduceKind::Min:
-    return cmmrt::ReduceFn::Min;
-  case ReduceKind::Mean:
-    return cmmrt::ReduceFn::Mean;
-  }
-  return cmmrt::ReduceFn::Sum;
-}
-
-cmmrt::BinaryFn toRuntime(CmpPredicate pred) {
-  switch (pred) {
-  case CmpPredicate::GT:
-    return cmmrt::BinaryFn::Gt;
-  case CmpPredicate::LT:
-    return cmmrt::BinaryFn::Lt;
-  case CmpPredicate::GE:
-    return cmmrt::BinaryFn::Ge;
-  case CmpPredicate::LE:
-    return cmmrt::BinaryFn::Le;
-  case CmpPredicate::EQ:
-    return cmmrt::BinaryFn::Eq;
-  }
-  return cmmrt::BinaryFn::Eq;
-}
 
 class Interpreter {
 public:

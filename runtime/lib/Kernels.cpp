@@ -118,8 +118,12 @@ double cmmrt::applyBinary(BinaryFn fn, double x, double y) {
                ? std::numeric_limits<double>::quiet_NaN()
                : std::min(x, y);
   case BinaryFn::Mod: {
+    // Julia's mod and NumPy's: the result takes the sign of the divisor,
+    // including a zero result (mod(-6, 3) is +0).
     double r = std::fmod(x, y);
-    if (r != 0 && ((r < 0) != (y < 0)))
+    if (r == 0)
+      return std::copysign(0.0, y);
+    if ((r < 0) != (y < 0))
       r += y;
     return r;
   }
@@ -152,7 +156,7 @@ Matrix cmmrt::broadcast(BinaryFn fn, const Matrix &a, const Matrix &b) {
   return r;
 }
 
-static double applyMap(MapFn fn, double x) {
+double cmmrt::applyMap(MapFn fn, double x) {
   switch (fn) {
   case MapFn::Sqrt:
     return std::sqrt(x);

@@ -38,6 +38,7 @@ public:
 
   Kind getKind() const { return kind; }
   llvm::SMRange getRange() const { return range; }
+  void setRange(llvm::SMRange r) { range = r; }
   /// The location diagnostics point at: the operator for operations, the
   /// start otherwise.
   llvm::SMLoc getLoc() const { return loc.isValid() ? loc : range.Start; }

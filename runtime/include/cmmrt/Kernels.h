@@ -38,6 +38,7 @@ Matrix negate(const Matrix &a);
 /// 0.0.
 Matrix broadcast(BinaryFn fn, const Matrix &a, const Matrix &b);
 double applyBinary(BinaryFn fn, double x, double y);
+double applyMap(MapFn fn, double x);
 
 /// Elementwise function; Round ties to even.
 Matrix map(MapFn fn, const Matrix &a);
