@@ -54,9 +54,20 @@ Token Lexer::lexNumber(const char *start, bool space) {
   double value = 0;
   auto result = std::from_chars(start, cur, value);
   if (result.ec == std::errc::result_out_of_range) {
-    tok.kind = TokenKind::Error;
-    tok.text = "number out of range";
-    return tok;
+    // Julia reads an underflowing literal (1e-400) as 0 and rejects overflow.
+    bool underflow = false;
+    for (const char *p = start; p < cur; ++p)
+      if (*p == 'e' || *p == 'E') {
+        underflow = p + 1 < cur && p[1] == '-';
+        break;
+      }
+    if (!underflow) {
+      tok.kind = TokenKind::Error;
+      tok.text = "number out of range (overflows a double)";
+      return tok;
+    }
+    value = 0.0;
+    result.ec = std::errc();
   }
   // from_chars does not accept a trailing '.', which "1." may have.
   if (result.ec != std::errc() && result.ptr == start) {

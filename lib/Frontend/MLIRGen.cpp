@@ -121,6 +121,33 @@ static std::string shapeOf(Value v) {
 }
 static std::string num(double v) { return cmmrt::formatNumber(v); }
 
+/// The label of `print(expr)`: the expression's source text on one line, with
+/// comments and `...` continuations dropped and white space runs collapsed.
+static std::string printLabel(llvm::StringRef text) {
+  std::string label;
+  bool inString = false, pendingSpace = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (!inString && (c == '#' || text.substr(i).starts_with("..."))) {
+      while (i + 1 < text.size() && text[i + 1] != '\n')
+        ++i;
+      pendingSpace = true;
+      continue;
+    }
+    if (c == '"')
+      inString = !inString;
+    if (!inString && (c == ' ' || c == '\t' || c == '\r' || c == '\n')) {
+      pendingSpace = true;
+      continue;
+    }
+    if (pendingSpace && !label.empty())
+      label += ' ';
+    pendingSpace = false;
+    label += c;
+  }
+  return label;
+}
+
 mlir::Location MLIRGenImpl::loc(SMLoc l) {
   auto [line, col] = sm.getLineAndColumn(l);
   return mlir::FileLineColLoc::get(builder.getStringAttr(filename), line, col);
@@ -269,7 +296,7 @@ bool MLIRGenImpl::genPrint(const CallExpr &call) {
   MaybeValue value = eval(arg);
   if (!value)
     return false;
-  std::string label = arg.getText().str();
+  std::string label = printLabel(arg.getText());
   if (value->isScalar())
     PrintScalarOp::create(builder, loc(call.getLoc()),
                           builder.getStringAttr(label),
@@ -306,8 +333,13 @@ MaybeValue MLIRGenImpl::eval(const Expr &expr) {
     auto it = env.find(name);
     if (it != env.end())
       return it->second;
+    // Built-in constants (NaN and Inf as in Julia); a binding shadows them.
     if (name == "pi")
       return TraceValue::ofScalar(M_PI);
+    if (name == "Inf")
+      return TraceValue::ofScalar(INFINITY);
+    if (name == "NaN")
+      return TraceValue::ofScalar(NAN);
     return error(expr.getLoc(), "unknown name '" + name + "'");
   }
   case Expr::Kind::String:

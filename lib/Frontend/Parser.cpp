@@ -149,9 +149,9 @@ StmtPtr Parser::parseStatement() {
 StmtPtr Parser::parseFor() {
   NestingGuard guard(nesting);
   SMLoc loc = tok.loc;
-  if (nesting > kMaxExprDepth) {
+  if (nesting > kMaxNesting) {
     error(loc, "'for' loops are nested too deeply (more than " +
-                   llvm::Twine(kMaxExprDepth) + " levels)");
+                   llvm::Twine(kMaxNesting) + " levels)");
     return nullptr;
   }
   consume(); // for
@@ -279,9 +279,9 @@ ExprPtr Parser::parseMultiplicative() {
 
 ExprPtr Parser::parseUnary() {
   NestingGuard guard(nesting);
-  if (nesting > kMaxExprDepth) {
+  if (nesting > kMaxNesting) {
     error(tok.loc, "expression is nested too deeply (more than " +
-                       llvm::Twine(kMaxExprDepth) + " levels)");
+                       llvm::Twine(kMaxNesting) + " levels)");
     return nullptr;
   }
   if (tok.is(TokenKind::Minus) || tok.is(TokenKind::Plus)) {
@@ -312,9 +312,9 @@ ExprPtr Parser::parsePower() {
 
 ExprPtr Parser::parsePowerOperand() {
   NestingGuard guard(nesting);
-  if (nesting > kMaxExprDepth) {
+  if (nesting > kMaxNesting) {
     error(tok.loc, "expression is nested too deeply (more than " +
-                       llvm::Twine(kMaxExprDepth) + " levels)");
+                       llvm::Twine(kMaxNesting) + " levels)");
     return nullptr;
   }
   if (tok.is(TokenKind::Minus) || tok.is(TokenKind::Plus)) {

@@ -214,6 +214,7 @@ LogicalResult Interpreter::execute(Operation *op) {
         out << cmmrt::formatScalar(p.getLabel().str(),
                                    p.getValue().convertToDouble())
             << "\n";
+        out.flush();
         return success();
       })
       .Case<SaveOp>([&](SaveOp s) -> LogicalResult {

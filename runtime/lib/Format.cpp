@@ -33,15 +33,19 @@ double cmmrt::sumOf(const Matrix &m) { return pairwiseSum(m.data(), m.size()); }
 double cmmrt::frobeniusNorm(const Matrix &m) {
   // Scaled accumulation (as LAPACK's dlassq) so that huge or tiny elements
   // neither overflow nor underflow.
+  // NaN anywhere gives NaN, else Inf anywhere gives Inf (as NumPy).
   double scale = 0, ssq = 1;
+  bool sawInf = false;
   for (double x : m.values()) {
     if (std::isnan(x))
       return x;
     double a = std::fabs(x);
     if (a == 0)
       continue;
-    if (std::isinf(a))
-      return a;
+    if (std::isinf(a)) {
+      sawInf = true;
+      continue;
+    }
     if (scale < a) {
       ssq = 1 + ssq * (scale / a) * (scale / a);
       scale = a;
@@ -49,6 +53,8 @@ double cmmrt::frobeniusNorm(const Matrix &m) {
       ssq += (a / scale) * (a / scale);
     }
   }
+  if (sawInf)
+    return INFINITY;
   return scale * std::sqrt(ssq);
 }
 

@@ -9,6 +9,7 @@
 #include "cmm/Frontend/MLIRGen.h"
 #include "cmm/Frontend/Parser.h"
 #include "cmm/InitAll.h"
+#include "cmm/Support/LargeStack.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -41,8 +42,12 @@ static void registerCmmTranslations() {
       });
 }
 
-int main(int argc, char **argv) {
+static int translateMain(int argc, char **argv) {
   registerCmmTranslations();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "cmm translation driver\n"));
+}
+
+int main(int argc, char **argv) {
+  return cmm::runWithLargeStack(translateMain, argc, argv);
 }

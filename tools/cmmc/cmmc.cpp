@@ -10,6 +10,7 @@
 #include "cmm/Frontend/MLIRGen.h"
 #include "cmm/Frontend/Parser.h"
 #include "cmm/InitAll.h"
+#include "cmm/Support/LargeStack.h"
 #include "cmm/Interpreter/Interpreter.h"
 
 #include "mlir/IR/AsmState.h"
@@ -62,6 +63,8 @@ static bool parseDefines(cmm::MLIRGenOptions &options) {
     bool ok = eq != std::string::npos && !name.empty();
     if (ok) {
       const char *begin = d.data() + eq + 1, *end = d.data() + d.size();
+      if (begin != end && *begin == '+')
+        ++begin;
       auto [ptr, ec] = std::from_chars(begin, end, value);
       ok = ec == std::errc() && ptr == end && begin != end;
     }
@@ -75,8 +78,7 @@ static bool parseDefines(cmm::MLIRGenOptions &options) {
   return true;
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM y(argc, argv);
+static int cmmcMain(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   cl::HideUnrelatedOptions(cmmcCategory);
@@ -113,6 +115,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   cmm::registerAllDialects(registry);
   mlir::MLIRContext context(registry);
+  context.printOpOnDiagnostic(false); // users see their source line instead
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
   mlir::OwningOpRef<mlir::ModuleOp> module =
@@ -125,12 +128,16 @@ int main(int argc, char **argv) {
   }
 
   if (interpret) {
-    if (mlir::failed(cmm::interpret(*module, output->os())))
-      return 1;
+    // What the program printed before a run-time error is kept.
     output->keep();
-    return 0;
+    return mlir::failed(cmm::interpret(*module, output->os())) ? 1 : 0;
   }
   module->print(output->os());
   output->keep();
   return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  return cmm::runWithLargeStack(cmmcMain, argc, argv);
 }

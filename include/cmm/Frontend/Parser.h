@@ -23,10 +23,12 @@ namespace cmm {
 
 class Parser {
 public:
-  /// Deepest expression tree, and deepest nesting of parentheses, brackets,
-  /// signs and `for` loops, accepted before the parser reports an error
-  /// rather than risk overflowing the stack.
-  static constexpr unsigned kMaxExprDepth = 256;
+  /// Deepest nesting of parentheses, brackets, signs and `for` loops, and
+  /// deepest expression tree (a sum of 4096 terms), accepted before the
+  /// parser reports an error rather than risk overflowing the stack in the
+  /// recursive walks over the tree.
+  static constexpr unsigned kMaxNesting = 256;
+  static constexpr unsigned kMaxExprDepth = 4096;
 
   Parser(llvm::SourceMgr &sourceMgr, unsigned bufferId);
 
