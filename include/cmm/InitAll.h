@@ -11,6 +11,7 @@
 #define CMM_INITALL_H
 
 #include "cmm/Dialect/CmmDialect.h"
+#include "cmm/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,7 +29,10 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
 
 /// Every cmm pass, and the upstream passes run between them (canonicalize,
 /// cse, ...).
-inline void registerAllPasses() { mlir::registerTransformsPasses(); }
+inline void registerAllPasses() {
+  mlir::registerTransformsPasses();
+  registerPassesAndPipelines();
+}
 
 } // namespace cmm
 

@@ -105,7 +105,23 @@ private:
   std::vector<int64_t> loopIterations; // of the enclosing loops
   int64_t totalIterations = 0;
   mlir::Block *body = nullptr;
+  // Ops counted so far and the last one counted: ops are only appended to
+  // `body`, and Block::getOperations().size() walks the whole list, so the
+  // count is kept incrementally (the check after each statement stays O(1)
+  // amortized instead of quadratic in the traced program).
+  size_t tracedOps = 0;
+  mlir::Operation *lastCountedOp = nullptr;
   bool failed = false;
+
+  size_t countTracedOps() {
+    auto it = lastCountedOp ? std::next(lastCountedOp->getIterator())
+                            : body->begin();
+    for (; it != body->end(); ++it) {
+      ++tracedOps;
+      lastCountedOp = &*it;
+    }
+    return tracedOps;
+  }
 };
 
 } // namespace
@@ -204,7 +220,7 @@ bool MLIRGenImpl::genStmt(const Stmt &stmt) {
     ok = genFor(*loop);
   else if (auto *exprStmt = llvm::dyn_cast<ExprStmt>(&stmt))
     ok = genExprStmt(*exprStmt);
-  if (ok && body->getOperations().size() > kMaxTracedOps) {
+  if (ok && countTracedOps() > kMaxTracedOps) {
     error(stmt.getLoc(), "the traced program has more than " +
                              llvm::Twine(kMaxTracedOps) +
                              " operations (loops are unrolled at compile "

@@ -111,23 +111,6 @@ func.func @pow_zero(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
   return %0 : tensor<3x3xf64>
 }
 
-// 1 * ((2 * A')' ^ 1): the power and the unit scale fold away; the two
-// transposes are not adjacent (a scale sits between them) and stay.
-// CHECK-LABEL: func.func @chain(
-// CHECK-SAME: %[[A:.*]]: tensor<2x2xf64>) -> tensor<2x2xf64>
-// CHECK-NEXT: %[[T:.*]] = cmm.transpose %[[A]]
-// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[T]] by 2.000000e+00
-// CHECK-NEXT: %[[U:.*]] = cmm.transpose %[[S]]
-// CHECK-NEXT: return %[[U]]
-func.func @chain(%a: tensor<2x2xf64>) -> tensor<2x2xf64> {
-  %0 = cmm.transpose %a : tensor<2x2xf64> -> tensor<2x2xf64>
-  %1 = cmm.scale %0 by 2.0 : tensor<2x2xf64>
-  %2 = cmm.transpose %1 : tensor<2x2xf64> -> tensor<2x2xf64>
-  %3 = cmm.pow %2, 1 : tensor<2x2xf64>
-  %4 = cmm.scale %3 by 1.0 : tensor<2x2xf64>
-  return %4 : tensor<2x2xf64>
-}
-
 // Unused pure ops are erased; effects stay.
 // CHECK-LABEL: func.func @dead(
 // CHECK-SAME: %[[A:.*]]: tensor<2x2xf64>)

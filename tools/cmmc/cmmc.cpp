@@ -2,7 +2,10 @@
 //
 //   cmmc prog.cmm --emit=ast        print the AST
 //   cmmc prog.cmm --emit=mlir       print the traced cmm IR (the default)
-//   cmmc prog.cmm --interpret       run it with the reference interpreter
+//   cmmc prog.cmm --emit=opt        print the IR after the cmm-simplify pipeline
+//   cmmc prog.cmm --interpret       run it (optimized) with the reference
+//                                   interpreter; --O0 skips the rewrites
+//   cmmc prog.cmm --flop-report     print flops before/after and the rules
 //   cmmc prog.cmm -D n=200 ...      override top-level scalar assignments
 //
 //===----------------------------------------------------------------------===//
@@ -17,6 +20,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -33,15 +38,27 @@ static cl::opt<std::string> inputFilename(cl::Positional,
                                           cl::desc("<input .cmm file>"),
                                           cl::Required, cl::cat(cmmcCategory));
 
-enum class Emit { AST, MLIR };
+enum class Emit { AST, MLIR, Opt };
 static cl::opt<Emit> emitAction(
     "emit", cl::desc("What to print"), cl::init(Emit::MLIR),
     cl::values(clEnumValN(Emit::AST, "ast", "the abstract syntax tree"),
-               clEnumValN(Emit::MLIR, "mlir", "the traced cmm IR")),
+               clEnumValN(Emit::MLIR, "mlir", "the traced cmm IR"),
+               clEnumValN(Emit::Opt, "opt",
+                          "the cmm IR after the cmm-simplify pipeline")),
     cl::cat(cmmcCategory));
 
 static cl::opt<bool> interpret(
     "interpret", cl::desc("Run the program with the reference interpreter"),
+    cl::init(false), cl::cat(cmmcCategory));
+
+static cl::opt<bool> noOptimize(
+    "O0", cl::desc("Do not run the algebraic rewrites (cmm-simplify)"),
+    cl::init(false), cl::cat(cmmcCategory));
+
+static cl::opt<bool> flopReport(
+    "flop-report",
+    cl::desc("Print the flop count before and after the rewrites, and every "
+             "rule that fired (to stderr)"),
     cl::init(false), cl::cat(cmmcCategory));
 
 static cl::list<std::string>
@@ -81,6 +98,8 @@ static bool parseDefines(cmm::MLIRGenOptions &options) {
 static int cmmcMain(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions(cmmcCategory);
   cl::ParseCommandLineOptions(argc, argv, "cmm compiler driver\n");
 
@@ -125,6 +144,19 @@ static int cmmcMain(int argc, char **argv) {
   if (mlir::failed(mlir::verify(*module))) {
     llvm::errs() << "cmmc: internal error: the traced IR does not verify\n";
     return 1;
+  }
+
+  bool optimize = (interpret || emitAction == Emit::Opt || flopReport) &&
+                  !noOptimize;
+  if (optimize) {
+    mlir::PassManager pm(&context);
+    if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+      return 1;
+    cmm::SimplifyPipelineOptions pipelineOptions;
+    pipelineOptions.flopReport = flopReport;
+    cmm::buildSimplifyPipeline(pm, pipelineOptions);
+    if (mlir::failed(pm.run(*module)))
+      return 1;
   }
 
   if (interpret) {

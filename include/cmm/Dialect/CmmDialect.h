@@ -14,6 +14,10 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
 
 #include "cmm/Dialect/CmmOpsDialect.h.inc"
 #include "cmm/Dialect/CmmEnums.h.inc"
@@ -34,6 +38,18 @@ broadcastShape(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
 
 /// "3x4" for a matrix shape.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// Applications of each rewrite rule, by rule name (e.g. "neg-neg").
+using RuleCounts = llvm::StringMap<uint64_t>;
+
+/// The static algebraic simplifications of cmm (CmmCanonicalize.cpp); they
+/// are also the dialect's canonicalization patterns. When `counts` is given,
+/// each application is counted under its rule name.
+void populateAlgebraicSimplifyPatterns(mlir::RewritePatternSet &patterns,
+                                       RuleCounts *counts = nullptr);
+
+/// The value of every element when `v` is a fill or a splat constant.
+std::optional<double> getSplatValue(mlir::Value v);
 
 } // namespace cmm
 

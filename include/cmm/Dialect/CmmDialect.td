@@ -25,6 +25,7 @@ def Cmm_Dialect : Dialect {
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
   let hasConstantMaterializer = 1;
+  let hasCanonicalizer = 1;
   let useDefaultAttributePrinterParser = 0;
 }
 

@@ -1,0 +1,105 @@
+//===- MatrixChain.h - Product chains: flatten, order, emit -----*- C++ -*-===//
+//
+// A product chain is the sequence of factors of a tree of single-use
+// products, powers, transposes and scalings, e.g. `u * (s * P^2)' * Q` is
+// s * [u, P', P', Q]. Values with other users are leaves, never absorbed, so
+// a rewrite of the chain recomputes nothing (the SystemDS bugs PR #683 and
+// PR #1058 came from reordering around shared intermediates).
+//
+// The order is chosen by the classic O(L^3) dynamic program on flop count
+// (Cormen et al., 15.2; SystemDS RewriteMatrixMultChainOptimization), with
+// one more choice: a run of one repeated square factor X^m may be computed by
+// squaring (floor(log2 m) + popcount(m) - 1 products). That single cost model
+// decides between `u * P^k` as k vector products and squaring P.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_TRANSFORMS_MATRIXCHAIN_H
+#define CMM_TRANSFORMS_MATRIXCHAIN_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace cmm {
+
+struct ChainFactor {
+  mlir::Value value;
+  bool transposed = false;
+  int64_t rows = 0, cols = 0; // of the factor as used (after transposing)
+
+  bool sameAs(const ChainFactor &o) const {
+    return value == o.value && transposed == o.transposed;
+  }
+};
+
+struct ProductChain {
+  mlir::Operation *root = nullptr;
+  llvm::SmallVector<ChainFactor> factors;
+  double scale = 1.0;
+  /// The ops the chain replaces: the root first, each user before its
+  /// producers (the order in which they can be erased).
+  llvm::SmallVector<mlir::Operation *> ops;
+  /// Whether a power op was expanded into the factors.
+  bool hasPower = false;
+
+  /// Flops of the ops the chain replaces, under the FlopCount model.
+  double originalFlops() const;
+};
+
+/// Roots of product chains in `func` (matmul and pow ops not absorbed into a
+/// user's chain), in program order.
+llvm::SmallVector<mlir::Operation *> findChainRoots(mlir::func::FuncOp func);
+
+/// The chain rooted at `root`. Powers with exponents above `maxExpand`, and
+/// expansions beyond `maxFactors` factors, stay leaves.
+ProductChain flattenChain(mlir::Operation *root, int64_t maxExpand = 64,
+                          size_t maxFactors = 256);
+
+/// An evaluation order of a chain: a binary tree over factor intervals.
+class ChainPlan {
+public:
+  /// The cheapest order by dynamic programming. With `allowSquaring`, a run
+  /// of one repeated square factor may be computed by squaring.
+  static ChainPlan optimal(llvm::ArrayRef<ChainFactor> factors,
+                           bool allowSquaring = true);
+  /// The whole chain, which must be one repeated square factor, by squaring.
+  static ChainPlan squaring(llvm::ArrayRef<ChainFactor> factors);
+
+  double flops() const { return cost(0, size - 1); }
+
+  /// Emits the products before the builder's insertion point and returns the
+  /// value of the whole chain (without the chain's scale).
+  mlir::Value emit(mlir::OpBuilder &builder, mlir::Location loc,
+                   llvm::ArrayRef<ChainFactor> factors,
+                   int64_t *squarings = nullptr,
+                   int64_t *squareProducts = nullptr) const;
+
+  friend class ChainEmitter;
+
+private:
+  static constexpr int kSquare = -1;
+  explicit ChainPlan(size_t n)
+      : size(n), costs(n * n, 0.0), splits(n * n, 0) {}
+  double &cost(size_t i, size_t j) { return costs[i * size + j]; }
+  double cost(size_t i, size_t j) const { return costs[i * size + j]; }
+  int &split(size_t i, size_t j) { return splits[i * size + j]; }
+  int split(size_t i, size_t j) const { return splits[i * size + j]; }
+
+  size_t size;
+  std::vector<double> costs;
+  std::vector<int> splits; // split point k, or kSquare
+};
+
+/// Rewrites `chain` with `plan` (applying the chain's scale where it is
+/// cheapest) and erases the ops it replaces. Returns the chain's new value.
+mlir::Value rewriteChain(const ProductChain &chain, const ChainPlan &plan,
+                         int64_t *squarings = nullptr,
+                         int64_t *squareProducts = nullptr);
+
+/// Flops of applying the chain's scale at its cheapest place (0 for 1.0).
+double scaleFlops(const ProductChain &chain);
+
+} // namespace cmm
+
+#endif // CMM_TRANSFORMS_MATRIXCHAIN_H

@@ -1,0 +1,116 @@
+//===- Passes.td - cmm algebraic rewrite passes -----------*- tablegen -*-===//
+//
+// The rewrite stages of the `cmm-simplify` pipeline, in the order of Apache
+// SystemDS's ProgramRewriter: CSE, constant folding, static simplification,
+// CSE, matrix-chain ordering, dynamic (size-dependent) simplification, CSE.
+// Every rule that fires bumps a Statistic (see -mlir-pass-statistics) and,
+// under `cmm-flop-report`, is listed in the report.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_TRANSFORMS_PASSES_TD
+#define CMM_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AlgebraicSimplify : Pass<"cmm-algebraic-simplify", "mlir::func::FuncOp"> {
+  let summary = "Static algebraic simplifications (size-independent)";
+  let description = [{
+    Applies the canonicalization patterns of the cmm ops, with a counter for
+    each rule: `(A')' -> A`, `A*I -> A`, `I*A -> A`, `A + 0 -> A`,
+    `A .* 0 -> 0`, `A * 0 -> 0`, `s*(t*A) -> (s*t)*A`, `(s*A)*B -> s*(A*B)`,
+    `-(-A) -> A`, `A^0 -> I`, `A^1 -> A`, `(A'*B)' -> B'*A` (only when it
+    removes transposes), transposes pushed through scalings, negations,
+    elementwise maps and broadcasting ops whose other operand needs no
+    transpose, and constant folding of `fill` operands.
+  }];
+  let dependentDialects = ["cmm::CmmDialect"];
+  let statistics = [
+    Statistic<"numTransposeTranspose", "transpose-transpose", "(A')' -> A">,
+    Statistic<"numMatmulIdentity", "matmul-identity", "A*I -> A and I*A -> A">,
+    Statistic<"numAddZero", "add-zero", "A + 0 -> A, A - 0 -> A">,
+    Statistic<"numMulZero", "mul-zero", "A .* 0 -> 0 and A * 0 -> 0">,
+    Statistic<"numScaleScale", "scale-scale", "s*(t*A) -> (s*t)*A">,
+    Statistic<"numScaleOne", "scale-one", "1*A -> A">,
+    Statistic<"numMatmulScale", "matmul-scale", "(s*A)*B -> s*(A*B)">,
+    Statistic<"numNegNeg", "neg-neg", "-(-A) -> A">,
+    Statistic<"numPowZeroOne", "pow-zero-one", "A^0 -> I, A^1 -> A">,
+    Statistic<"numTransposeMatmul", "transpose-matmul", "(A*B)' -> B'*A' where it removes transposes">,
+    Statistic<"numTransposePush", "transpose-push", "transpose pushed through scalar and elementwise ops">,
+    Statistic<"numFoldFill", "fold-fill", "constant folding of fill operands">,
+  ];
+}
+
+def PowerBySquaring : Pass<"cmm-power-by-squaring", "mlir::func::FuncOp"> {
+  let summary = "Compute A^k and repeated products A*A*...*A by squaring";
+  let description = [{
+    A product chain made only of one square value (an explicit `A^k`, or the
+    traced loop `M = P*M` giving `P*(P*(P*P))`) is computed with
+    floor(log2 k) squarings and popcount(k)-1 products, sharing the squares.
+    A chain that mixes other factors is left to `cmm-reorder-chains`, which
+    weighs squaring against repeated vector products by cost; with
+    `lower-all`, every power still left after that (e.g. `P^16` in
+    `P^16 * Q`) is also expanded into explicit squarings.
+  }];
+  let dependentDialects = ["cmm::CmmDialect"];
+  let options = [
+    Option<"lowerAll", "lower-all", "bool", /*default=*/"false",
+           "Also expand powers inside chains with other factors">,
+  ];
+  let statistics = [
+    Statistic<"numPowersExpanded", "powers-expanded", "chains computed by squaring">,
+    Statistic<"numSquarings", "squarings", "squarings emitted">,
+    Statistic<"numProducts", "products", "products of squares emitted">,
+  ];
+}
+
+def ReorderChains : Pass<"cmm-reorder-chains", "mlir::func::FuncOp"> {
+  let summary = "Optimal parenthesisation of matrix-product chains";
+  let description = [{
+    Flattens each product chain through single-use products, powers,
+    transposes and scalings, finds the cheapest parenthesisation by dynamic
+    programming on flop count (a run of one repeated square factor may also
+    be computed by squaring), and rewrites the chain when that is strictly
+    cheaper. Values with other users are leaves: they are never absorbed, so
+    nothing is recomputed.
+  }];
+  let dependentDialects = ["cmm::CmmDialect"];
+  let statistics = [
+    Statistic<"numChainsReordered", "chains-reordered", "chains rewritten">,
+    Statistic<"numChainFactors", "chain-factors", "factors in rewritten chains">,
+  ];
+}
+
+def DynamicSimplify : Pass<"cmm-dynamic-simplify", "mlir::func::FuncOp"> {
+  let summary = "Size-dependent simplifications, each only where cheaper";
+  let description = [{
+    SystemDS's dynamic rewrites under the flop cost model:
+    `A*B + A*C -> A*(B+C)` and `B*A + C*A -> (B+C)*A`
+    (simplifyDistributiveMatrixMult), `X - Y.*X -> (1-Y).*X`
+    (simplifyDistributiveBinaryOperation), a product with a 1x1 operand
+    becomes an elementwise scaling (simplifyScalarMatrixMult), and
+    `sum(A*B) -> sum(sum(A,1)' .* sum(B,2))` (simplifySumMatrixMult).
+  }];
+  let dependentDialects = ["cmm::CmmDialect"];
+  let statistics = [
+    Statistic<"numDistributiveMatmul", "distributive-matmul", "A*B + A*C -> A*(B+C)">,
+    Statistic<"numDistributiveBinary", "distributive-binary", "X - Y.*X -> (1-Y).*X">,
+    Statistic<"numScalarMatmul", "scalar-matmul", "product with a 1x1 operand -> scaling">,
+    Statistic<"numSumMatmul", "sum-matmul", "sum(A*B) -> sum(sum(A,1)' .* sum(B,2))">,
+  ];
+}
+
+def FlopReport : Pass<"cmm-flop-report", "mlir::func::FuncOp"> {
+  let summary = "Print the flop count of each function";
+  let description = [{
+    Prints `cmm-flop-report: @f <stage>: <total> flops (<matmul> in matrix
+    products)`. At stage `after`, also lists each rewrite rule that fired
+    since the `before` report in the same pipeline, with its count.
+  }];
+  let options = [
+    Option<"stage", "stage", "std::string", /*default=*/"\"now\"",
+           "Label of this report: before, after, or any other word">,
+  ];
+}
+
+#endif // CMM_TRANSFORMS_PASSES_TD

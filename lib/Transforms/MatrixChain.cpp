@@ -1,0 +1,336 @@
+//===- MatrixChain.cpp - Product chains: flatten, order, emit ---*- C++ -*-===//
+
+#include "cmm/Transforms/MatrixChain.h"
+
+#include "cmm/Dialect/CmmDialect.h"
+#include "cmm/Transforms/FlopCount.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace cmm;
+
+static int64_t dim(Value v, unsigned d) {
+  return cast<RankedTensorType>(v.getType()).getDimSize(d);
+}
+
+//===----------------------------------------------------------------------===//
+// Flattening
+//===----------------------------------------------------------------------===//
+
+static bool expandablePower(PowOp pow, int64_t maxExpand) {
+  int64_t k = static_cast<int64_t>(pow.getExponent());
+  return k >= 1 && k <= maxExpand;
+}
+
+/// Is `v` computed only to be a factor of its single user's chain? This must
+/// agree with what Flattener::expand absorbs.
+static bool isAbsorbed(Value v, int64_t maxExpand) {
+  if (!v.hasOneUse())
+    return false;
+  Operation *user = *v.getUsers().begin();
+  if (isa<MatmulOp>(user))
+    return true;
+  if (auto pow = dyn_cast<PowOp>(user))
+    return expandablePower(pow, maxExpand);
+  if (isa<TransposeOp, ScaleOp>(user))
+    return isAbsorbed(user->getResult(0), maxExpand);
+  return false;
+}
+
+SmallVector<Operation *> cmm::findChainRoots(func::FuncOp func) {
+  constexpr int64_t maxExpand = 64;
+  SmallVector<Operation *> roots;
+  func.walk([&](Operation *op) {
+    bool chainOp = isa<MatmulOp>(op) ||
+                   (isa<PowOp>(op) && expandablePower(cast<PowOp>(op), maxExpand));
+    if (chainOp && !isAbsorbed(op->getResult(0), maxExpand))
+      roots.push_back(op);
+  });
+  return roots;
+}
+
+namespace {
+class Flattener {
+public:
+  Flattener(ProductChain &chain, int64_t maxExpand, size_t maxFactors)
+      : chain(chain), maxExpand(maxExpand), maxFactors(maxFactors) {}
+
+  /// Appends the factors of `v` to `out`; the root is expanded whatever its
+  /// uses, any other value only if this chain is its single user.
+  void expand(Value v, SmallVectorImpl<ChainFactor> &out, bool isRoot) {
+    Operation *def = v.getDefiningOp();
+    if (def && (isRoot || v.hasOneUse())) {
+      if (auto product = dyn_cast<MatmulOp>(def)) {
+        chain.ops.push_back(def);
+        expand(product.getLhs(), out, false);
+        expand(product.getRhs(), out, false);
+        return;
+      }
+      if (auto pow = dyn_cast<PowOp>(def);
+          pow && expandablePower(pow, maxExpand) && expandPower(pow, out))
+        return;
+      if (auto transpose = dyn_cast<TransposeOp>(def)) {
+        chain.ops.push_back(def);
+        // (f1 f2 ... fk)' = fk' ... f2' f1'
+        SmallVector<ChainFactor> inner;
+        expand(transpose.getInput(), inner, false);
+        for (ChainFactor f : llvm::reverse(inner)) {
+          f.transposed = !f.transposed;
+          std::swap(f.rows, f.cols);
+          out.push_back(f);
+        }
+        return;
+      }
+      if (auto scale = dyn_cast<ScaleOp>(def)) {
+        chain.ops.push_back(def);
+        chain.scale *= scale.getFactor().convertToDouble();
+        expand(scale.getInput(), out, false);
+        return;
+      }
+    }
+    out.push_back({v, false, dim(v, 0), dim(v, 1)});
+  }
+
+private:
+  /// X^k as k copies of X's factors; (s X)^k contributes s^k. Fails, leaving
+  /// the chain as it was, when the expansion would be too long.
+  bool expandPower(PowOp pow, SmallVectorImpl<ChainFactor> &out) {
+    size_t opsBefore = chain.ops.size();
+    double outerScale = chain.scale;
+    chain.scale = 1.0;
+    chain.ops.push_back(pow);
+    SmallVector<ChainFactor> base;
+    expand(pow.getInput(), base, false);
+    int64_t k = pow.getExponent();
+    if (out.size() + base.size() * k > maxFactors) {
+      chain.ops.resize(opsBefore);
+      chain.scale = outerScale;
+      return false;
+    }
+    chain.scale = outerScale * std::pow(chain.scale, static_cast<double>(k));
+    for (int64_t i = 0; i < k; ++i)
+      out.append(base.begin(), base.end());
+    chain.hasPower = true;
+    return true;
+  }
+
+  ProductChain &chain;
+  int64_t maxExpand;
+  size_t maxFactors;
+};
+} // namespace
+
+ProductChain cmm::flattenChain(Operation *root, int64_t maxExpand,
+                               size_t maxFactors) {
+  ProductChain chain;
+  chain.root = root;
+  Flattener(chain, maxExpand, maxFactors)
+      .expand(root->getResult(0), chain.factors, /*isRoot=*/true);
+  return chain;
+}
+
+double ProductChain::originalFlops() const {
+  double flops = 0;
+  for (Operation *op : ops)
+    flops += flopsOf(op);
+  return flops;
+}
+
+//===----------------------------------------------------------------------===//
+// Ordering
+//===----------------------------------------------------------------------===//
+
+/// Length of the run of factors identical to factors[i] starting at i.
+static SmallVector<size_t> runLengths(ArrayRef<ChainFactor> factors) {
+  SmallVector<size_t> runs(factors.size(), 1);
+  for (size_t i = factors.size(); i-- > 1;)
+    if (factors[i - 1].sameAs(factors[i]))
+      runs[i - 1] = runs[i] + 1;
+  return runs;
+}
+
+static double squaringFlops(int64_t n, int64_t m) {
+  return squaringProducts(m) * matmulFlops(n, n, n);
+}
+
+ChainPlan ChainPlan::optimal(ArrayRef<ChainFactor> factors,
+                             bool allowSquaring) {
+  size_t n = factors.size();
+  ChainPlan plan(n);
+  SmallVector<size_t> runs = runLengths(factors);
+  auto rows = [&](size_t i) { return factors[i].rows; };
+  auto cols = [&](size_t j) { return factors[j].cols; };
+  for (size_t len = 2; len <= n; ++len) {
+    for (size_t i = 0; i + len <= n; ++i) {
+      size_t j = i + len - 1;
+      double best = std::numeric_limits<double>::infinity();
+      int bestSplit = 0;
+      for (size_t k = i; k < j; ++k) {
+        double c = plan.cost(i, k) + plan.cost(k + 1, j) +
+                   matmulFlops(rows(i), cols(k), cols(j));
+        if (c < best) {
+          best = c;
+          bestSplit = static_cast<int>(k);
+        }
+      }
+      if (allowSquaring && runs[i] >= len && rows(i) == cols(i)) {
+        double c = squaringFlops(rows(i), static_cast<int64_t>(len));
+        if (c < best) {
+          best = c;
+          bestSplit = kSquare;
+        }
+      }
+      plan.cost(i, j) = best;
+      plan.split(i, j) = bestSplit;
+    }
+  }
+  return plan;
+}
+
+ChainPlan ChainPlan::squaring(ArrayRef<ChainFactor> factors) {
+  size_t n = factors.size();
+  ChainPlan plan(n);
+  plan.cost(0, n - 1) = squaringFlops(factors[0].rows, n);
+  plan.split(0, n - 1) = kSquare;
+  return plan;
+}
+
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+namespace cmm {
+/// Emits a plan; leaves and squares are built once and shared.
+class ChainEmitter {
+public:
+  ChainEmitter(const ChainPlan &plan, OpBuilder &b, Location loc,
+               ArrayRef<ChainFactor> factors)
+      : plan(plan), b(b), loc(loc), factors(factors) {}
+
+  Value emit(size_t i, size_t j) {
+    if (i == j)
+      return leaf(factors[i]);
+    int k = plan.split(i, j);
+    if (k == ChainPlan::kSquare)
+      return power(factors[i], static_cast<int64_t>(j - i + 1));
+    Value lhs = emit(i, k), rhs = emit(k + 1, j);
+    return product(lhs, rhs);
+  }
+
+  int64_t squarings = 0, squareProducts = 0;
+
+private:
+  Value product(Value a, Value c) {
+    return MatmulOp::create(
+        b, loc, getMatrixType(b.getContext(), dim(a, 0), dim(c, 1)), a, c);
+  }
+
+  Value leaf(const ChainFactor &f) {
+    if (!f.transposed)
+      return f.value;
+    Value &t = transposes[f.value];
+    if (!t)
+      t = TransposeOp::create(b, loc,
+                              getMatrixType(b.getContext(), f.rows, f.cols),
+                              f.value);
+    return t;
+  }
+
+  /// X^m by binary exponentiation, reusing X^(2^e) across the chain.
+  Value power(const ChainFactor &f, int64_t m) {
+    Value x = leaf(f);
+    SmallVector<Value> &squares = powersOf[x];
+    if (squares.empty())
+      squares.push_back(x);
+    Value result;
+    for (unsigned e = 0; m; ++e, m >>= 1) {
+      if (squares.size() <= e) {
+        squares.push_back(product(squares.back(), squares.back()));
+        ++squarings;
+      }
+      if (m & 1) {
+        if (result) {
+          result = product(result, squares[e]);
+          ++squareProducts;
+        } else {
+          result = squares[e];
+        }
+      }
+    }
+    return result;
+  }
+
+  const ChainPlan &plan;
+  OpBuilder &b;
+  Location loc;
+  ArrayRef<ChainFactor> factors;
+  llvm::DenseMap<Value, Value> transposes;
+  llvm::DenseMap<Value, SmallVector<Value>> powersOf;
+};
+} // namespace cmm
+
+Value ChainPlan::emit(OpBuilder &builder, Location loc,
+                      ArrayRef<ChainFactor> factors, int64_t *squarings,
+                      int64_t *squareProducts) const {
+  ChainEmitter emitter(*this, builder, loc, factors);
+  Value v = emitter.emit(0, size - 1);
+  if (squarings)
+    *squarings += emitter.squarings;
+  if (squareProducts)
+    *squareProducts += emitter.squareProducts;
+  return v;
+}
+
+/// Where the chain's scale is cheapest: -1 for the result, else the index of
+/// a factor that occurs once (scaling a repeated factor would repeat the
+/// scale).
+static int scalePlace(const ProductChain &chain, double &flops) {
+  const auto &f = chain.factors;
+  flops = static_cast<double>(f.front().rows) * f.back().cols;
+  int place = -1;
+  for (size_t i = 0; i < f.size(); ++i) {
+    size_t occurrences = llvm::count_if(
+        f, [&](const ChainFactor &g) { return g.value == f[i].value; });
+    double elements = static_cast<double>(f[i].rows) * f[i].cols;
+    if (occurrences == 1 && elements < flops) {
+      flops = elements;
+      place = static_cast<int>(i);
+    }
+  }
+  return place;
+}
+
+double cmm::scaleFlops(const ProductChain &chain) {
+  if (chain.scale == 1.0)
+    return 0;
+  double flops;
+  scalePlace(chain, flops);
+  return flops;
+}
+
+Value cmm::rewriteChain(const ProductChain &chain, const ChainPlan &plan,
+                        int64_t *squarings, int64_t *squareProducts) {
+  Operation *root = chain.root;
+  OpBuilder b(root);
+  Location loc = root->getLoc();
+  SmallVector<ChainFactor> factors(chain.factors);
+  int place = -2;
+  if (chain.scale != 1.0) {
+    double flops;
+    place = scalePlace(chain, flops);
+    if (place >= 0)
+      factors[place].value =
+          ScaleOp::create(b, loc, factors[place].value,
+                          b.getF64FloatAttr(chain.scale));
+  }
+  Value result = plan.emit(b, loc, factors, squarings, squareProducts);
+  if (place == -1)
+    result = ScaleOp::create(b, loc, result, b.getF64FloatAttr(chain.scale));
+  root->getResult(0).replaceAllUsesWith(result);
+  for (Operation *op : chain.ops)
+    op->erase();
+  return result;
+}
