@@ -595,7 +595,7 @@ MaybeValue MLIRGenImpl::evalMatrixLiteral(const MatrixExpr &expr) {
                                       : "row " + llvm::Twine(r + 1) +
                                             " of the matrix literal is empty");
     if (rowsAst[r].size() != width)
-      return error(rowsAst[r].front()->getLoc(),
+      return error(rowsAst[r].front()->getRange().Start, // the row's start
                    "row " + llvm::Twine(r + 1) + " of the matrix literal has " +
                        llvm::Twine(rowsAst[r].size()) + " elements, row 1 has " +
                        llvm::Twine(width));

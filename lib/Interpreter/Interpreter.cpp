@@ -26,7 +26,8 @@ using MatrixPtr = std::shared_ptr<const Matrix>;
 
 class Interpreter {
 public:
-  explicit Interpreter(raw_ostream &out) : out(out) {
+  Interpreter(raw_ostream &out, StringRef dumpDir)
+      : out(out), dumpDir(dumpDir) {
     long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
     physicalBytes = pages > 0 && pageSize > 0
                         ? static_cast<double>(pages) * pageSize
@@ -49,6 +50,8 @@ private:
   }
 
   raw_ostream &out;
+  std::string dumpDir;
+  unsigned numPrints = 0;
   double physicalBytes;
   DenseMap<Value, MatrixPtr> values;
 };
@@ -204,10 +207,16 @@ LogicalResult Interpreter::execute(Operation *op) {
         set(n, std::move(r));
         return success();
       })
-      .Case<PrintOp>([&](PrintOp p) {
+      .Case<PrintOp>([&](PrintOp p) -> LogicalResult {
         out << cmmrt::formatSummary(p.getLabel().str(), get(p.getInput()))
             << "\n";
         out.flush(); // keep program output ordered with diagnostics
+        if (dumpDir.empty())
+          return success();
+        std::string error,
+            path = dumpDir + "/print" + std::to_string(numPrints++) + ".npy";
+        if (!cmmrt::writeMatrix(path, get(p.getInput()), error))
+          return p.emitError(error);
         return success();
       })
       .Case<PrintScalarOp>([&](PrintScalarOp p) {
@@ -230,11 +239,12 @@ LogicalResult Interpreter::execute(Operation *op) {
       });
 }
 
-LogicalResult cmm::interpret(ModuleOp module, raw_ostream &out) {
+LogicalResult cmm::interpret(ModuleOp module, raw_ostream &out,
+                             StringRef dumpDir) {
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (!main || main.getBody().empty())
     return module.emitError("no 'func.func @main' to interpret");
   if (!main.getBody().hasOneBlock())
     return main.emitError("@main must have a single block");
-  return Interpreter(out).run(main);
+  return Interpreter(out, dumpDir).run(main);
 }

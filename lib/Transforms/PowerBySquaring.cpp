@@ -38,8 +38,12 @@ struct PowerBySquaringPass
       // X*X is already one squaring.
       if (k < 2 || (k == 2 && !chain.hasPower) || !isPowerOfOneValue(chain))
         continue;
+      // An explicit power is always lowered (at equal cost); a product tree
+      // only when squaring is strictly cheaper (X*(X*X) is already optimal).
       ChainPlan plan = ChainPlan::squaring(chain.factors);
-      if (plan.flops() + scaleFlops(chain) > chain.originalFlops())
+      double cost = plan.flops() + scaleFlops(chain);
+      double original = chain.originalFlops();
+      if (chain.hasPower ? cost > original : cost >= original)
         continue;
       int64_t squarings = 0, products = 0;
       rewriteChain(chain, plan, &squarings, &products);

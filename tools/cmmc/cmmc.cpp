@@ -61,6 +61,12 @@ static cl::opt<bool> flopReport(
              "rule that fired (to stderr)"),
     cl::init(false), cl::cat(cmmcCategory));
 
+static cl::opt<std::string> dumpPrints(
+    "dump-prints",
+    cl::desc("With --interpret, also save each printed matrix in full "
+             "precision as DIR/print<N>.npy"),
+    cl::value_desc("dir"), cl::init(""), cl::cat(cmmcCategory));
+
 static cl::list<std::string>
     defines("D", cl::Prefix,
             cl::desc("name=value: override the first top-level assignment of "
@@ -152,6 +158,7 @@ static int cmmcMain(int argc, char **argv) {
     mlir::PassManager pm(&context);
     if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
       return 1;
+    mlir::applyDefaultTimingPassManagerCLOptions(pm); // -mlir-timing
     cmm::SimplifyPipelineOptions pipelineOptions;
     pipelineOptions.flopReport = flopReport;
     cmm::buildSimplifyPipeline(pm, pipelineOptions);
@@ -162,7 +169,8 @@ static int cmmcMain(int argc, char **argv) {
   if (interpret) {
     // What the program printed before a run-time error is kept.
     output->keep();
-    return mlir::failed(cmm::interpret(*module, output->os())) ? 1 : 0;
+    return mlir::failed(cmm::interpret(*module, output->os(), dumpPrints)) ? 1
+                                                                          : 0;
   }
   module->print(output->os());
   output->keep();

@@ -19,7 +19,12 @@ namespace cmm {
 /// singular matrix, a file that changed shape since compilation, a matrix too
 /// large for memory) are emitted as diagnostics at the op's source location
 /// and make the result a failure.
-mlir::LogicalResult interpret(mlir::ModuleOp module, llvm::raw_ostream &out);
+///
+/// With `dumpDir`, every printed matrix is also saved in full precision as
+/// `<dumpDir>/print<N>.npy` (N counts prints from 0), so that tests can compare
+/// runs to a tolerance finer than the 6 digits `print` shows.
+mlir::LogicalResult interpret(mlir::ModuleOp module, llvm::raw_ostream &out,
+                              llvm::StringRef dumpDir = "");
 
 } // namespace cmm
 
