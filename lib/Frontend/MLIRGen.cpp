@@ -597,7 +597,9 @@ MaybeValue MLIRGenImpl::evalMatrixLiteral(const MatrixExpr &expr) {
     if (rowsAst[r].size() != width)
       return error(rowsAst[r].front()->getRange().Start, // the row's start
                    "row " + llvm::Twine(r + 1) + " of the matrix literal has " +
-                       llvm::Twine(rowsAst[r].size()) + " elements, row 1 has " +
+                       llvm::Twine(rowsAst[r].size()) +
+                       (rowsAst[r].size() == 1 ? " element" : " elements") +
+                       ", row 1 has " +
                        llvm::Twine(width));
     for (const ExprPtr &e : rowsAst[r]) {
       std::optional<double> v = toScalar(*e, "a matrix literal element");

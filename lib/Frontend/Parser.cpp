@@ -147,9 +147,9 @@ StmtPtr Parser::parseStatement() {
 }
 
 StmtPtr Parser::parseFor() {
-  NestingGuard guard(nesting);
+  NestingGuard guard(loopDepth);
   SMLoc loc = tok.loc;
-  if (nesting > kMaxNesting) {
+  if (loopDepth > kMaxNesting) {
     error(loc, "'for' loops are nested too deeply (more than " +
                    llvm::Twine(kMaxNesting) + " levels)");
     return nullptr;

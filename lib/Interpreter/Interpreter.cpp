@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <memory>
@@ -75,14 +76,36 @@ LogicalResult Interpreter::checkFits(Operation *op) {
   return success();
 }
 
+/// Ops whose values reach an effect (print, save): evaluation is lazy, as in
+/// the Cloud Matrix Machine, so a value nothing observes is never computed
+/// and cannot fail (an unused inv(S) of a singular S is not an error), with
+/// or without the rewrites that would delete it.
+static llvm::DenseSet<Operation *> liveOps(Block &body) {
+  llvm::DenseSet<Operation *> live;
+  for (Operation &op : llvm::reverse(body)) {
+    bool needed = !isPure(&op) && !isa<RandOp, LoadOp>(op);
+    for (Value result : op.getResults())
+      for (Operation *user : result.getUsers())
+        needed = needed || live.contains(user);
+    if (needed)
+      live.insert(&op);
+  }
+  return live;
+}
+
 LogicalResult Interpreter::run(func::FuncOp main) {
+  Block &body = main.getBody().front();
+  llvm::DenseSet<Operation *> live = liveOps(body);
   // Free each matrix after its last use, so peak memory follows the program.
   DenseMap<Value, Operation *> lastUse;
-  for (Operation &op : main.getBody().front())
-    for (Value operand : op.getOperands())
-      lastUse[operand] = &op;
+  for (Operation &op : body)
+    if (live.contains(&op))
+      for (Value operand : op.getOperands())
+        lastUse[operand] = &op;
 
-  for (Operation &op : main.getBody().front()) {
+  for (Operation &op : body) {
+    if (!live.contains(&op))
+      continue;
     if (failed(checkFits(&op)) || failed(execute(&op)))
       return failure();
     for (Value operand : op.getOperands())

@@ -173,6 +173,7 @@ static int cmmcMain(int argc, char **argv) {
                                                                           : 0;
   }
   module->print(output->os());
+  output->os() << "\n";
   output->keep();
   return 0;
 }

@@ -77,7 +77,8 @@ private:
   const char *lastEnd = nullptr; // end of the last consumed token
   unsigned parenDepth = 0;       // newlines are insignificant inside (...)
   unsigned bracketDepth = 0;     // inside [...] white space separates
-  unsigned nesting = 0;          // recursion guard
+  unsigned nesting = 0;          // recursion guard of expressions
+  unsigned loopDepth = 0;        // nesting of `for` loops
   bool failed = false;
 };
 
