@@ -139,21 +139,30 @@ struct ScaleOne : RulePattern<ScaleOp> {
   }
 };
 
-/// (s*A)*B -> s*(A*B), A*(s*B) -> s*(A*B): scalars leave the chain, so that
-/// chain ordering sees the bare product and places the scaling itself.
+/// (s*A)*B -> s*(A*B), A*(s*B) -> s*(A*B), only where the product is no
+/// larger than the scaled operand, so the scaling never costs more. (Chain
+/// ordering looks through scalings anyway and places them itself; an
+/// unconditional rule would undo that.)
 struct MatmulScale : RulePattern<MatmulOp> {
   using RulePattern::RulePattern;
+  static double elements(Value v) {
+    auto t = matrixTypeOf(v);
+    return double(t.getDimSize(0)) * double(t.getDimSize(1));
+  }
   LogicalResult rewrite(MatmulOp op, PatternRewriter &r) const override {
     Value lhs = op.getLhs(), rhs = op.getRhs();
-    double s = 1.0;
+    double s = 1.0, scaledElements = 0;
     bool changed = false;
     for (Value *side : {&lhs, &rhs})
       if (auto scale = side->getDefiningOp<ScaleOp>();
           scale && scale->hasOneUse()) {
         s *= scale.getFactor().convertToDouble();
+        scaledElements += elements(*side);
         *side = scale.getInput();
         changed = true;
       }
+    if (changed && elements(op) > scaledElements)
+      return failure();
     if (!changed)
       return failure();
     Value product = MatmulOp::create(r, op.getLoc(), op.getType(), lhs, rhs);

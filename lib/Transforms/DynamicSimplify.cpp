@@ -59,17 +59,21 @@ struct DistributiveMatmul : CountedPattern<OpTy> {
     } else {
       return failure();
     }
+    // Decide before creating anything: a failing pattern leaves the IR as is.
     double before = flopsOf(lhs) + flopsOf(rhs) + elements(op);
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto commonType = cast<RankedTensorType>(common.getType());
+    double after = elements(b) + 2.0 * resultType.getDimSize(0) *
+                                     resultType.getDimSize(1) *
+                                     (left ? commonType.getDimSize(1)
+                                           : commonType.getDimSize(0));
+    if (after >= before)
+      return failure();
     Value sum = OpTy::create(r, op.getLoc(), b.getType(), b, c);
-    MatmulOp product =
+    Value product =
         left ? MatmulOp::create(r, op.getLoc(), op.getType(), common, sum)
              : MatmulOp::create(r, op.getLoc(), op.getType(), sum, common);
-    if (flopsOf(product) + elements(sum) >= before) {
-      r.eraseOp(product);
-      r.eraseOp(sum.getDefiningOp());
-      return failure();
-    }
-    r.replaceOp(op, product.getResult());
+    r.replaceOp(op, product);
     this->count();
     return success();
   }

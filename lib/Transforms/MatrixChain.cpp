@@ -40,13 +40,28 @@ static bool isAbsorbed(Value v, int64_t maxExpand) {
   return false;
 }
 
+/// Does `op` compute a product chain: a product, an expandable power, or a
+/// scaling or transpose of a single-use chain (so `2 * (A*B)` is one chain
+/// whose scale the ordering places, not a scale above it)?
+static bool isChainExpr(Operation *op, int64_t maxExpand) {
+  if (isa<MatmulOp>(op))
+    return true;
+  if (auto pow = dyn_cast<PowOp>(op))
+    return expandablePower(pow, maxExpand);
+  if (isa<ScaleOp, TransposeOp>(op)) {
+    Value input = op->getOperand(0);
+    Operation *def = input.getDefiningOp();
+    return def && input.hasOneUse() && isChainExpr(def, maxExpand);
+  }
+  return false;
+}
+
 SmallVector<Operation *> cmm::findChainRoots(func::FuncOp func) {
   constexpr int64_t maxExpand = 64;
   SmallVector<Operation *> roots;
   func.walk([&](Operation *op) {
-    bool chainOp = isa<MatmulOp>(op) ||
-                   (isa<PowOp>(op) && expandablePower(cast<PowOp>(op), maxExpand));
-    if (chainOp && !isAbsorbed(op->getResult(0), maxExpand))
+    if (isChainExpr(op, maxExpand) &&
+        !isAbsorbed(op->getResult(0), maxExpand))
       roots.push_back(op);
   });
   return roots;
@@ -108,6 +123,10 @@ private:
     if (out.size() + base.size() * k > maxFactors) {
       chain.ops.resize(opsBefore);
       chain.scale = outerScale;
+      // The power stays a leaf; the chain under it is ordered on its own.
+      if (Operation *inner = pow.getInput().getDefiningOp();
+          inner && isChainExpr(inner, maxExpand))
+        chain.nestedRoots.push_back(inner);
       return false;
     }
     chain.scale = outerScale * std::pow(chain.scale, static_cast<double>(k));
@@ -207,17 +226,24 @@ namespace cmm {
 class ChainEmitter {
 public:
   ChainEmitter(const ChainPlan &plan, OpBuilder &b, Location loc,
-               ArrayRef<ChainFactor> factors)
-      : plan(plan), b(b), loc(loc), factors(factors) {}
+               ArrayRef<ChainFactor> factors, double scale,
+               std::pair<size_t, size_t> scaleAt)
+      : plan(plan), b(b), loc(loc), factors(factors), scale(scale),
+        scaleAt(scaleAt) {}
 
   Value emit(size_t i, size_t j) {
-    if (i == j)
-      return leaf(factors[i]);
-    int k = plan.split(i, j);
-    if (k == ChainPlan::kSquare)
-      return power(factors[i], static_cast<int64_t>(j - i + 1));
-    Value lhs = emit(i, k), rhs = emit(k + 1, j);
-    return product(lhs, rhs);
+    Value v;
+    if (i == j) {
+      v = leaf(factors[i]);
+    } else if (int k = plan.split(i, j); k == ChainPlan::kSquare) {
+      v = power(factors[i], static_cast<int64_t>(j - i + 1));
+    } else {
+      Value lhs = emit(i, k), rhs = emit(k + 1, j);
+      v = product(lhs, rhs);
+    }
+    if (scale != 1.0 && std::make_pair(i, j) == scaleAt)
+      v = ScaleOp::create(b, loc, v, b.getF64FloatAttr(scale));
+    return v;
   }
 
   int64_t squarings = 0, squareProducts = 0;
@@ -267,15 +293,18 @@ private:
   OpBuilder &b;
   Location loc;
   ArrayRef<ChainFactor> factors;
+  double scale;
+  std::pair<size_t, size_t> scaleAt;
   llvm::DenseMap<Value, Value> transposes;
   llvm::DenseMap<Value, SmallVector<Value>> powersOf;
 };
 } // namespace cmm
 
 Value ChainPlan::emit(OpBuilder &builder, Location loc,
-                      ArrayRef<ChainFactor> factors, int64_t *squarings,
+                      ArrayRef<ChainFactor> factors, double scale,
+                      std::pair<size_t, size_t> scaleAt, int64_t *squarings,
                       int64_t *squareProducts) const {
-  ChainEmitter emitter(*this, builder, loc, factors);
+  ChainEmitter emitter(*this, builder, loc, factors, scale, scaleAt);
   Value v = emitter.emit(0, size - 1);
   if (squarings)
     *squarings += emitter.squarings;
@@ -284,31 +313,32 @@ Value ChainPlan::emit(OpBuilder &builder, Location loc,
   return v;
 }
 
-/// Where the chain's scale is cheapest: -1 for the result, else the index of
-/// a factor that occurs once (scaling a repeated factor would repeat the
-/// scale).
-static int scalePlace(const ProductChain &chain, double &flops) {
-  const auto &f = chain.factors;
-  flops = static_cast<double>(f.front().rows) * f.back().cols;
-  int place = -1;
-  for (size_t i = 0; i < f.size(); ++i) {
-    size_t occurrences = llvm::count_if(
-        f, [&](const ChainFactor &g) { return g.value == f[i].value; });
-    double elements = static_cast<double>(f[i].rows) * f[i].cols;
-    if (occurrences == 1 && elements < flops) {
-      flops = elements;
-      place = static_cast<int>(i);
+std::pair<size_t, size_t>
+ChainPlan::scaleNode(ArrayRef<ChainFactor> factors, double &elements) const {
+  std::pair<size_t, size_t> best{0, size - 1};
+  elements = std::numeric_limits<double>::infinity();
+  SmallVector<std::pair<size_t, size_t>> stack{{0, size - 1}};
+  while (!stack.empty()) {
+    auto [i, j] = stack.pop_back_val();
+    double e = static_cast<double>(factors[i].rows) * factors[j].cols;
+    if (e < elements) {
+      elements = e;
+      best = {i, j};
     }
+    if (i == j || split(i, j) == kSquare)
+      continue; // inside a squared run a scale would be raised to a power
+    stack.push_back({i, size_t(split(i, j))});
+    stack.push_back({size_t(split(i, j)) + 1, j});
   }
-  return place;
+  return best;
 }
 
-double cmm::scaleFlops(const ProductChain &chain) {
+double cmm::scaleFlops(const ProductChain &chain, const ChainPlan &plan) {
   if (chain.scale == 1.0)
     return 0;
-  double flops;
-  scalePlace(chain, flops);
-  return flops;
+  double elements;
+  plan.scaleNode(chain.factors, elements);
+  return elements;
 }
 
 Value cmm::rewriteChain(const ProductChain &chain, const ChainPlan &plan,
@@ -316,19 +346,10 @@ Value cmm::rewriteChain(const ProductChain &chain, const ChainPlan &plan,
   Operation *root = chain.root;
   OpBuilder b(root);
   Location loc = root->getLoc();
-  SmallVector<ChainFactor> factors(chain.factors);
-  int place = -2;
-  if (chain.scale != 1.0) {
-    double flops;
-    place = scalePlace(chain, flops);
-    if (place >= 0)
-      factors[place].value =
-          ScaleOp::create(b, loc, factors[place].value,
-                          b.getF64FloatAttr(chain.scale));
-  }
-  Value result = plan.emit(b, loc, factors, squarings, squareProducts);
-  if (place == -1)
-    result = ScaleOp::create(b, loc, result, b.getF64FloatAttr(chain.scale));
+  double elements;
+  std::pair<size_t, size_t> scaleAt = plan.scaleNode(chain.factors, elements);
+  Value result = plan.emit(b, loc, chain.factors, chain.scale, scaleAt,
+                           squarings, squareProducts);
   root->getResult(0).replaceAllUsesWith(result);
   for (Operation *op : chain.ops)
     op->erase();

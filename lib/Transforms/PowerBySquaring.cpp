@@ -32,8 +32,10 @@ struct PowerBySquaringPass
 
   void runOnOperation() override {
     RuleCounts counts;
-    for (Operation *root : findChainRoots(getOperation())) {
-      ProductChain chain = flattenChain(root);
+    SmallVector<Operation *> worklist = findChainRoots(getOperation());
+    for (size_t next = 0; next < worklist.size(); ++next) {
+      ProductChain chain = flattenChain(worklist[next]);
+      worklist.append(chain.nestedRoots.begin(), chain.nestedRoots.end());
       size_t k = chain.factors.size();
       // X*X is already one squaring.
       if (k < 2 || (k == 2 && !chain.hasPower) || !isPowerOfOneValue(chain))
@@ -41,7 +43,7 @@ struct PowerBySquaringPass
       // An explicit power is always lowered (at equal cost); a product tree
       // only when squaring is strictly cheaper (X*(X*X) is already optimal).
       ChainPlan plan = ChainPlan::squaring(chain.factors);
-      double cost = plan.flops() + scaleFlops(chain);
+      double cost = plan.flops() + scaleFlops(chain, plan);
       double original = chain.originalFlops();
       if (chain.hasPower ? cost > original : cost >= original)
         continue;

@@ -24,12 +24,14 @@ namespace {
 struct ReorderChainsPass : public cmm::impl::ReorderChainsBase<ReorderChainsPass> {
   void runOnOperation() override {
     RuleCounts counts;
-    for (Operation *root : findChainRoots(getOperation())) {
-      ProductChain chain = flattenChain(root);
+    SmallVector<Operation *> worklist = findChainRoots(getOperation());
+    for (size_t next = 0; next < worklist.size(); ++next) {
+      ProductChain chain = flattenChain(worklist[next]);
+      worklist.append(chain.nestedRoots.begin(), chain.nestedRoots.end());
       if (chain.factors.size() < 2)
         continue;
       ChainPlan plan = ChainPlan::optimal(chain.factors);
-      double cost = plan.flops() + scaleFlops(chain);
+      double cost = plan.flops() + scaleFlops(chain, plan);
       // Strictly cheaper, beyond rounding of the float counts.
       if (!(cost < chain.originalFlops() * (1.0 - 1e-9)))
         continue;

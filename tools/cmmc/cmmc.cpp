@@ -15,6 +15,7 @@
 #include "cmm/InitAll.h"
 #include "cmm/Support/LargeStack.h"
 #include "cmm/Interpreter/Interpreter.h"
+#include "cmm/Planning/Planner.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -24,6 +25,7 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -38,13 +40,15 @@ static cl::opt<std::string> inputFilename(cl::Positional,
                                           cl::desc("<input .cmm file>"),
                                           cl::Required, cl::cat(cmmcCategory));
 
-enum class Emit { AST, MLIR, Opt };
+enum class Emit { AST, MLIR, Opt, Plan };
 static cl::opt<Emit> emitAction(
     "emit", cl::desc("What to print"), cl::init(Emit::MLIR),
     cl::values(clEnumValN(Emit::AST, "ast", "the abstract syntax tree"),
                clEnumValN(Emit::MLIR, "mlir", "the traced cmm IR"),
                clEnumValN(Emit::Opt, "opt",
-                          "the cmm IR after the cmm-simplify pipeline")),
+                          "the cmm IR after the cmm-simplify pipeline"),
+               clEnumValN(Emit::Plan, "plan",
+                          "the tile-size sweep and the chosen plan")),
     cl::cat(cmmcCategory));
 
 static cl::opt<bool> interpret(
@@ -67,6 +71,34 @@ static cl::opt<std::string> dumpPrints(
              "precision as DIR/print<N>.npy"),
     cl::value_desc("dir"), cl::init(""), cl::cat(cmmcCategory));
 
+static cl::OptionCategory planCategory("cmmc planning options");
+
+static cl::opt<std::string> machineModelPath(
+    "machine-model",
+    cl::desc("Machine model JSON (docs/machine-model.md); default: the "
+             "built-in model of this machine"),
+    cl::value_desc("file"), cl::init(""), cl::cat(planCategory));
+
+static cl::opt<unsigned> nodeCount(
+    "nodes", cl::desc("Number of nodes to plan for (default: the model's)"),
+    cl::init(0), cl::cat(planCategory));
+
+static cl::list<int64_t> tileSizes(
+    "tile-sizes", cl::CommaSeparated,
+    cl::desc("Candidate tile sizes (default: 10-70 % of the largest "
+             "dimension)"),
+    cl::cat(planCategory));
+
+enum class SchedulerChoice { HEFT, RoundRobin };
+static cl::opt<SchedulerChoice> schedulerChoice(
+    "scheduler", cl::desc("Scheduling algorithm"),
+    cl::init(SchedulerChoice::HEFT),
+    cl::values(clEnumValN(SchedulerChoice::HEFT, "heft",
+                          "HEFT with the node-level tile cache"),
+               clEnumValN(SchedulerChoice::RoundRobin, "roundrobin",
+                          "round-robin baseline")),
+    cl::cat(planCategory));
+
 static cl::list<std::string>
     defines("D", cl::Prefix,
             cl::desc("name=value: override the first top-level assignment of "
@@ -77,6 +109,53 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"),
                                            cl::cat(cmmcCategory));
+
+/// `--emit=plan`: the tile-size sweep on the machine model.
+static bool emitPlan(mlir::ModuleOp module, llvm::raw_ostream &os) {
+  namespace planner = cmm::planner;
+  planner::MachineModel machine =
+      planner::builtinMachineModel(nodeCount ? nodeCount : 1);
+  std::string error;
+  if (!machineModelPath.empty()) {
+    if (!planner::loadMachineModel(machineModelPath, machine, error)) {
+      llvm::errs() << "cmmc: error: " << error << "\n";
+      return false;
+    }
+    if (nodeCount)
+      machine = machine.withNodes(nodeCount);
+  }
+  auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
+  planner::PlanOptions options;
+  options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
+  options.scheduler = schedulerChoice == SchedulerChoice::HEFT
+                          ? planner::SchedulerKind::HEFT
+                          : planner::SchedulerKind::RoundRobin;
+  planner::Plan plan;
+  if (!main || !planner::planFunction(main, machine, options, plan, error)) {
+    llvm::errs() << "cmmc: error: " << (main ? error : "no @main") << "\n";
+    return false;
+  }
+  planner::printPlanSummary(plan, machine, os);
+  // The same program on one node of the cluster's worker kind (the last
+  // node; the master may keep cores for communicators), for the speedup.
+  if (machine.nodes.size() > 1) {
+    planner::MachineModel single = machine;
+    single.nodes = {machine.nodes.back()};
+    single.links.clear();
+    planner::PlanOptions one = options;
+    one.tileSizes = {plan.best().tileSize};
+    planner::Plan alone;
+    if (planner::planFunction(main, single, one, alone, error))
+      os << llvm::format("predicted speedup of %zu nodes over 1 node at tile "
+                         "size %lld: %.2f (1 node: %.4f s)\n",
+                         machine.nodes.size(),
+                         (long long)plan.best().tileSize,
+                         alone.best().simulation.makespan /
+                             plan.best().simulation.makespan,
+                         alone.best().simulation.makespan);
+  }
+  return true;
+}
 
 static bool parseDefines(cmm::MLIRGenOptions &options) {
   for (const std::string &d : defines) {
@@ -106,7 +185,7 @@ static int cmmcMain(int argc, char **argv) {
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
   mlir::registerDefaultTimingManagerCLOptions();
-  cl::HideUnrelatedOptions(cmmcCategory);
+  cl::HideUnrelatedOptions({&cmmcCategory, &planCategory});
   cl::ParseCommandLineOptions(argc, argv, "cmm compiler driver\n");
 
   cmm::MLIRGenOptions options;
@@ -152,7 +231,8 @@ static int cmmcMain(int argc, char **argv) {
     return 1;
   }
 
-  bool optimize = (interpret || emitAction == Emit::Opt || flopReport) &&
+  bool optimize = (interpret || emitAction == Emit::Opt ||
+                   emitAction == Emit::Plan || flopReport) &&
                   !noOptimize;
   if (optimize) {
     mlir::PassManager pm(&context);
@@ -164,6 +244,13 @@ static int cmmcMain(int argc, char **argv) {
     cmm::buildSimplifyPipeline(pm, pipelineOptions);
     if (mlir::failed(pm.run(*module)))
       return 1;
+  }
+
+  if (emitAction == Emit::Plan && !interpret) {
+    if (!emitPlan(*module, output->os()))
+      return 1;
+    output->keep();
+    return 0;
   }
 
   if (interpret) {

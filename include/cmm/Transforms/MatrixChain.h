@@ -42,13 +42,18 @@ struct ProductChain {
   llvm::SmallVector<mlir::Operation *> ops;
   /// Whether a power op was expanded into the factors.
   bool hasPower = false;
+  /// Chains under powers too long to expand: not part of this chain, and
+  /// roots of their own to process after it.
+  llvm::SmallVector<mlir::Operation *> nestedRoots;
 
   /// Flops of the ops the chain replaces, under the FlopCount model.
   double originalFlops() const;
 };
 
-/// Roots of product chains in `func` (matmul and pow ops not absorbed into a
-/// user's chain), in program order.
+/// Roots of product chains in `func` (products, powers, and scalings or
+/// transposes of chains, not absorbed into a user's chain), in program order.
+/// Chains found under long powers while flattening are in
+/// ProductChain::nestedRoots.
 llvm::SmallVector<mlir::Operation *> findChainRoots(mlir::func::FuncOp func);
 
 /// The chain rooted at `root`. Powers with exponents above `maxExpand`, and
@@ -70,10 +75,19 @@ public:
 
   /// Emits the products before the builder's insertion point and returns the
   /// value of the whole chain (without the chain's scale).
+  /// With `scale` != 1, the value of node `scaleAt` (an interval of the
+  /// tree, see scaleNode) is multiplied by it.
   mlir::Value emit(mlir::OpBuilder &builder, mlir::Location loc,
-                   llvm::ArrayRef<ChainFactor> factors,
+                   llvm::ArrayRef<ChainFactor> factors, double scale = 1.0,
+                   std::pair<size_t, size_t> scaleAt = {0, 0},
                    int64_t *squarings = nullptr,
                    int64_t *squareProducts = nullptr) const;
+
+  /// The node of the tree (a factor, a product, or the result; not inside a
+  /// squared run, whose factor is raised to a power) with the fewest
+  /// elements: where a scaling is cheapest. Sets `elements`.
+  std::pair<size_t, size_t> scaleNode(llvm::ArrayRef<ChainFactor> factors,
+                                      double &elements) const;
 
   friend class ChainEmitter;
 
@@ -97,8 +111,9 @@ mlir::Value rewriteChain(const ProductChain &chain, const ChainPlan &plan,
                          int64_t *squarings = nullptr,
                          int64_t *squareProducts = nullptr);
 
-/// Flops of applying the chain's scale at its cheapest place (0 for 1.0).
-double scaleFlops(const ProductChain &chain);
+/// Flops of applying the chain's scale at its cheapest place in `plan`
+/// (0 for a scale of 1).
+double scaleFlops(const ProductChain &chain, const ChainPlan &plan);
 
 } // namespace cmm
 

@@ -1,0 +1,43 @@
+//===- Simulator.h - Discrete-event replay of a plan ------------*- C++ -*-===//
+//
+// Replays a plan: each worker runs its tasks and each communicator its
+// transfers in the planned order, each as soon as its inputs are where they
+// must be, with durations from a cost model (the planning one, or another:
+// free communication gives the zero-communication bound of Table 7 of the
+// paper). Reports the makespan, per-resource busy time and the lower bound
+// max(critical path, total work / workers).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_PLANNER_SIMULATOR_H
+#define CMM_PLANNER_SIMULATOR_H
+
+#include "cmm/Planner/CostModel.h"
+#include "cmm/Planner/Schedule.h"
+
+#include <vector>
+
+namespace cmm::planner {
+
+struct SimulationReport {
+  double makespan = 0;
+  std::vector<std::vector<double>> workerBusy; // [node][worker] seconds
+  std::vector<std::vector<double>> commBusy;   // [node][communicator]
+  Schedule replayed;                           // the plan with simulated times
+};
+
+SimulationReport simulate(const TaskGraph &graph, const CostModel &cost,
+                          const Schedule &plan);
+
+struct Bounds {
+  double criticalPath = 0; // longest path, fastest node per task, no comm
+  double workPerWorker = 0; // sum of fastest task times / workers
+  double lower() const { return criticalPath > workPerWorker ? criticalPath
+                                                             : workPerWorker; }
+};
+
+Bounds lowerBounds(const TaskGraph &graph, const CostModel &cost);
+
+} // namespace cmm::planner
+
+#endif // CMM_PLANNER_SIMULATOR_H

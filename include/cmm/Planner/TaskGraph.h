@@ -1,0 +1,85 @@
+//===- TaskGraph.h - The scheduling problem ---------------------*- C++ -*-===//
+//
+// A task graph in the shape of CIRCT's scheduling problems: tasks consume and
+// produce data items (tiles); a task may start on a node once each input is
+// on that node. Plain data, printable and testable without MLIR; the IR is
+// only at the edges (Tiling.h builds a graph from cmm IR).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_PLANNER_TASKGRAPH_H
+#define CMM_PLANNER_TASKGRAPH_H
+
+#include "cmm/Planner/MachineModel.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cmm::planner {
+
+using TaskId = uint32_t;
+using DataId = uint32_t;
+
+enum class TaskKind {
+  Generate,        // rand/fill/eye/range/constant tile
+  Load,            // a tile of a file, read on the master
+  Gemm,            // C = A * B on tiles
+  GemmAccumulate,  // C = C' + A * B (the paper's addmul)
+  Elementwise,     // binary/unary elementwise, scale, neg, compare
+  Transpose,
+  Reduce,          // partial reduction of a tile, or a combine of partials
+  Gather,          // copy a tile to the master (the paper's takecopy)
+  Solve,           // inv/solve of a whole matrix on one node
+  DistributedGemm, // a gang task over several nodes (COSMA); not chosen yet
+  Abstract,        // tests: cost given per processor
+};
+
+const char *taskKindName(TaskKind kind);
+
+struct DataItem {
+  std::string name;
+  TaskId producer = 0;
+  double bytes = 0;
+  std::vector<TaskId> consumers; // filled by TaskGraph::addTask
+};
+
+struct Task {
+  std::string name;
+  TaskKind kind = TaskKind::Abstract;
+  OpClass op = OpClass::Elementwise;
+  double m = 1, n = 1, k = 1; // time-model parameters
+  std::vector<DataId> inputs;
+  std::vector<DataId> outputs;
+  /// Must run on this node (loads, gathers: the master), or -1.
+  int pinnedNode = -1;
+};
+
+class TaskGraph {
+public:
+  /// Adds a task with its inputs (which must exist) and returns its id.
+  TaskId addTask(Task task);
+  /// Adds a data item produced by `producer` (an existing task).
+  DataId addData(TaskId producer, double bytes, std::string name = "");
+
+  const std::vector<Task> &tasks() const { return taskList; }
+  const std::vector<DataItem> &data() const { return dataList; }
+  const Task &task(TaskId t) const { return taskList[t]; }
+  const DataItem &item(DataId d) const { return dataList[d]; }
+  size_t size() const { return taskList.size(); }
+
+  // Task ids are a topological order: a task's inputs exist when it is
+  // added, so producers come first.
+
+  /// Tasks that consume an output of `t`, and tasks whose outputs `t` uses.
+  std::vector<TaskId> successors(TaskId t) const;
+  std::vector<TaskId> predecessors(TaskId t) const;
+
+private:
+  std::vector<Task> taskList;
+  std::vector<DataItem> dataList;
+};
+
+} // namespace cmm::planner
+
+#endif // CMM_PLANNER_TASKGRAPH_H

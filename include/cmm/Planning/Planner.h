@@ -1,0 +1,60 @@
+//===- Planner.h - Tile-size sweep, scheduling and simulation ---*- C++ -*-===//
+//
+// The Cloud Matrix Machine's planning step (paper Figure 1 steps 5-9): for
+// each candidate tile size, tile the program, schedule the task graph (HEFT
+// with the tile cache, or a round-robin baseline), check the plan, simulate
+// it with the machine's time model, and keep the candidate with the smallest
+// predicted makespan. Candidates are scheduled in parallel threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_PLANNING_PLANNER_H
+#define CMM_PLANNING_PLANNER_H
+
+#include "cmm/Planner/Schedulers.h"
+#include "cmm/Planner/Simulator.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace cmm::planner {
+
+enum class SchedulerKind { HEFT, RoundRobin };
+
+struct PlanOptions {
+  std::vector<int64_t> tileSizes; // empty: defaultTileSizes()
+  SchedulerKind scheduler = SchedulerKind::HEFT;
+  SchedulerOptions schedule;
+  bool parallel = true; // one thread per candidate (at most the cores)
+};
+
+struct PlanCandidate {
+  int64_t tileSize = 0;
+  TaskGraph graph;
+  Schedule schedule;
+  SimulationReport simulation;
+  Bounds bounds;
+  double zeroCommMakespan = 0; // HEFT with free communication (Table 7)
+};
+
+struct Plan {
+  std::vector<PlanCandidate> candidates;
+  size_t chosen = 0;
+  double planningSeconds = 0;
+  const PlanCandidate &best() const { return candidates[chosen]; }
+};
+
+/// Plans `func` for `machine`; false with a message on error.
+bool planFunction(mlir::func::FuncOp func, const MachineModel &machine,
+                  const PlanOptions &options, Plan &plan, std::string &error);
+
+/// The `cmmc --emit=plan` summary: one line per candidate, the choice.
+void printPlanSummary(const Plan &plan, const MachineModel &machine,
+                      llvm::raw_ostream &os);
+
+} // namespace cmm::planner
+
+#endif // CMM_PLANNING_PLANNER_H

@@ -1,0 +1,39 @@
+//===- Tiling.h - cmm IR to a tiled task graph ------------------*- C++ -*-===//
+//
+// Cuts every matrix of `@main` into tiles with the paper's `tile` function
+// (Listing 1: ceil(rows / t) x ceil(cols / t) tiles, ragged at the edges) and
+// turns each op into tile tasks: products into chains of gemm-accumulate
+// tasks (the paper's addmul) per output tile, elementwise ops tile by tile
+// (broadcast operands reuse their one tile row or column), reductions into
+// partial reductions and a combine chain, inv/solve into one task over the
+// whole matrix, print/save into a gather to the master.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_PLANNING_TILING_H
+#define CMM_PLANNING_TILING_H
+
+#include "cmm/Planner/TaskGraph.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+
+namespace cmm::planner {
+
+/// The tiles of `size` x `size` (ragged at the edges) along a dimension.
+int64_t tileCount(int64_t extent, int64_t size);
+int64_t tileExtent(int64_t extent, int64_t size, int64_t index);
+
+/// Builds the task graph of `func` for square tiles of `tileSize`; false
+/// with a message for an op the planner cannot tile.
+bool buildTaskGraph(mlir::func::FuncOp func, int64_t tileSize,
+                    TaskGraph &graph, std::string &error);
+
+/// The default sweep: 10 %, 20 %, ..., 70 % of the largest matrix dimension
+/// (the paper found 10-50 % best), without duplicates, at least 1.
+std::vector<int64_t> defaultTileSizes(mlir::func::FuncOp func);
+
+} // namespace cmm::planner
+
+#endif // CMM_PLANNING_TILING_H

@@ -1,0 +1,161 @@
+//===- Simulator.cpp - Discrete-event replay of a plan ----------*- C++ -*-===//
+
+#include "cmm/Planner/Simulator.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+
+using namespace cmm::planner;
+
+namespace {
+/// Events are tasks [0, T) and transfers [T, T + X).
+struct EventGraph {
+  std::vector<std::vector<size_t>> deps;
+};
+
+/// Orders `events` by planned start and chains consecutive ones.
+void chain(std::vector<std::pair<double, size_t>> events,
+           std::vector<std::vector<size_t>> &deps) {
+  std::stable_sort(events.begin(), events.end(),
+                   [](auto &a, auto &b) { return a.first < b.first; });
+  for (size_t i = 1; i < events.size(); ++i)
+    deps[events[i].second].push_back(events[i - 1].second);
+}
+} // namespace
+
+SimulationReport cmm::planner::simulate(const TaskGraph &graph,
+                                        const CostModel &cost,
+                                        const Schedule &plan) {
+  size_t numTasks = graph.size(), numEvents = numTasks + plan.transfers.size();
+  std::vector<std::vector<size_t>> deps(numEvents);
+
+  // Resource orders.
+  std::map<std::pair<unsigned, unsigned>, std::vector<std::pair<double, size_t>>>
+      byWorker, byComm;
+  for (TaskId t = 0; t < numTasks; ++t)
+    byWorker[{plan.placement[t].node, plan.placement[t].worker}].push_back(
+        {plan.placement[t].start, t});
+  for (size_t i = 0; i < plan.transfers.size(); ++i) {
+    const Transfer &x = plan.transfers[i];
+    if (x.sendComm >= 0) {
+      byComm[{x.from, unsigned(x.sendComm)}].push_back({x.start, numTasks + i});
+      byComm[{x.to, unsigned(x.recvComm)}].push_back({x.start, numTasks + i});
+    }
+  }
+  for (auto &[r, events] : byWorker)
+    chain(events, deps);
+  for (auto &[r, events] : byComm)
+    chain(events, deps);
+
+  // Data: where a copy on a node came from (the producer or a transfer), by
+  // planned arrival; a use depends on the latest copy planned before it.
+  std::map<std::pair<DataId, unsigned>, std::vector<std::pair<double, size_t>>>
+      copies;
+  for (TaskId t = 0; t < numTasks; ++t)
+    for (DataId d : graph.task(t).outputs)
+      copies[{d, plan.placement[t].node}].push_back({plan.placement[t].finish, t});
+  for (size_t i = 0; i < plan.transfers.size(); ++i)
+    copies[{plan.transfers[i].data, plan.transfers[i].to}].push_back(
+        {plan.transfers[i].finish, numTasks + i});
+  for (auto &[key, list] : copies)
+    std::sort(list.begin(), list.end());
+  auto source = [&](DataId d, unsigned node, double when) -> long {
+    auto it = copies.find({d, node});
+    if (it == copies.end())
+      return -1;
+    long best = -1;
+    for (auto &[arrived, event] : it->second)
+      if (arrived <= when + 1e-9)
+        best = long(event);
+    return best;
+  };
+  for (TaskId t = 0; t < numTasks; ++t)
+    for (DataId d : graph.task(t).inputs)
+      if (long s = source(d, plan.placement[t].node, plan.placement[t].start);
+          s >= 0)
+        deps[t].push_back(size_t(s));
+  for (size_t i = 0; i < plan.transfers.size(); ++i) {
+    const Transfer &x = plan.transfers[i];
+    if (long s = source(x.data, x.from, x.start); s >= 0)
+      deps[numTasks + i].push_back(size_t(s));
+  }
+
+  // Kahn's algorithm; durations from `cost`.
+  std::vector<std::vector<size_t>> users(numEvents);
+  std::vector<size_t> pending(numEvents);
+  for (size_t e = 0; e < numEvents; ++e) {
+    pending[e] = deps[e].size();
+    for (size_t d : deps[e])
+      users[d].push_back(e);
+  }
+  SimulationReport report;
+  report.replayed = plan;
+  std::vector<double> start(numEvents, 0), finish(numEvents, 0);
+  std::vector<size_t> ready;
+  for (size_t e = 0; e < numEvents; ++e)
+    if (!pending[e])
+      ready.push_back(e);
+  while (!ready.empty()) {
+    size_t e = ready.back();
+    ready.pop_back();
+    for (size_t d : deps[e])
+      start[e] = std::max(start[e], finish[d]);
+    if (e < numTasks) {
+      const TaskPlacement &p = plan.placement[e];
+      finish[e] = start[e] + cost.taskTime(graph.task(e), e, p.node);
+      report.replayed.placement[e].start = start[e];
+      report.replayed.placement[e].finish = finish[e];
+    } else {
+      Transfer &x = report.replayed.transfers[e - numTasks];
+      finish[e] = start[e] + cost.transferTime(graph.item(x.data), x.data,
+                                               x.from, x.to);
+      x.start = start[e];
+      x.finish = finish[e];
+    }
+    report.makespan = std::max(report.makespan, finish[e]);
+    for (size_t u : users[e])
+      if (--pending[u] == 0)
+        ready.push_back(u);
+  }
+
+  report.workerBusy.resize(cost.numNodes());
+  report.commBusy.resize(cost.numNodes());
+  for (unsigned n = 0; n < cost.numNodes(); ++n) {
+    report.workerBusy[n].assign(cost.workers(n), 0.0);
+    report.commBusy[n].assign(std::max(1u, cost.communicators(n)), 0.0);
+  }
+  for (TaskId t = 0; t < numTasks; ++t) {
+    const TaskPlacement &p = report.replayed.placement[t];
+    report.workerBusy[p.node][p.worker] += p.finish - p.start;
+  }
+  for (const Transfer &x : report.replayed.transfers)
+    if (x.sendComm >= 0) {
+      report.commBusy[x.from][x.sendComm] += x.finish - x.start;
+      report.commBusy[x.to][x.recvComm] += x.finish - x.start;
+    }
+  report.replayed.makespan = report.makespan;
+  return report;
+}
+
+Bounds cmm::planner::lowerBounds(const TaskGraph &graph,
+                                 const CostModel &cost) {
+  Bounds b;
+  std::vector<double> fastest(graph.size()), longest(graph.size(), 0);
+  double work = 0;
+  for (TaskId t = 0; t < graph.size(); ++t) {
+    double best = std::numeric_limits<double>::infinity();
+    for (unsigned n = 0; n < cost.numNodes(); ++n)
+      best = std::min(best, cost.taskTime(graph.task(t), t, n));
+    fastest[t] = best;
+    work += best;
+    double before = 0;
+    for (TaskId p : graph.predecessors(t))
+      before = std::max(before, longest[p]);
+    longest[t] = before + best;
+    b.criticalPath = std::max(b.criticalPath, longest[t]);
+  }
+  b.workPerWorker = work / std::max(1u, cost.totalWorkers());
+  return b;
+}

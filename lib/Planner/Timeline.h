@@ -1,0 +1,64 @@
+//===- Timeline.h - Busy intervals of one resource --------------*- C++ -*-===//
+//
+// Insertion-based scheduling (HEFT's policy): a new interval may go into an
+// idle gap between already reserved ones.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_LIB_PLANNER_TIMELINE_H
+#define CMM_LIB_PLANNER_TIMELINE_H
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace cmm::planner {
+
+class Timeline {
+public:
+  /// Earliest start >= ready of an idle gap of `duration`.
+  double earliest(double ready, double duration) const {
+    double t = ready;
+    // Intervals are disjoint and sorted, so their ends are sorted too.
+    auto it = std::lower_bound(
+        busy.begin(), busy.end(), t,
+        [](const std::pair<double, double> &iv, double v) {
+          return iv.second <= v;
+        });
+    for (; it != busy.end(); ++it) {
+      if (it->first - t >= duration)
+        return t;
+      t = std::max(t, it->second);
+    }
+    return t;
+  }
+  bool isFree(double start, double duration) const {
+    return earliest(start, duration) == start;
+  }
+  void reserve(double start, double finish) {
+    if (finish <= start)
+      return; // zero-length work occupies nothing
+    auto it = std::lower_bound(
+        busy.begin(), busy.end(), start,
+        [](const std::pair<double, double> &iv, double v) {
+          return iv.first < v;
+        });
+    busy.insert(it, {start, finish});
+  }
+  const std::vector<std::pair<double, double>> &intervals() const {
+    return busy;
+  }
+  double busyTime() const {
+    double total = 0;
+    for (auto &[s, e] : busy)
+      total += e - s;
+    return total;
+  }
+
+private:
+  std::vector<std::pair<double, double>> busy;
+};
+
+} // namespace cmm::planner
+
+#endif // CMM_LIB_PLANNER_TIMELINE_H

@@ -1,0 +1,102 @@
+//===- Planner.cpp - Tile-size sweep, scheduling and simulation -*- C++ -*-===//
+
+#include "cmm/Planning/Planner.h"
+
+#include "cmm/Planning/Tiling.h"
+
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+using namespace cmm::planner;
+
+static std::string scheduleCandidate(PlanCandidate &c,
+                                     const MachineModel &machine,
+                                     const PlanOptions &options) {
+  MachineCostModel cost(machine);
+  c.schedule = options.scheduler == SchedulerKind::HEFT
+                   ? scheduleHEFT(c.graph, cost, options.schedule)
+                   : scheduleRoundRobin(c.graph, cost, options.schedule);
+  // Every plan is checked before it is believed.
+  if (std::string err = verifySchedule(c.graph, cost, c.schedule,
+                                       options.schedule);
+      !err.empty())
+    return "internal error: invalid plan for tile size " +
+           std::to_string(c.tileSize) + ": " + err;
+  c.simulation = simulate(c.graph, cost, c.schedule);
+  c.bounds = lowerBounds(c.graph, cost);
+  MachineCostModel free(machine.withFreeCommunication());
+  c.zeroCommMakespan = scheduleHEFT(c.graph, free, options.schedule).makespan;
+  return "";
+}
+
+bool cmm::planner::planFunction(mlir::func::FuncOp func,
+                                const MachineModel &machine,
+                                const PlanOptions &options, Plan &plan,
+                                std::string &error) {
+  auto begin = std::chrono::steady_clock::now();
+  std::vector<int64_t> sizes = options.tileSizes.empty()
+                                   ? defaultTileSizes(func)
+                                   : options.tileSizes;
+  plan.candidates.clear();
+  plan.candidates.resize(sizes.size());
+  // Tiling reads the IR; it runs here, the schedulers in threads.
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    plan.candidates[i].tileSize = sizes[i];
+    if (!buildTaskGraph(func, sizes[i], plan.candidates[i].graph, error))
+      return false;
+  }
+  std::vector<std::string> errors(sizes.size());
+  unsigned threads = options.parallel
+                         ? std::max(1u, std::thread::hardware_concurrency())
+                         : 1;
+  std::vector<std::thread> pool;
+  for (unsigned w = 0; w < threads; ++w)
+    pool.emplace_back([&, w] {
+      for (size_t i = w; i < sizes.size(); i += threads)
+        errors[i] = scheduleCandidate(plan.candidates[i], machine, options);
+    });
+  for (std::thread &t : pool)
+    t.join();
+  for (const std::string &e : errors)
+    if (!e.empty()) {
+      error = e;
+      return false;
+    }
+  plan.chosen = 0;
+  for (size_t i = 1; i < plan.candidates.size(); ++i)
+    if (plan.candidates[i].simulation.makespan <
+        plan.candidates[plan.chosen].simulation.makespan)
+      plan.chosen = i;
+  plan.planningSeconds = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - begin)
+                             .count();
+  return true;
+}
+
+void cmm::planner::printPlanSummary(const Plan &plan,
+                                    const MachineModel &machine,
+                                    llvm::raw_ostream &os) {
+  unsigned workers = machine.totalWorkers();
+  os << "plan: " << machine.name << ", " << machine.nodes.size()
+     << " node(s), " << workers << " worker(s)\n";
+  for (size_t i = 0; i < plan.candidates.size(); ++i) {
+    const PlanCandidate &c = plan.candidates[i];
+    double ratio = c.simulation.makespan / std::max(1e-300, c.bounds.lower());
+    os << llvm::format("  tile %6lld: %6zu tasks, predicted %9.4f s, "
+                       "lower bound %9.4f s (x%.2f), zero-comm %9.4f s, "
+                       "moved %8.3f GB, %zu transfers, %u cache hits%s\n",
+                       (long long)c.tileSize, c.graph.size(),
+                       c.simulation.makespan, c.bounds.lower(), ratio,
+                       c.zeroCommMakespan, c.schedule.bytesMoved / 1e9,
+                       c.schedule.transfers.size(), c.schedule.cacheHits,
+                       i == plan.chosen ? "  <- chosen" : "");
+  }
+  os << llvm::format("chosen tile size: %lld (predicted makespan %.4f s); "
+                     "planning took %.1f ms\n",
+                     (long long)plan.best().tileSize,
+                     plan.best().simulation.makespan,
+                     plan.planningSeconds * 1e3);
+}

@@ -1,0 +1,314 @@
+//===- Tiling.cpp - cmm IR to a tiled task graph ----------------*- C++ -*-===//
+
+#include "cmm/Planning/Tiling.h"
+
+#include "cmm/Dialect/CmmDialect.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace mlir;
+using namespace cmm;
+using namespace cmm::planner;
+
+int64_t cmm::planner::tileCount(int64_t extent, int64_t size) {
+  return (extent + size - 1) / size; // Julia's cld, as in Listing 1
+}
+
+int64_t cmm::planner::tileExtent(int64_t extent, int64_t size, int64_t index) {
+  return std::min(size, extent - index * size);
+}
+
+namespace {
+
+/// The tiles of one matrix value.
+struct Grid {
+  int64_t rows = 0, cols = 0, size = 1;
+  int64_t tileRows = 0, tileCols = 0;
+  std::vector<DataId> tiles; // row-major over the grid
+  DataId at(int64_t i, int64_t j) const { return tiles[i * tileCols + j]; }
+  int64_t height(int64_t i) const { return tileExtent(rows, size, i); }
+  int64_t width(int64_t j) const { return tileExtent(cols, size, j); }
+};
+
+class Tiler {
+public:
+  Tiler(TaskGraph &graph, int64_t size) : graph(graph), size(size) {}
+
+  bool run(func::FuncOp func, std::string &error);
+
+private:
+  Grid gridFor(Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    Grid g;
+    g.rows = type.getDimSize(0);
+    g.cols = type.getDimSize(1);
+    g.size = size;
+    g.tileRows = tileCount(g.rows, size);
+    g.tileCols = tileCount(g.cols, size);
+    return g;
+  }
+
+  /// A task producing one tile of `grid` at (i, j).
+  DataId task(Grid &grid, int64_t i, int64_t j, TaskKind kind, OpClass op,
+              double m, double n, double k, std::vector<DataId> inputs,
+              const std::string &name, int pinned = -1) {
+    Task t;
+    t.name = name + "[" + std::to_string(i) + "," + std::to_string(j) + "]";
+    t.kind = kind;
+    t.op = op;
+    t.m = m;
+    t.n = n;
+    t.k = k;
+    t.inputs = std::move(inputs);
+    t.pinnedNode = pinned;
+    TaskId id = graph.addTask(std::move(t));
+    return graph.addData(id, 8.0 * grid.height(i) * grid.width(j),
+                         graph.task(id).name);
+  }
+
+  /// One task per tile with no inputs (generators, loads).
+  Grid perTile(Value v, TaskKind kind, OpClass op, const std::string &name,
+               int pinned = -1) {
+    Grid g = gridFor(v);
+    for (int64_t i = 0; i < g.tileRows; ++i)
+      for (int64_t j = 0; j < g.tileCols; ++j)
+        g.tiles.push_back(task(g, i, j, kind, op, g.height(i), g.width(j), 1,
+                               {}, name, pinned));
+    return g;
+  }
+
+  /// Tile (i, j) of an operand broadcast to a result grid.
+  static DataId broadcastTile(const Grid &g, int64_t i, int64_t j) {
+    return g.at(g.tileRows == 1 ? 0 : i, g.tileCols == 1 ? 0 : j);
+  }
+
+  Grid elementwise(Value result, ArrayRef<Value> operands, OpClass op,
+                   const std::string &name) {
+    Grid g = gridFor(result);
+    for (int64_t i = 0; i < g.tileRows; ++i)
+      for (int64_t j = 0; j < g.tileCols; ++j) {
+        std::vector<DataId> inputs;
+        for (Value operand : operands)
+          inputs.push_back(broadcastTile(grids.at(operand), i, j));
+        g.tiles.push_back(task(g, i, j, TaskKind::Elementwise, op, g.height(i),
+                               g.width(j), 1, inputs, name));
+      }
+    return g;
+  }
+
+  Grid matmul(const Grid &a, const Grid &b, Grid c, const std::string &name) {
+    for (int64_t i = 0; i < c.tileRows; ++i)
+      for (int64_t j = 0; j < c.tileCols; ++j) {
+        DataId acc = 0;
+        for (int64_t k = 0; k < a.tileCols; ++k) {
+          std::vector<DataId> inputs{a.at(i, k), b.at(k, j)};
+          if (k)
+            inputs.push_back(acc);
+          acc = task(c, i, j, k ? TaskKind::GemmAccumulate : TaskKind::Gemm,
+                     OpClass::Gemm, c.height(i), c.width(j), a.width(k),
+                     inputs, name + " k=" + std::to_string(k));
+        }
+        c.tiles.push_back(acc);
+      }
+    return c;
+  }
+
+  /// Partial reductions of each tile, combined along the reduced direction.
+  Grid reduce(const Grid &in, Value result, int dim, double work,
+              const std::string &name) {
+    Grid g = gridFor(result);
+    // Output tile (i, j) gathers input tiles of row block i (dim 2), column
+    // block j (dim 1) or all (dim 0).
+    for (int64_t i = 0; i < g.tileRows; ++i)
+      for (int64_t j = 0; j < g.tileCols; ++j) {
+        std::vector<DataId> partials;
+        for (int64_t a = 0; a < in.tileRows; ++a)
+          for (int64_t b = 0; b < in.tileCols; ++b) {
+            if ((dim == 2 && a != i) || (dim == 1 && b != j))
+              continue;
+            Grid partial = g;
+            partials.push_back(task(partial, i, j, TaskKind::Reduce,
+                                    OpClass::Reduce, in.height(a),
+                                    in.width(b) * work, 1, {in.at(a, b)},
+                                    name + " part(" + std::to_string(a) + "," +
+                                        std::to_string(b) + ")"));
+          }
+        DataId acc = partials.front();
+        for (size_t p = 1; p < partials.size(); ++p)
+          acc = task(g, i, j, TaskKind::Reduce, OpClass::Elementwise,
+                     g.height(i), g.width(j), 1, {acc, partials[p]},
+                     name + " combine");
+        g.tiles.push_back(acc);
+      }
+    return g;
+  }
+
+  /// One task on one node over whole matrices, producing every output tile.
+  Grid whole(ArrayRef<Value> operands, Value result, TaskKind kind, OpClass op,
+             double m, double n, double k, const std::string &name) {
+    Grid g = gridFor(result);
+    Task t;
+    t.name = name;
+    t.kind = kind;
+    t.op = op;
+    t.m = m;
+    t.n = n;
+    t.k = k;
+    for (Value operand : operands)
+      for (DataId d : grids.at(operand).tiles)
+        t.inputs.push_back(d);
+    TaskId id = graph.addTask(std::move(t));
+    for (int64_t i = 0; i < g.tileRows; ++i)
+      for (int64_t j = 0; j < g.tileCols; ++j)
+        g.tiles.push_back(graph.addData(id, 8.0 * g.height(i) * g.width(j),
+                                        name));
+    return g;
+  }
+
+  void gather(Value v, const std::string &name) {
+    const Grid &g = grids.at(v);
+    Task t;
+    t.name = name;
+    t.kind = TaskKind::Gather;
+    t.op = OpClass::Copy;
+    t.m = g.rows;
+    t.n = g.cols;
+    t.inputs = g.tiles;
+    t.pinnedNode = 0; // results go to the master
+    graph.addTask(std::move(t));
+  }
+
+  TaskGraph &graph;
+  int64_t size;
+  llvm::DenseMap<Value, Grid> grids;
+};
+
+std::string opName(Operation *op) {
+  std::string name = op->getName().stripDialect().str();
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    name += "@" + std::to_string(loc.getLine()) + ":" +
+            std::to_string(loc.getColumn());
+  return name;
+}
+
+bool Tiler::run(func::FuncOp func, std::string &error) {
+  for (Operation &op : func.getBody().front()) {
+    std::string name = opName(&op);
+    bool ok = true;
+    llvm::TypeSwitch<Operation *>(&op)
+        .Case<RandOp, FillOp, EyeOp, RangeOp, ConstantOp>([&](Operation *o) {
+          grids[o->getResult(0)] =
+              perTile(o->getResult(0), TaskKind::Generate, OpClass::Generate,
+                      name);
+        })
+        .Case<LoadOp>([&](LoadOp l) {
+          grids[l] = perTile(l, TaskKind::Load, OpClass::Copy, name,
+                             /*pinned=*/0);
+        })
+        .Case<MatmulOp>([&](MatmulOp m) {
+          grids[m] = matmul(grids.at(m.getLhs()), grids.at(m.getRhs()),
+                            gridFor(m), name);
+        })
+        .Case<PowOp>([&](PowOp p) {
+          // Square-and-multiply over tiled products (as the interpreter).
+          Grid result, square = grids.at(p.getInput());
+          bool have = false;
+          for (uint64_t k = p.getExponent(); k; k >>= 1) {
+            if (k & 1) {
+              result = have ? matmul(result, square, gridFor(p), name) : square;
+              have = true;
+            }
+            if (k > 1)
+              square = matmul(square, square, gridFor(p), name + " square");
+          }
+          if (!have) // A^0
+            result = perTile(p, TaskKind::Generate, OpClass::Generate, name);
+          grids[p] = result;
+        })
+        .Case<AddOp, SubOp, MulOp, DivOp, EPowOp, MaxOp, MinOp, ModOp, CmpOp>(
+            [&](Operation *o) {
+              grids[o->getResult(0)] =
+                  elementwise(o->getResult(0),
+                              {o->getOperand(0), o->getOperand(1)},
+                              OpClass::Elementwise, name);
+            })
+        .Case<ScaleOp, NegOp>([&](Operation *o) {
+          grids[o->getResult(0)] = elementwise(
+              o->getResult(0), {o->getOperand(0)}, OpClass::Elementwise, name);
+        })
+        .Case<MapOp>([&](MapOp m) {
+          grids[m] = elementwise(m, {m.getInput()}, OpClass::Map, name);
+        })
+        .Case<TransposeOp>([&](TransposeOp t) {
+          const Grid &in = grids.at(t.getInput());
+          Grid g = gridFor(t);
+          for (int64_t i = 0; i < g.tileRows; ++i)
+            for (int64_t j = 0; j < g.tileCols; ++j)
+              g.tiles.push_back(task(g, i, j, TaskKind::Transpose,
+                                     OpClass::Transpose, g.height(i),
+                                     g.width(j), 1, {in.at(j, i)}, name));
+          grids[t] = g;
+        })
+        .Case<ReduceOp>([&](ReduceOp r) {
+          int dim = r.getDim() ? int(*r.getDim()) : 0;
+          grids[r] = reduce(grids.at(r.getInput()), r, dim, 1.0, name);
+        })
+        .Case<NormOp>([&](NormOp n) {
+          grids[n] = reduce(grids.at(n.getInput()), n, 0, 2.0, name);
+        })
+        .Case<InvOp>([&](InvOp i) {
+          double n = i.getType().getDimSize(0);
+          grids[i] = whole({i.getInput()}, i, TaskKind::Solve, OpClass::Solve,
+                           n, n, n, name);
+        })
+        .Case<SolveOp>([&](SolveOp s) {
+          double n = s.getType().getDimSize(0), k = s.getType().getDimSize(1);
+          grids[s] = whole({s.getLhs(), s.getRhs()}, s, TaskKind::Solve,
+                           OpClass::Solve, n, n, k, name);
+        })
+        .Case<PrintOp>([&](PrintOp p) { gather(p.getInput(), name); })
+        .Case<SaveOp>([&](SaveOp s) { gather(s.getInput(), name); })
+        .Case<PrintScalarOp, func::ReturnOp>([&](Operation *) {})
+        .Default([&](Operation *o) {
+          error = "the planner cannot tile '" +
+                  o->getName().getStringRef().str() + "'";
+          ok = false;
+        });
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool cmm::planner::buildTaskGraph(func::FuncOp func, int64_t tileSize,
+                                  TaskGraph &graph, std::string &error) {
+  if (tileSize < 1) {
+    error = "tile size must be at least 1";
+    return false;
+  }
+  if (!func.getBody().hasOneBlock()) {
+    error = "@" + func.getSymName().str() + " must have one block";
+    return false;
+  }
+  return Tiler(graph, tileSize).run(func, error);
+}
+
+std::vector<int64_t> cmm::planner::defaultTileSizes(func::FuncOp func) {
+  int64_t largest = 1;
+  func.walk([&](Operation *op) {
+    for (Value v : op->getResults())
+      if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+        for (int64_t d : t.getShape())
+          largest = std::max(largest, d);
+  });
+  std::set<int64_t> sizes;
+  for (int percent = 10; percent <= 70; percent += 10)
+    sizes.insert(std::max<int64_t>(1, largest * percent / 100));
+  return {sizes.begin(), sizes.end()};
+}

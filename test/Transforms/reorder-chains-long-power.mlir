@@ -1,0 +1,32 @@
+// KNOWN BUG: findChainRoots treats a product whose single user is a power
+// with exponent <= 64 as absorbed into the power's chain (isAbsorbed), but
+// the Flattener refuses to expand that power when the expansion exceeds 256
+// factors (expandPower's maxFactors check). The product is then neither a
+// root nor part of any chain, and its own chain is never ordered. Here
+// Y = A*((B*C)*(D*E)) (5 factors) feeds Y^64 (320 factors): Y keeps its
+// 100x100x100 product, while the same program with Y^65 (not expandable, so
+// Y is a root) is ordered. These checks state the expected behaviour.
+// RUN: cmm-opt %s --pass-pipeline='builtin.module(func.func(cmm-flop-report{stage=before},cmm-reorder-chains,cmm-flop-report{stage=after}))' 2>&1 | FileCheck %s
+
+// A (2x100), B, C, D (100x100), E (100x2):
+//   as written: B*C 2e6, D*E 40000, (B*C)*(D*E) 40000, A*.. 800 = 2080800,
+//               plus Y^64 (6 squarings of 2x2, 16 flops each) = 96.
+//   ordered:    A*(B*(C*(D*E))) = 40000 * 3 + 800 = 120800, plus 96.
+// CHECK: cmm-flop-report: @power64 before: 2.0809e+06 flops (2.0809e+06 in matrix products)
+// CHECK-NEXT: cmm-flop-report: @power64 after: 120896 flops (120896 in matrix products)
+// CHECK-LABEL: func.func @power64(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<2x100xf64>, %[[B:[^:]*]]: tensor<100x100xf64>, %[[C:[^:]*]]: tensor<100x100xf64>, %[[D:[^:]*]]: tensor<100x100xf64>, %[[E:[^:]*]]: tensor<100x2xf64>
+// CHECK-NEXT: %[[DE:.*]] = cmm.matmul %[[D]], %[[E]] : (tensor<100x100xf64>, tensor<100x2xf64>) -> tensor<100x2xf64>
+// CHECK-NEXT: %[[CDE:.*]] = cmm.matmul %[[C]], %[[DE]] : (tensor<100x100xf64>, tensor<100x2xf64>) -> tensor<100x2xf64>
+// CHECK-NEXT: %[[BCDE:.*]] = cmm.matmul %[[B]], %[[CDE]] : (tensor<100x100xf64>, tensor<100x2xf64>) -> tensor<100x2xf64>
+// CHECK-NEXT: %[[Y:.*]] = cmm.matmul %[[A]], %[[BCDE]] : (tensor<2x100xf64>, tensor<100x2xf64>) -> tensor<2x2xf64>
+// CHECK-NEXT: %[[R:.*]] = cmm.pow %[[Y]], 64 : tensor<2x2xf64>
+// CHECK-NEXT: return %[[R]] : tensor<2x2xf64>
+func.func @power64(%a: tensor<2x100xf64>, %b: tensor<100x100xf64>, %c: tensor<100x100xf64>, %d: tensor<100x100xf64>, %e: tensor<100x2xf64>) -> tensor<2x2xf64> {
+  %bc = cmm.matmul %b, %c : (tensor<100x100xf64>, tensor<100x100xf64>) -> tensor<100x100xf64>
+  %de = cmm.matmul %d, %e : (tensor<100x100xf64>, tensor<100x2xf64>) -> tensor<100x2xf64>
+  %x = cmm.matmul %bc, %de : (tensor<100x100xf64>, tensor<100x2xf64>) -> tensor<100x2xf64>
+  %y = cmm.matmul %a, %x : (tensor<2x100xf64>, tensor<100x2xf64>) -> tensor<2x2xf64>
+  %p = cmm.pow %y, 64 : tensor<2x2xf64>
+  return %p : tensor<2x2xf64>
+}

@@ -1,0 +1,475 @@
+//===- MachineModelTest.cpp - Machine model: JSON, queries, built-in ------===//
+//
+// The c5.9xlarge model file, the strict reader's error paths, the
+// print/parse round trip, task and transfer times computed by hand, the
+// derived models (node count, free communication) and the built-in model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmm/Planner/MachineModel.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#ifndef CMM_SOURCE_DIR
+#error "CMM_SOURCE_DIR must name the source tree (for models/c5.9xlarge.json)"
+#endif
+
+using namespace cmm::planner;
+
+namespace {
+
+const char *const kC5Path = CMM_SOURCE_DIR "/models/c5.9xlarge.json";
+
+MachineModel loadC5() {
+  MachineModel m;
+  std::string error;
+  EXPECT_TRUE(loadMachineModel(kC5Path, m, error)) << error;
+  return m;
+}
+
+MachineModel parseOk(const std::string &json) {
+  MachineModel m;
+  std::string error;
+  EXPECT_TRUE(parseMachineModel(json, m, error)) << error << "\n" << json;
+  return m;
+}
+
+std::string parseError(const std::string &json) {
+  MachineModel m;
+  m.name = "untouched";
+  std::string error;
+  EXPECT_FALSE(parseMachineModel(json, m, error)) << json;
+  EXPECT_EQ(m.name, "untouched") << "a failed parse must not modify the model";
+  return error;
+}
+
+double coeff(const MachineModel &m, unsigned node, OpClass op, unsigned i) {
+  return m.nodes[node].time[static_cast<unsigned>(op)].a[i];
+}
+
+//===----------------------------------------------------------------------===//
+// The c5.9xlarge file
+//===----------------------------------------------------------------------===//
+
+TEST(MachineModelTest, C5FileDescribesEightNodes) {
+  MachineModel m = loadC5();
+  EXPECT_EQ(m.name, "c5.9xlarge");
+  ASSERT_EQ(m.nodes.size(), 8u);
+  EXPECT_DOUBLE_EQ(m.defaultLink.bandwidth, 1.25e9); // 10 Gbps
+  EXPECT_DOUBLE_EQ(m.defaultLink.latency, 5e-5);
+  EXPECT_TRUE(m.links.empty());
+
+  // The master: 14 communicators (Table 10 at 10 Gbps) and one worker with
+  // 2 BLAS threads.
+  EXPECT_EQ(m.nodes[0].name, "master");
+  EXPECT_EQ(m.nodes[0].communicators, 14u);
+  EXPECT_EQ(m.nodes[0].workers, 1u);
+  EXPECT_EQ(m.nodes[0].threadsPerWorker, 2u);
+  EXPECT_EQ(m.nodes[0].cores, 18u);
+  // The workers: Table 3's 14-thread row, 2 communicators + 3 x 4 threads.
+  for (unsigned i = 1; i < 8; ++i) {
+    EXPECT_EQ(m.nodes[i].name, "worker");
+    EXPECT_EQ(m.nodes[i].cores, 18u);
+    EXPECT_EQ(m.nodes[i].workers, 3u);
+    EXPECT_EQ(m.nodes[i].threadsPerWorker, 4u);
+    EXPECT_EQ(m.nodes[i].communicators, 2u);
+    EXPECT_DOUBLE_EQ(m.nodes[i].memoryBytes, 72.0 * 1024 * 1024 * 1024);
+    EXPECT_TRUE(m.nodes[i] == m.nodes[1]);
+  }
+  EXPECT_EQ(m.totalWorkers(), 1u + 7 * 3);
+
+  // 2 flops per m n k at 720.9 / 3 GFLOPS per worker (4 significant digits
+  // in the file).
+  EXPECT_NEAR(coeff(m, 1, OpClass::Gemm, 7) / (2 / (720.9e9 / 3)), 1, 1e-3);
+  // The master's 2-thread worker at half that rate; its other classes fall
+  // back to node_defaults.
+  EXPECT_NEAR(coeff(m, 0, OpClass::Gemm, 7) / (2 / (720.9e9 / 6)), 1, 1e-3);
+  EXPECT_EQ(m.nodes[0].time[static_cast<unsigned>(OpClass::Elementwise)],
+            m.nodes[1].time[static_cast<unsigned>(OpClass::Elementwise)]);
+  for (unsigned c = 0; c < kNumOpClasses; ++c)
+    EXPECT_GT(m.taskTime(1, static_cast<OpClass>(c), 1000, 1000, 1000), 0)
+        << opClassName(static_cast<OpClass>(c));
+}
+
+TEST(MachineModelTest, C5TaskAndTransferTimesByHand) {
+  MachineModel m = loadC5();
+  // A 5k x 5k x 5k tile product on a worker: 8.323e-12 * 1.25e11 s.
+  EXPECT_NEAR(m.taskTime(1, OpClass::Gemm, 5000, 5000, 5000),
+              8.323e-12 * 1.25e11, 1e-12);
+  // Elementwise on a 5k x 5k tile: 5.626e-10 * 2.5e7 s.
+  EXPECT_NEAR(m.taskTime(3, OpClass::Elementwise, 5000, 5000),
+              5.626e-10 * 2.5e7, 1e-15);
+  // A 5k x 5k tile of doubles (2e8 bytes) over 10 Gbps: 5e-5 + 0.16 s.
+  EXPECT_DOUBLE_EQ(m.transferTime(0, 1, 2e8), 5e-5 + 0.16);
+  EXPECT_DOUBLE_EQ(m.transferTime(7, 2, 0), 5e-5);
+  EXPECT_EQ(m.transferTime(4, 4, 2e8), 0.0);
+}
+
+//===----------------------------------------------------------------------===//
+// Round trip
+//===----------------------------------------------------------------------===//
+
+void expectRoundTrip(const MachineModel &m) {
+  std::string text = printMachineModel(m);
+  MachineModel back = parseOk(text);
+  EXPECT_TRUE(back == m) << text;
+  // Printing is deterministic: the same model prints the same text.
+  EXPECT_EQ(printMachineModel(back), text);
+}
+
+TEST(MachineModelTest, RoundTripC5) { expectRoundTrip(loadC5()); }
+
+TEST(MachineModelTest, RoundTripBuiltin) {
+  expectRoundTrip(builtinMachineModel(1));
+  expectRoundTrip(builtinMachineModel(3));
+}
+
+TEST(MachineModelTest, RoundTripLinksAndOddNumbers) {
+  MachineModel m = parseOk(R"({
+    "name": "odd \"quoted\" name",
+    "default_link": {"latency_s": 0.1, "bandwidth_Bps": 3e9},
+    "links": [{"from": 1, "to": 0, "latency_s": 1e-300,
+               "bandwidth_Bps": 123456789.123},
+              {"from": 0, "to": 2, "bandwidth_Bps": "inf"}],
+    "node_defaults": {"time": {"gemm": [0.1, 0.2, 0.30000000000000004,
+                                        1e-17, 0, 0, 0, 7e-12]}},
+    "nodes": [{"name": "a", "memory_bytes": 1.5}, {}, {"cores": 7}]
+  })");
+  ASSERT_EQ(m.nodes.size(), 3u);
+  EXPECT_EQ(m.nodes[1].name, "node1"); // default names
+  EXPECT_DOUBLE_EQ(coeff(m, 2, OpClass::Gemm, 2), 0.30000000000000004);
+  // A link without latency takes the default link's.
+  EXPECT_DOUBLE_EQ(m.link(0, 2).latency, 0.1);
+  EXPECT_TRUE(std::isinf(m.link(0, 2).bandwidth));
+  expectRoundTrip(m);
+}
+
+TEST(MachineModelTest, RoundTripFreeCommunication) {
+  MachineModel free = loadC5().withFreeCommunication();
+  std::string text = printMachineModel(free);
+  EXPECT_NE(text.find("\"inf\""), std::string::npos) << text;
+  expectRoundTrip(free);
+}
+
+//===----------------------------------------------------------------------===//
+// Validation: each error names its JSON path
+//===----------------------------------------------------------------------===//
+
+struct BadCase {
+  const char *json;
+  const char *error; // exact message
+};
+
+TEST(MachineModelTest, ValidationErrorsNameThePath) {
+  const BadCase cases[] = {
+      // Structure.
+      {"[]", "(top level): expected an object"},
+      {"{}", "nodes: required key is missing"},
+      {R"({"nodes": []})", "nodes: expected a non-empty array of node objects"},
+      {R"({"nodes": {}})", "nodes: expected a non-empty array of node objects"},
+      {R"({"nodes": [3]})", "nodes[0]: expected an object"},
+      // Unknown keys (typos) at every level.
+      {R"({"nodez": [{}], "nodes": [{}]})",
+       "nodez: unknown key (expected one of: name, default_link, links, "
+       "node_defaults, nodes, replicate_last_node_to)"},
+      {R"({"nodes": [{}, {"wrokers": 3}]})",
+       "nodes[1].wrokers: unknown key (expected one of: name, cores, workers, "
+       "threads_per_worker, communicators, memory_bytes, time)"},
+      {R"({"node_defaults": {"name": "x"}, "nodes": [{}]})",
+       "node_defaults.name: unknown key (expected one of: cores, workers, "
+       "threads_per_worker, communicators, memory_bytes, time)"},
+      {R"({"node_defaults": {"time": {"gemmm": []}}, "nodes": [{}]})",
+       "node_defaults.time.gemmm: unknown key (expected one of: gemm, "
+       "elementwise, map, reduce, transpose, generate, solve, copy)"},
+      {R"({"default_link": {"latency": 1}, "nodes": [{}]})",
+       "default_link.latency: unknown key (expected one of: latency_s, "
+       "bandwidth_Bps)"},
+      {R"({"links": [{"from": 0, "to": 1, "bw": 1}], "nodes": [{}, {}]})",
+       "links[0].bw: unknown key (expected one of: from, to, latency_s, "
+       "bandwidth_Bps)"},
+      // Counts.
+      {R"({"nodes": [{}, {"workers": 0}]})",
+       "nodes[1].workers: expected a positive integer"},
+      {R"({"nodes": [{"workers": -2}]})",
+       "nodes[0].workers: expected a positive integer"},
+      {R"({"nodes": [{"cores": 2.5}]})",
+       "nodes[0].cores: expected a positive integer"},
+      {R"({"nodes": [{"cores": "18"}]})",
+       "nodes[0].cores: expected a positive integer"},
+      {R"({"nodes": [{"cores": true}]})",
+       "nodes[0].cores: expected a positive integer"},
+      {R"({"nodes": [{"cores": 1e12}]})",
+       "nodes[0].cores: expected a positive integer of at most 1048576"},
+      {R"({"node_defaults": {"communicators": 0}, "nodes": [{}]})",
+       "node_defaults.communicators: expected a positive integer"},
+      {R"({"nodes": [{"threads_per_worker": null}]})",
+       "nodes[0].threads_per_worker: expected a positive integer"},
+      {R"({"nodes": [{"memory_bytes": 0}]})",
+       "nodes[0].memory_bytes: expected a positive number"},
+      {R"({"nodes": [{"name": 7}]})", "nodes[0].name: expected a string"},
+      {R"({"name": ["x"], "nodes": [{}]})", "name: expected a string"},
+      // Links.
+      {R"({"default_link": {"bandwidth_Bps": 0}, "nodes": [{}]})",
+       "default_link.bandwidth_Bps: expected a positive number or \"inf\""},
+      {R"({"default_link": {"bandwidth_Bps": -1e9}, "nodes": [{}]})",
+       "default_link.bandwidth_Bps: expected a positive number or \"inf\""},
+      {R"({"default_link": {"bandwidth_Bps": "fast"}, "nodes": [{}]})",
+       "default_link.bandwidth_Bps: expected a positive number or \"inf\""},
+      {R"({"default_link": {"latency_s": -1e-6}, "nodes": [{}]})",
+       "default_link.latency_s: expected a non-negative number"},
+      {R"({"default_link": {"latency_s": 1e999}, "nodes": [{}]})",
+       "default_link.latency_s: expected a non-negative number"},
+      {R"({"default_link": 5, "nodes": [{}]})",
+       "default_link: expected an object"},
+      {R"({"links": {}, "nodes": [{}]})",
+       "links: expected an array of link objects"},
+      {R"({"links": [{"from": 0, "to": 8}], "nodes": [{}],
+           "replicate_last_node_to": 8})",
+       "links[0].to: node index 8 out of range (8 nodes)"},
+      {R"({"links": [{"from": -1, "to": 0}], "nodes": [{}, {}]})",
+       "links[0].from: expected a non-negative integer"},
+      {R"({"links": [{"to": 0}], "nodes": [{}, {}]})",
+       "links[0].from: required key is missing"},
+      {R"({"links": [{"from": 1, "to": 1}], "nodes": [{}, {}]})",
+       "links[0]: from and to must differ (a node's transfers to itself are "
+       "free)"},
+      {R"({"links": [{"from": 0, "to": 1}, {"from": 0, "to": 1}],
+           "nodes": [{}, {}]})",
+       "links[1]: duplicate link 0 -> 1"},
+      {R"({"links": [{"from": 0, "to": 1, "latency_s": -3}],
+           "nodes": [{}, {}]})",
+       "links[0].latency_s: expected a non-negative number"},
+      // Time polynomials.
+      {R"({"node_defaults": {"time": {"gemm": [0,0,0,0,0,0,0,0,1]}},
+           "nodes": [{}]})",
+       "node_defaults.time.gemm: expected an array of at most 8 coefficients "
+       "(a0..a7 for 1, m, n, k, mn, mk, nk, mnk)"},
+      {R"({"nodes": [{"time": {"map": 1e-9}}]})",
+       "nodes[0].time.map: expected an array of at most 8 coefficients "
+       "(a0..a7 for 1, m, n, k, mn, mk, nk, mnk)"},
+      {R"({"nodes": [{}, {"time": {"copy": [0, 0, 0, -1e-9]}}]})",
+       "nodes[1].time.copy[3]: expected a non-negative number"},
+      {R"({"nodes": [{"time": {"solve": [0, "1e-9"]}}]})",
+       "nodes[0].time.solve[1]: expected a non-negative number"},
+      {R"({"nodes": [{"time": []}]})", "nodes[0].time: expected an object"},
+      // Replication.
+      {R"({"nodes": [{}], "replicate_last_node_to": 0})",
+       "replicate_last_node_to: expected a positive integer"},
+      {R"({"nodes": [{}, {}, {}], "replicate_last_node_to": 2})",
+       "replicate_last_node_to: 2 is less than the 3 listed nodes"},
+      {R"({"nodes": [{}], "replicate_last_node_to": 100000})",
+       "replicate_last_node_to: expected a positive integer of at most "
+       "65536"},
+  };
+  for (const BadCase &c : cases)
+    EXPECT_EQ(parseError(c.json), c.error) << c.json;
+}
+
+TEST(MachineModelTest, SyntaxErrorsAndFiles) {
+  std::string error = parseError(R"({"nodes": [{},]})");
+  EXPECT_EQ(error.rfind("invalid JSON: [1:", 0), 0u) << error;
+
+  MachineModel m;
+  EXPECT_FALSE(loadMachineModel("/nonexistent/dir/model.json", m, error));
+  EXPECT_EQ(error.rfind("/nonexistent/dir/model.json: cannot read", 0), 0u)
+      << error;
+}
+
+TEST(MachineModelTest, DefaultsAndOverrides) {
+  MachineModel m = parseOk(R"({
+    "node_defaults": {"cores": 8, "workers": 2,
+                      "time": {"gemm": [1, 2], "copy": [0, 0, 0, 0, 4]}},
+    "nodes": [{"workers": 5, "time": {"gemm": [3]}}, {}],
+    "replicate_last_node_to": 4
+  })");
+  ASSERT_EQ(m.nodes.size(), 4u);
+  EXPECT_EQ(m.name, "");
+  // Every node field falls back to node_defaults, then to NodeSpec's.
+  EXPECT_EQ(m.nodes[0].cores, 8u);
+  EXPECT_EQ(m.nodes[0].workers, 5u);
+  EXPECT_EQ(m.nodes[3].workers, 2u);
+  EXPECT_EQ(m.nodes[3].threadsPerWorker, NodeSpec().threadsPerWorker);
+  EXPECT_EQ(m.nodes[3].name, "node1"); // copies of the last listed node
+  // A node's "time" replaces whole polynomials, class by class; missing
+  // coefficients are 0.
+  EXPECT_DOUBLE_EQ(coeff(m, 0, OpClass::Gemm, 0), 3);
+  EXPECT_DOUBLE_EQ(coeff(m, 0, OpClass::Gemm, 1), 0);
+  EXPECT_DOUBLE_EQ(coeff(m, 0, OpClass::Copy, 4), 4);
+  EXPECT_DOUBLE_EQ(coeff(m, 2, OpClass::Gemm, 1), 2);
+  // No default_link: LinkSpec's defaults.
+  EXPECT_TRUE(m.defaultLink == LinkSpec());
+  EXPECT_EQ(m.totalWorkers(), 5u + 2 * 3);
+}
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+TEST(MachineModelTest, TaskTimeEvaluatesAndClamps) {
+  MachineModel m = parseOk(R"({"nodes": [{"time": {
+    "gemm": [1, 2, 3, 4, 5, 6, 7, 8]}}]})");
+  // 1 + 2m + 3n + 4k + 5mn + 6mk + 7nk + 8mnk at m=2, n=3, k=5.
+  EXPECT_DOUBLE_EQ(m.taskTime(0, OpClass::Gemm, 2, 3, 5),
+                   1 + 4 + 9 + 20 + 30 + 60 + 105 + 240);
+  // k defaults to 1.
+  EXPECT_DOUBLE_EQ(m.taskTime(0, OpClass::Gemm, 1, 1),
+                   1 + 2 + 3 + 4 + 5 + 6 + 7 + 8);
+  EXPECT_EQ(m.taskTime(0, OpClass::Map, 100, 100), 0.0); // all-zero class
+
+  // A fitted polynomial (built in code; files cannot hold negative
+  // coefficients) that goes negative is clamped at 0.
+  m.nodes[0].time[static_cast<unsigned>(OpClass::Reduce)].a = {-1e-3, 0, 0, 0,
+                                                               1e-9};
+  EXPECT_EQ(m.taskTime(0, OpClass::Reduce, 10, 10), 0.0);
+  EXPECT_DOUBLE_EQ(m.taskTime(0, OpClass::Reduce, 2000, 1000), 1e-3);
+}
+
+TEST(MachineModelTest, PerPairLinks) {
+  MachineModel m = parseOk(R"({
+    "default_link": {"latency_s": 1e-4, "bandwidth_Bps": 1e9},
+    "links": [{"from": 0, "to": 1, "latency_s": 2e-3, "bandwidth_Bps": 1e8}],
+    "nodes": [{}, {}, {}]
+  })");
+  EXPECT_DOUBLE_EQ(m.transferTime(0, 1, 1e8), 2e-3 + 1.0); // override
+  EXPECT_DOUBLE_EQ(m.transferTime(1, 0, 1e8), 1e-4 + 0.1); // links are directed
+  EXPECT_DOUBLE_EQ(m.transferTime(2, 1, 5e8), 1e-4 + 0.5);
+  EXPECT_EQ(m.transferTime(1, 1, 5e8), 0.0);
+  EXPECT_DOUBLE_EQ(m.link(0, 1).bandwidth, 1e8);
+  EXPECT_DOUBLE_EQ(m.link(0, 2).bandwidth, 1e9);
+}
+
+TEST(MachineModelTest, OpClassNamesMatchTheJsonKeys) {
+  const char *expected[] = {"gemm",      "elementwise", "map",   "reduce",
+                            "transpose", "generate",    "solve", "copy"};
+  for (unsigned c = 0; c < kNumOpClasses; ++c) {
+    OpClass op = static_cast<OpClass>(c);
+    EXPECT_STREQ(opClassName(op), expected[c]);
+    EXPECT_EQ(opClassFromName(expected[c]), op);
+    // Each name is accepted as a key of "time" and sets that class only.
+    MachineModel m = parseOk(std::string(R"({"nodes": [{"time": {")") +
+                             expected[c] + R"(": [0.5]}}]})");
+    for (unsigned d = 0; d < kNumOpClasses; ++d)
+      EXPECT_EQ(m.taskTime(0, static_cast<OpClass>(d), 1, 1), d == c ? 0.5 : 0);
+  }
+  EXPECT_EQ(opClassFromName("Gemm"), std::nullopt);
+}
+
+//===----------------------------------------------------------------------===//
+// Derived models
+//===----------------------------------------------------------------------===//
+
+TEST(MachineModelTest, WithNodesTakesThePrefixAndCopiesNodeOne) {
+  MachineModel c5 = loadC5();
+  for (unsigned n = 1; n <= 8; ++n) {
+    MachineModel m = c5.withNodes(n);
+    ASSERT_EQ(m.nodes.size(), n);
+    for (unsigned i = 0; i < n; ++i)
+      EXPECT_TRUE(m.nodes[i] == c5.nodes[i]);
+    EXPECT_TRUE(m.defaultLink == c5.defaultLink);
+    EXPECT_EQ(m.name, c5.name);
+  }
+  MachineModel twelve = c5.withNodes(12);
+  ASSERT_EQ(twelve.nodes.size(), 12u);
+  EXPECT_EQ(twelve.nodes[0].name, "master");
+  EXPECT_TRUE(twelve.nodes[11] == c5.nodes[1]);
+  EXPECT_EQ(twelve.totalWorkers(), 1u + 11 * 3);
+  EXPECT_TRUE(c5.withNodes(8) == c5);
+  EXPECT_EQ(c5.withNodes(0).nodes.size(), 1u);
+
+  // One node: more nodes are copies of node 0.
+  MachineModel one = builtinMachineModel(1).withNodes(3);
+  ASSERT_EQ(one.nodes.size(), 3u);
+  EXPECT_TRUE(one.nodes[2] == one.nodes[0]);
+}
+
+TEST(MachineModelTest, WithNodesKeepsAndCopiesLinks) {
+  MachineModel m = parseOk(R"({
+    "links": [{"from": 0, "to": 1, "latency_s": 1},
+              {"from": 1, "to": 0, "latency_s": 2},
+              {"from": 2, "to": 0, "latency_s": 3},
+              {"from": 1, "to": 2, "latency_s": 4}],
+    "nodes": [{}, {}, {}]
+  })");
+  MachineModel two = m.withNodes(2);
+  EXPECT_EQ(two.links.size(), 2u); // links to node 2 dropped
+  EXPECT_DOUBLE_EQ(two.link(0, 1).latency, 1);
+  EXPECT_DOUBLE_EQ(two.link(1, 0).latency, 2);
+
+  MachineModel four = m.withNodes(4); // node 3 is a copy of node 1
+  EXPECT_EQ(four.links.size(), 4u + 3);
+  EXPECT_DOUBLE_EQ(four.link(0, 3).latency, 1);
+  EXPECT_DOUBLE_EQ(four.link(3, 0).latency, 2);
+  EXPECT_DOUBLE_EQ(four.link(3, 2).latency, 4);
+  EXPECT_DOUBLE_EQ(four.link(2, 3).latency, LinkSpec().latency); // default
+  EXPECT_DOUBLE_EQ(four.link(1, 3).latency, LinkSpec().latency);
+  expectRoundTrip(four);
+}
+
+TEST(MachineModelTest, WithFreeCommunication) {
+  MachineModel m = parseOk(R"({
+    "links": [{"from": 0, "to": 1, "latency_s": 1, "bandwidth_Bps": 10}],
+    "nodes": [{"time": {"gemm": [0, 0, 0, 0, 0, 0, 0, 1e-11]}}, {}, {}]
+  })");
+  MachineModel free = m.withFreeCommunication();
+  for (unsigned a = 0; a < 3; ++a)
+    for (unsigned b = 0; b < 3; ++b)
+      for (double bytes : {0.0, 1.0, 8e6, 1e15})
+        EXPECT_EQ(free.transferTime(a, b, bytes), 0.0)
+            << a << " -> " << b << ", " << bytes << " bytes";
+  EXPECT_EQ(free.link(0, 1).latency, 0.0);
+  EXPECT_EQ(free.link(0, 1).bandwidth, std::numeric_limits<double>::infinity());
+  // Everything else unchanged.
+  EXPECT_TRUE(free.nodes == m.nodes);
+  EXPECT_EQ(free.links.size(), m.links.size());
+  EXPECT_DOUBLE_EQ(free.taskTime(0, OpClass::Gemm, 100, 100, 100), 1e-5);
+}
+
+//===----------------------------------------------------------------------===//
+// The built-in model
+//===----------------------------------------------------------------------===//
+
+TEST(MachineModelTest, BuiltinIsSane) {
+  for (unsigned nodes : {1u, 2u, 4u}) {
+    MachineModel m = builtinMachineModel(nodes);
+    ASSERT_EQ(m.nodes.size(), nodes);
+    EXPECT_EQ(m.totalWorkers(), nodes);
+    for (const NodeSpec &n : m.nodes) {
+      EXPECT_EQ(n.cores, 2u);
+      EXPECT_EQ(n.workers, 1u);
+      EXPECT_EQ(n.threadsPerWorker, nodes == 1 ? 2u : 1u);
+      EXPECT_EQ(n.communicators, 1u);
+      EXPECT_DOUBLE_EQ(n.memoryBytes, 16e9 / nodes);
+    }
+    // Loopback links: 8 MB in 1e-7 + 8e6 / 4.37e9 s.
+    if (nodes > 1)
+      EXPECT_NEAR(m.transferTime(0, nodes - 1, 8e6), 1e-7 + 8e6 / 4.37e9,
+                  1e-12);
+    EXPECT_LT(m.defaultLink.latency, 1e-5);
+
+    // Gemm: positive and increasing with the size; every class positive.
+    double previous = 0;
+    for (double s : {1.0, 10.0, 100.0, 500.0, 1000.0, 2000.0, 5000.0}) {
+      double t = m.taskTime(0, OpClass::Gemm, s, s, s);
+      EXPECT_GT(t, previous) << s;
+      previous = t;
+    }
+    for (unsigned c = 0; c < kNumOpClasses; ++c)
+      EXPECT_GT(m.taskTime(0, static_cast<OpClass>(c), 1000, 1000, 1000), 0)
+          << opClassName(static_cast<OpClass>(c));
+  }
+  // Measured: 2000^3 gemm in ~0.13 s on 2 threads, ~0.25 s on 1.
+  EXPECT_NEAR(
+      builtinMachineModel(1).taskTime(0, OpClass::Gemm, 2000, 2000, 2000),
+      0.133, 0.01);
+  EXPECT_NEAR(
+      builtinMachineModel(2).taskTime(0, OpClass::Gemm, 2000, 2000, 2000),
+      0.251, 0.01);
+  EXPECT_EQ(builtinMachineModel(0).nodes.size(), 1u);
+}
+
+} // namespace

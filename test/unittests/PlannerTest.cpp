@@ -1,0 +1,168 @@
+//===- PlannerTest.cpp - Tile cache, validator and simulator ----*- C++ -*-===//
+
+#include "cmm/Planner/Schedulers.h"
+#include "cmm/Planner/Simulator.h"
+
+#include <gtest/gtest.h>
+
+using namespace cmm::planner;
+
+namespace {
+/// t0 produces d0; `consumers` tasks each read d0; all consumers pinned to
+/// node 1 when `pin`.
+TaskGraph fanOut(int consumers, bool pin) {
+  TaskGraph g;
+  TaskId producer = g.addTask(Task{"t0"});
+  DataId d = g.addData(producer, 8, "d0");
+  for (int i = 0; i < consumers; ++i) {
+    Task t;
+    t.name = "c" + std::to_string(i);
+    t.inputs = {d};
+    t.pinnedNode = pin ? 1 : -1;
+    g.addTask(t);
+  }
+  return g;
+}
+
+TableCostModel fanOutCost(int consumers, double transfer) {
+  std::vector<std::vector<double>> time{{2, 2}};
+  for (int i = 0; i < consumers; ++i)
+    time.push_back({3, 3});
+  return TableCostModel(time, {transfer});
+}
+} // namespace
+
+TEST(TileCache, ATileCrossesToANodeOnce) {
+  TaskGraph g = fanOut(3, /*pin=*/true);
+  TableCostModel cost = fanOutCost(3, 5);
+  SchedulerOptions cached; // tile cache and communicators on
+  Schedule s = scheduleHEFT(g, cost, cached);
+  ASSERT_EQ(verifySchedule(g, cost, s, cached), "");
+  // t0 on node 0 or 1: if on node 0, d0 crosses once and is reused twice.
+  size_t toNode1 = 0;
+  for (const Transfer &x : s.transfers)
+    toNode1 += x.to == 1;
+  EXPECT_LE(toNode1, 1u);
+  if (s.placement[0].node == 0) {
+    EXPECT_EQ(s.cacheHits, 2u);
+  }
+}
+
+TEST(TileCache, WithoutTheCacheEveryConsumerPays) {
+  TaskGraph g = fanOut(3, /*pin=*/true);
+  TableCostModel cost = fanOutCost(3, 5);
+  SchedulerOptions plain;
+  plain.useTileCache = false;
+  plain.modelCommunicators = false;
+  // Round robin puts the producer on node 0 (worker 0 of node 0 first).
+  Schedule s = scheduleRoundRobin(g, cost, plain);
+  ASSERT_EQ(verifySchedule(g, cost, s, plain), "");
+  ASSERT_EQ(s.placement[0].node, 0u);
+  EXPECT_EQ(s.transfers.size(), 3u);
+}
+
+TEST(Validator, RejectsAnInputUsedBeforeItArrives) {
+  TaskGraph g = fanOut(1, /*pin=*/true);
+  TableCostModel cost = fanOutCost(1, 5);
+  SchedulerOptions options;
+  Schedule s;
+  s.placement = {{0, 0, 0, 2}, {1, 0, 2, 5}}; // no transfer at all
+  EXPECT_NE(verifySchedule(g, cost, s, options).find("before its input"),
+            std::string::npos);
+  s.transfers = {{0, 0, 1, 0, 0, 2, 7}};
+  EXPECT_NE(verifySchedule(g, cost, s, options).find("before its input"),
+            std::string::npos);
+  s.placement[1] = {1, 0, 7, 10};
+  EXPECT_EQ(verifySchedule(g, cost, s, options), "");
+}
+
+TEST(Validator, RejectsOverlapAndWrongDurations) {
+  TaskGraph g = fanOut(2, /*pin=*/false);
+  TableCostModel cost = fanOutCost(2, 5);
+  SchedulerOptions options;
+  Schedule s;
+  s.placement = {{0, 0, 0, 2}, {0, 0, 2, 5}, {0, 0, 4, 7}};
+  EXPECT_NE(verifySchedule(g, cost, s, options).find("two things at once"),
+            std::string::npos);
+  s.placement[2] = {0, 0, 5, 9};
+  EXPECT_NE(verifySchedule(g, cost, s, options).find("the model says"),
+            std::string::npos);
+  s.placement[2] = {0, 0, 5, 8};
+  EXPECT_EQ(verifySchedule(g, cost, s, options), "");
+}
+
+TEST(Simulator, ReplaysAHandComputedPlan) {
+  // t0 on node 0 [0,2]; d0 to node 1 [2,7]; c0 on node 1 [7,10];
+  // c1 on node 0 after t0 [2,5].
+  TaskGraph g = fanOut(2, /*pin=*/false);
+  TableCostModel cost = fanOutCost(2, 5);
+  Schedule plan;
+  plan.placement = {{0, 0, 0, 2}, {1, 0, 7, 10}, {0, 0, 2, 5}};
+  plan.transfers = {{0, 0, 1, 0, 0, 2, 7}};
+  SchedulerOptions options;
+  ASSERT_EQ(verifySchedule(g, cost, plan, options), "");
+  SimulationReport r = simulate(g, cost, plan);
+  EXPECT_DOUBLE_EQ(r.makespan, 10);
+  EXPECT_DOUBLE_EQ(r.workerBusy[0][0], 5);
+  EXPECT_DOUBLE_EQ(r.workerBusy[1][0], 3);
+  EXPECT_DOUBLE_EQ(r.commBusy[0][0], 5);
+  // With free communication the same plan finishes at 2 + 3.
+  TableCostModel free = fanOutCost(2, 0);
+  EXPECT_DOUBLE_EQ(simulate(g, free, plan).makespan, 5);
+}
+
+TEST(Simulator, MatchesTheSchedulersPrediction) {
+  TaskGraph g = fanOut(6, /*pin=*/false);
+  TableCostModel cost = fanOutCost(6, 1);
+  for (bool rr : {false, true}) {
+    SchedulerOptions options;
+    Schedule s = rr ? scheduleRoundRobin(g, cost, options)
+                    : scheduleHEFT(g, cost, options);
+    ASSERT_EQ(verifySchedule(g, cost, s, options), "");
+    EXPECT_NEAR(simulate(g, cost, s).makespan, s.makespan, 1e-12);
+  }
+}
+
+TEST(Bounds, CriticalPathAndWork) {
+  TaskGraph g = fanOut(4, /*pin=*/false);
+  TableCostModel cost = fanOutCost(4, 1); // 2 nodes, 1 worker each
+  Bounds b = lowerBounds(g, cost);
+  EXPECT_DOUBLE_EQ(b.criticalPath, 5);        // 2 + 3
+  EXPECT_DOUBLE_EQ(b.workPerWorker, 14.0 / 2); // (2 + 4 * 3) / 2
+  EXPECT_DOUBLE_EQ(b.lower(), 7);
+  SchedulerOptions options;
+  EXPECT_GE(scheduleHEFT(g, cost, options).makespan, b.lower());
+}
+
+namespace {
+/// A cost model with a tiny memory per node, to force evictions.
+class SmallMemory : public TableCostModel {
+public:
+  using TableCostModel::TableCostModel;
+  double memoryBytes(unsigned) const override { return 24; }
+};
+} // namespace
+
+TEST(TileCache, StaysValidUnderMemoryPressure) {
+  // A chain of 6 tasks each producing an 8-byte tile read by the next one
+  // and by a final task: more tiles than fit in 24 bytes.
+  TaskGraph g;
+  std::vector<DataId> tiles;
+  for (int i = 0; i < 6; ++i) {
+    Task t;
+    t.name = "p" + std::to_string(i);
+    if (i)
+      t.inputs = {tiles.back()};
+    TaskId id = g.addTask(t);
+    tiles.push_back(g.addData(id, 8));
+  }
+  Task last;
+  last.name = "sink";
+  last.inputs = tiles;
+  g.addTask(last);
+  std::vector<std::vector<double>> time(7, {1.0, 1.0});
+  SmallMemory cost(time, std::vector<double>(6, 0.5));
+  SchedulerOptions options;
+  Schedule s = scheduleHEFT(g, cost, options);
+  EXPECT_EQ(verifySchedule(g, cost, s, options), "");
+}
