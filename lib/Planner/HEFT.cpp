@@ -54,7 +54,7 @@ Schedule cmm::planner::scheduleHEFT(const TaskGraph &graph,
       if (task.pinnedNode >= 0 && node != unsigned(task.pinnedNode))
         continue;
       PlanBuilder::Candidate c = builder.bestOnNode(t, node);
-      if (c.finish < best.finish)
+      if (c.betterThan(best))
         best = c;
     }
     builder.commit(t, best.node, best.worker);

@@ -141,7 +141,8 @@ PlanBuilder::Candidate PlanBuilder::evaluate(TaskId task, unsigned node,
   double ready = readyOn(task, node);
   double duration = cost.taskTime(graph.task(task), task, node);
   double start = workerTimelines[node][worker].earliest(ready, duration);
-  return {node, worker, start, start + duration};
+  return {node, worker, start, start + duration,
+          workerTimelines[node][worker].busyTime()};
 }
 
 PlanBuilder::Candidate PlanBuilder::bestOnNode(TaskId task,
@@ -152,8 +153,10 @@ PlanBuilder::Candidate PlanBuilder::bestOnNode(TaskId task,
   best.finish = std::numeric_limits<double>::infinity();
   for (unsigned w = 0; w < workerTimelines[node].size(); ++w) {
     double start = workerTimelines[node][w].earliest(ready, duration);
-    if (start + duration < best.finish)
-      best = {node, w, start, start + duration};
+    Candidate c{node, w, start, start + duration,
+                workerTimelines[node][w].busyTime()};
+    if (c.betterThan(best))
+      best = c;
   }
   return best;
 }

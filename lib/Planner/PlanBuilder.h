@@ -14,6 +14,7 @@
 
 #include "cmm/Planner/Schedulers.h"
 
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -27,6 +28,19 @@ public:
   struct Candidate {
     unsigned node = 0, worker = 0;
     double start = 0, finish = 0;
+    double load = 0; // busy time of the worker so far
+
+    /// Earliest finish first; among equal finishes (common when several
+    /// workers are idle), the least loaded worker, so that work does not
+    /// pile onto the first node (the master, where pinned gathers run).
+    bool betterThan(const Candidate &o) const {
+      if (std::isinf(o.finish))
+        return !std::isinf(finish);
+      double eps = 1e-12 * std::max(1.0, std::abs(o.finish));
+      if (finish < o.finish - eps)
+        return true;
+      return finish <= o.finish + eps && load < o.load;
+    }
   };
 
   /// When every input of `task` could be on `node`.

@@ -143,11 +143,16 @@ Bounds cmm::planner::lowerBounds(const TaskGraph &graph,
                                  const CostModel &cost) {
   Bounds b;
   std::vector<double> fastest(graph.size()), longest(graph.size(), 0);
+  std::vector<double> pinned(cost.numNodes(), 0.0);
   double work = 0;
   for (TaskId t = 0; t < graph.size(); ++t) {
     double best = std::numeric_limits<double>::infinity();
+    int pin = graph.task(t).pinnedNode;
     for (unsigned n = 0; n < cost.numNodes(); ++n)
-      best = std::min(best, cost.taskTime(graph.task(t), t, n));
+      if (pin < 0 || unsigned(pin) == n)
+        best = std::min(best, cost.taskTime(graph.task(t), t, n));
+    if (pin >= 0 && unsigned(pin) < cost.numNodes())
+      pinned[pin] += best;
     fastest[t] = best;
     work += best;
     double before = 0;
@@ -157,5 +162,8 @@ Bounds cmm::planner::lowerBounds(const TaskGraph &graph,
     b.criticalPath = std::max(b.criticalPath, longest[t]);
   }
   b.workPerWorker = work / std::max(1u, cost.totalWorkers());
+  for (unsigned n = 0; n < cost.numNodes(); ++n)
+    b.pinnedWork =
+        std::max(b.pinnedWork, pinned[n] / std::max(1u, cost.workers(n)));
   return b;
 }

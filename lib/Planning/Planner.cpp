@@ -85,16 +85,16 @@ void cmm::planner::printPlanSummary(const Plan &plan,
   for (size_t i = 0; i < plan.candidates.size(); ++i) {
     const PlanCandidate &c = plan.candidates[i];
     double ratio = c.simulation.makespan / std::max(1e-300, c.bounds.lower());
-    os << llvm::format("  tile %6lld: %6zu tasks, predicted %9.4f s, "
-                       "lower bound %9.4f s (x%.2f), zero-comm %9.4f s, "
-                       "moved %8.3f GB, %zu transfers, %u cache hits%s\n",
+    os << llvm::format("  tile %6lld: %6zu tasks, predicted %10.4g s, "
+                       "lower bound %10.4g s (x%.2f), zero-comm %10.4g s, "
+                       "moved %8.4g GB, %zu transfers, %u cache hits%s\n",
                        (long long)c.tileSize, c.graph.size(),
                        c.simulation.makespan, c.bounds.lower(), ratio,
                        c.zeroCommMakespan, c.schedule.bytesMoved / 1e9,
                        c.schedule.transfers.size(), c.schedule.cacheHits,
                        i == plan.chosen ? "  <- chosen" : "");
   }
-  os << llvm::format("chosen tile size: %lld (predicted makespan %.4f s); "
+  os << llvm::format("chosen tile size: %lld (predicted makespan %.4g s); "
                      "planning took %.1f ms\n",
                      (long long)plan.best().tileSize,
                      plan.best().simulation.makespan,

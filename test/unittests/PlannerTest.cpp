@@ -166,3 +166,34 @@ TEST(TileCache, StaysValidUnderMemoryPressure) {
   Schedule s = scheduleHEFT(g, cost, options);
   EXPECT_EQ(verifySchedule(g, cost, s, options), "");
 }
+
+TEST(Bounds, PinnedWorkCountsOnItsNode) {
+  // Three 3-second tasks pinned to node 0 (one worker): 9 s there, whatever
+  // the other node does; work / workers alone would say (9 + 2) / 2.
+  TaskGraph g = fanOut(3, /*pin=*/false);
+  std::vector<Task> tasks = g.tasks();
+  TaskGraph pinned;
+  TaskId producer = pinned.addTask(tasks[0]);
+  DataId d = pinned.addData(producer, 8);
+  for (int i = 0; i < 3; ++i) {
+    Task t = tasks[i + 1];
+    t.inputs = {d};
+    t.pinnedNode = 0;
+    pinned.addTask(t);
+  }
+  TableCostModel cost = fanOutCost(3, 1);
+  Bounds b = lowerBounds(pinned, cost);
+  EXPECT_DOUBLE_EQ(b.pinnedWork, 9);
+  EXPECT_DOUBLE_EQ(b.lower(), 9);
+}
+
+TEST(HEFT, SpreadsEqualWorkOverIdleWorkers) {
+  // Six independent 3-second consumers of a tile that moves for free: the
+  // producer (2 s) then three per node, 2 + 9 = 11 s, not all on node 0.
+  TaskGraph g = fanOut(6, /*pin=*/false);
+  TableCostModel cost = fanOutCost(6, 0);
+  SchedulerOptions options;
+  Schedule s = scheduleHEFT(g, cost, options);
+  ASSERT_EQ(verifySchedule(g, cost, s, options), "");
+  EXPECT_DOUBLE_EQ(s.makespan, 11);
+}

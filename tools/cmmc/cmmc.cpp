@@ -147,7 +147,7 @@ static bool emitPlan(mlir::ModuleOp module, llvm::raw_ostream &os) {
     planner::Plan alone;
     if (planner::planFunction(main, single, one, alone, error))
       os << llvm::format("predicted speedup of %zu nodes over 1 node at tile "
-                         "size %lld: %.2f (1 node: %.4f s)\n",
+                         "size %lld: %.2f (1 node: %.4g s)\n",
                          machine.nodes.size(),
                          (long long)plan.best().tileSize,
                          alone.best().simulation.makespan /

@@ -15,6 +15,7 @@
 #include "cmm/Planner/CostModel.h"
 #include "cmm/Planner/Schedule.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace cmm::planner {
@@ -30,10 +31,12 @@ SimulationReport simulate(const TaskGraph &graph, const CostModel &cost,
                           const Schedule &plan);
 
 struct Bounds {
-  double criticalPath = 0; // longest path, fastest node per task, no comm
+  double criticalPath = 0;  // longest path, fastest node per task, no comm
   double workPerWorker = 0; // sum of fastest task times / workers
-  double lower() const { return criticalPath > workPerWorker ? criticalPath
-                                                             : workPerWorker; }
+  double pinnedWork = 0;    // max over nodes: pinned work / its workers
+  double lower() const {
+    return std::max({criticalPath, workPerWorker, pinnedWork});
+  }
 };
 
 Bounds lowerBounds(const TaskGraph &graph, const CostModel &cost);
