@@ -28,13 +28,16 @@ bool sameTime(double a, double b) {
 struct Presence {
   std::map<std::pair<DataId, unsigned>, std::vector<double>> arrivals, evicts;
 
-  bool heldAt(DataId d, unsigned node, double t) const {
+  /// Is `d` on `node` at time `t`? With `strictlyBefore`, only copies that
+  /// arrived before `t` count (a transfer must not see its own arrival).
+  bool heldAt(DataId d, unsigned node, double t,
+              bool strictlyBefore = false) const {
     auto a = arrivals.find({d, node});
     if (a == arrivals.end())
       return false;
     auto e = evicts.find({d, node});
     for (double arrived : a->second) {
-      if (arrived > t + kEps)
+      if (strictlyBefore ? arrived >= t - kEps : arrived > t + kEps)
         continue;
       bool evictedSince = false;
       if (e != evicts.end())
@@ -138,7 +141,8 @@ std::string cmm::planner::verifySchedule(const TaskGraph &graph,
       return "data " + describe(x.data) + " is sent from node " +
              describe(x.from) + " at t=" + describe(x.start) +
              " before it is there";
-    if (options.useTileCache && presence.heldAt(x.data, x.to, x.start))
+    if (options.useTileCache &&
+        presence.heldAt(x.data, x.to, x.start, /*strictlyBefore=*/true))
       return "data " + describe(x.data) + " is sent to node " +
              describe(x.to) + " while it is cached there";
   }
