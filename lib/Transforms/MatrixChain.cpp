@@ -35,9 +35,9 @@ static bool isAbsorbed(Value v, int64_t maxExpand) {
     return true;
   if (auto pow = dyn_cast<PowOp>(user))
     return expandablePower(pow, maxExpand);
-  if (isa<TransposeOp, ScaleOp>(user))
-    return isAbsorbed(user->getResult(0), maxExpand);
-  return false;
+  // A scaling or transpose of a single-use chain is itself a chain
+  // expression (a root, or absorbed further up), so it takes `v` in.
+  return isa<TransposeOp, ScaleOp>(user);
 }
 
 /// Does `op` compute a product chain: a product, an expandable power, or a

@@ -302,24 +302,30 @@ func.func @scale_minus_one(%a: tensor<3x4xf64>) -> tensor<3x4xf64> {
 }
 
 //===----------------------------------------------------------------------===//
-// matmul-scale: (s*A)*B -> s*(A*B), A*(s*B) -> s*(A*B)
+// matmul-scale: (s*A)*B -> s*(A*B), A*(s*B) -> s*(A*B), only where the
+// product has no more elements than the scaled operand(s) it absorbs, so the
+// scaling (one flop per element) never costs more
 //===----------------------------------------------------------------------===//
 
 // -----
 
+// A (4x3) scaled, B (3x2): the 4x2 product (8 elements) is smaller than A
+// (12), so the scale moves: 12 + 48 = 60 flops become 48 + 8 = 56.
 // CHECK-LABEL: func.func @matmul_scale_left(
-// CHECK-SAME: %[[A:[^:]*]]: tensor<2x3xf64>, %[[B:[^:]*]]: tensor<3x4xf64>
-// CHECK-NEXT: %[[P:.*]] = cmm.matmul %[[A]], %[[B]] : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
-// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[P]] by 2.000000e+00 : tensor<2x4xf64>
-// CHECK-NEXT: return %[[S]] : tensor<2x4xf64>
-func.func @matmul_scale_left(%a: tensor<2x3xf64>, %b: tensor<3x4xf64>) -> tensor<2x4xf64> {
-  %0 = cmm.scale %a by 2.0 : tensor<2x3xf64>
-  %1 = cmm.matmul %0, %b : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
-  return %1 : tensor<2x4xf64>
+// CHECK-SAME: %[[A:[^:]*]]: tensor<4x3xf64>, %[[B:[^:]*]]: tensor<3x2xf64>
+// CHECK-NEXT: %[[P:.*]] = cmm.matmul %[[A]], %[[B]] : (tensor<4x3xf64>, tensor<3x2xf64>) -> tensor<4x2xf64>
+// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[P]] by 2.000000e+00 : tensor<4x2xf64>
+// CHECK-NEXT: return %[[S]] : tensor<4x2xf64>
+func.func @matmul_scale_left(%a: tensor<4x3xf64>, %b: tensor<3x2xf64>) -> tensor<4x2xf64> {
+  %0 = cmm.scale %a by 2.0 : tensor<4x3xf64>
+  %1 = cmm.matmul %0, %b : (tensor<4x3xf64>, tensor<3x2xf64>) -> tensor<4x2xf64>
+  return %1 : tensor<4x2xf64>
 }
 
 // -----
 
+// A (2x3), B (3x4) scaled: the 2x4 product (8) is smaller than B (12):
+// 12 + 48 = 60 flops become 48 + 8 = 56.
 // CHECK-LABEL: func.func @matmul_scale_right(
 // CHECK-SAME: %[[A:[^:]*]]: tensor<2x3xf64>, %[[B:[^:]*]]: tensor<3x4xf64>
 // CHECK-NEXT: %[[P:.*]] = cmm.matmul %[[A]], %[[B]] : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
@@ -333,31 +339,84 @@ func.func @matmul_scale_right(%a: tensor<2x3xf64>, %b: tensor<3x4xf64>) -> tenso
 
 // -----
 
-// Both sides: one scale by the product of the factors.
+// Equal sizes fire too: A (3x3), B (3x2) scaled, the 3x2 product has as many
+// elements as B (6): 6 + 36 = 42 flops either way.
+// CHECK-LABEL: func.func @matmul_scale_equal(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<3x3xf64>, %[[B:[^:]*]]: tensor<3x2xf64>
+// CHECK-NEXT: %[[P:.*]] = cmm.matmul %[[A]], %[[B]] : (tensor<3x3xf64>, tensor<3x2xf64>) -> tensor<3x2xf64>
+// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[P]] by 3.000000e+00 : tensor<3x2xf64>
+// CHECK-NEXT: return %[[S]] : tensor<3x2xf64>
+func.func @matmul_scale_equal(%a: tensor<3x3xf64>, %b: tensor<3x2xf64>) -> tensor<3x2xf64> {
+  %0 = cmm.scale %b by 3.0 : tensor<3x2xf64>
+  %1 = cmm.matmul %a, %0 : (tensor<3x3xf64>, tensor<3x2xf64>) -> tensor<3x2xf64>
+  return %1 : tensor<3x2xf64>
+}
+
+// -----
+
+// Both sides: one scale by the product of the factors. A (3x2) and B (2x3)
+// have 6 elements each, the 3x3 product 9: larger than either, but not
+// than the 12 elements of both scalings it replaces: 6 + 6 + 36 = 48 flops
+// become 36 + 9 = 45.
 // CHECK-LABEL: func.func @matmul_scale_both(
-// CHECK-SAME: %[[A:[^:]*]]: tensor<2x3xf64>, %[[B:[^:]*]]: tensor<3x4xf64>
-// CHECK-NEXT: %[[P:.*]] = cmm.matmul %[[A]], %[[B]] : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
-// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[P]] by 6.000000e+00 : tensor<2x4xf64>
-// CHECK-NEXT: return %[[S]] : tensor<2x4xf64>
-func.func @matmul_scale_both(%a: tensor<2x3xf64>, %b: tensor<3x4xf64>) -> tensor<2x4xf64> {
-  %0 = cmm.scale %a by 2.0 : tensor<2x3xf64>
-  %1 = cmm.scale %b by 3.0 : tensor<3x4xf64>
-  %2 = cmm.matmul %0, %1 : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
-  return %2 : tensor<2x4xf64>
+// CHECK-SAME: %[[A:[^:]*]]: tensor<3x2xf64>, %[[B:[^:]*]]: tensor<2x3xf64>
+// CHECK-NEXT: %[[P:.*]] = cmm.matmul %[[A]], %[[B]] : (tensor<3x2xf64>, tensor<2x3xf64>) -> tensor<3x3xf64>
+// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[P]] by 6.000000e+00 : tensor<3x3xf64>
+// CHECK-NEXT: return %[[S]] : tensor<3x3xf64>
+func.func @matmul_scale_both(%a: tensor<3x2xf64>, %b: tensor<2x3xf64>) -> tensor<3x3xf64> {
+  %0 = cmm.scale %a by 2.0 : tensor<3x2xf64>
+  %1 = cmm.scale %b by 3.0 : tensor<2x3xf64>
+  %2 = cmm.matmul %0, %1 : (tensor<3x2xf64>, tensor<2x3xf64>) -> tensor<3x3xf64>
+  return %2 : tensor<3x3xf64>
+}
+
+// -----
+
+// The product is larger than the scaled operand: an outer product (2*a)*b
+// with a 100x1, b 1x100. As written 100 + 20000 = 20100 flops; moving the
+// scale would cost 20000 + 10000 = 30000: unchanged.
+// CHECK-LABEL: func.func @matmul_scale_larger(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<100x1xf64>, %[[B:[^:]*]]: tensor<1x100xf64>
+// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[A]] by 2.000000e+00 : tensor<100x1xf64>
+// CHECK-NEXT: %[[P:.*]] = cmm.matmul %[[S]], %[[B]] : (tensor<100x1xf64>, tensor<1x100xf64>) -> tensor<100x100xf64>
+// CHECK-NEXT: return %[[P]] : tensor<100x100xf64>
+func.func @matmul_scale_larger(%a: tensor<100x1xf64>, %b: tensor<1x100xf64>) -> tensor<100x100xf64> {
+  %0 = cmm.scale %a by 2.0 : tensor<100x1xf64>
+  %1 = cmm.matmul %0, %b : (tensor<100x1xf64>, tensor<1x100xf64>) -> tensor<100x100xf64>
+  return %1 : tensor<100x100xf64>
+}
+
+// -----
+
+// Both sides of the outer product scaled: the 10000-element product is still
+// larger than the 100 + 100 elements of both scalings: unchanged.
+// CHECK-LABEL: func.func @matmul_scale_both_larger(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<100x1xf64>, %[[B:[^:]*]]: tensor<1x100xf64>
+// CHECK-NEXT: %[[SA:.*]] = cmm.scale %[[A]] by 2.000000e+00 : tensor<100x1xf64>
+// CHECK-NEXT: %[[SB:.*]] = cmm.scale %[[B]] by 3.000000e+00 : tensor<1x100xf64>
+// CHECK-NEXT: %[[P:.*]] = cmm.matmul %[[SA]], %[[SB]] : (tensor<100x1xf64>, tensor<1x100xf64>) -> tensor<100x100xf64>
+// CHECK-NEXT: return %[[P]] : tensor<100x100xf64>
+func.func @matmul_scale_both_larger(%a: tensor<100x1xf64>, %b: tensor<1x100xf64>) -> tensor<100x100xf64> {
+  %0 = cmm.scale %a by 2.0 : tensor<100x1xf64>
+  %1 = cmm.scale %b by 3.0 : tensor<1x100xf64>
+  %2 = cmm.matmul %0, %1 : (tensor<100x1xf64>, tensor<1x100xf64>) -> tensor<100x100xf64>
+  return %2 : tensor<100x100xf64>
 }
 
 // -----
 
 // The scaled value has another use: moving the scale would compute it twice.
+// The shapes of @matmul_scale_left (the 4x2 product, 8 elements, is smaller
+// than A, 12), so only the other use keeps the rule from firing.
 // CHECK-LABEL: func.func @matmul_scale_shared(
-// CHECK-SAME: %[[A:[^:]*]]: tensor<2x3xf64>, %[[B:[^:]*]]: tensor<3x4xf64>
-// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[A]] by 2.000000e+00 : tensor<2x3xf64>
-// CHECK-NEXT: %[[P:.*]] = cmm.matmul %[[S]], %[[B]] : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
-// CHECK-NEXT: return %[[P]], %[[S]] : tensor<2x4xf64>, tensor<2x3xf64>
-func.func @matmul_scale_shared(%a: tensor<2x3xf64>, %b: tensor<3x4xf64>) -> (tensor<2x4xf64>, tensor<2x3xf64>) {
-  %0 = cmm.scale %a by 2.0 : tensor<2x3xf64>
-  %1 = cmm.matmul %0, %b : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
-  return %1, %0 : tensor<2x4xf64>, tensor<2x3xf64>
+// CHECK-SAME: %[[A:[^:]*]]: tensor<4x3xf64>, %[[B:[^:]*]]: tensor<3x2xf64>
+// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[A]] by 2.000000e+00 : tensor<4x3xf64>
+// CHECK-NEXT: %[[P:.*]] = cmm.matmul %[[S]], %[[B]] : (tensor<4x3xf64>, tensor<3x2xf64>) -> tensor<4x2xf64>
+// CHECK-NEXT: return %[[P]], %[[S]] : tensor<4x2xf64>, tensor<4x3xf64>
+func.func @matmul_scale_shared(%a: tensor<4x3xf64>, %b: tensor<3x2xf64>) -> (tensor<4x2xf64>, tensor<4x3xf64>) {
+  %0 = cmm.scale %a by 2.0 : tensor<4x3xf64>
+  %1 = cmm.matmul %0, %b : (tensor<4x3xf64>, tensor<3x2xf64>) -> tensor<4x2xf64>
+  return %1, %0 : tensor<4x2xf64>, tensor<4x3xf64>
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,11 +1,8 @@
-// KNOWN BUG: findChainRoots treats a product whose single user is a power
-// with exponent <= 64 as absorbed into the power's chain (isAbsorbed), but
-// the Flattener refuses to expand that power when the expansion exceeds 256
-// factors (expandPower's maxFactors check). The product is then neither a
-// root nor part of any chain, and its own chain is never ordered. Here
-// Y = A*((B*C)*(D*E)) (5 factors) feeds Y^64 (320 factors): Y keeps its
-// 100x100x100 product, while the same program with Y^65 (not expandable, so
-// Y is a root) is ordered. These checks state the expected behaviour.
+// Regression: a product chain under a power too long to expand must still be
+// ordered on its own. Here Y = A*((B*C)*(D*E)) (5 factors) feeds Y^64 (320
+// factors, more than the 256 a chain may expand to), so the power stays a
+// leaf and Y's chain is reported as a nested root (ProductChain::nestedRoots)
+// and ordered like the Y^65 case (not expandable at all).
 // RUN: cmm-opt %s --pass-pipeline='builtin.module(func.func(cmm-flop-report{stage=before},cmm-reorder-chains,cmm-flop-report{stage=after}))' 2>&1 | FileCheck %s
 
 // A (2x100), B, C, D (100x100), E (100x2):

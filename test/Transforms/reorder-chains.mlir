@@ -1,6 +1,9 @@
 // cmm-reorder-chains: the cheapest parenthesisation of each product chain
 // (flops: 2mkn for an m x k times k x n product), applied only when strictly
-// cheaper. Values with other users are leaves of the chains.
+// cheaper (counting the chain's scale, one flop per element, on the node of
+// the chosen tree with the fewest elements: a factor, a product or the
+// result, never inside a squared run). Values with other users are leaves
+// of the chains; a scale on top of a single-use chain is part of it.
 // RUN: cmm-opt %s -split-input-file --cmm-reorder-chains | FileCheck %s
 
 // A (10x100), B (100x5), C (5x50):
@@ -251,13 +254,16 @@ func.func @transposed_chain(%a: tensor<50x10xf64>, %b: tensor<10x100xf64>, %c: t
 // -----
 
 // A (10x100) * ((2*B) (100x5) * C (5x50)): the chain is 2 * [A, B, C]; the
-// order becomes (A*B)*C and the scale goes to the factor with the fewest
-// elements, C (250; B has 500, A 1000, the 10x50 result 500).
+// order becomes (A*B)*C and the scale goes to the node of that tree with the
+// fewest elements, the product A*B (10x5, 50; C has 250, B 500, the 10x50
+// result 500, A 1000):
+//   as written: 2*B 500 + B*C 50000 + A*.. 100000 = 150500
+//   after:      A*B 10000 + 2*(A*B) 50 + *C 5000   =  15050
 // CHECK-LABEL: func.func @scale_in_chain(
 // CHECK-SAME: %[[A:[^:]*]]: tensor<10x100xf64>, %[[B:[^:]*]]: tensor<100x5xf64>, %[[C:[^:]*]]: tensor<5x50xf64>
-// CHECK-NEXT: %[[SC:.*]] = cmm.scale %[[C]] by 2.000000e+00 : tensor<5x50xf64>
 // CHECK-NEXT: %[[AB:.*]] = cmm.matmul %[[A]], %[[B]] : (tensor<10x100xf64>, tensor<100x5xf64>) -> tensor<10x5xf64>
-// CHECK-NEXT: %[[R:.*]] = cmm.matmul %[[AB]], %[[SC]] : (tensor<10x5xf64>, tensor<5x50xf64>) -> tensor<10x50xf64>
+// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[AB]] by 2.000000e+00 : tensor<10x5xf64>
+// CHECK-NEXT: %[[R:.*]] = cmm.matmul %[[S]], %[[C]] : (tensor<10x5xf64>, tensor<5x50xf64>) -> tensor<10x50xf64>
 // CHECK-NEXT: return %[[R]] : tensor<10x50xf64>
 func.func @scale_in_chain(%a: tensor<10x100xf64>, %b: tensor<100x5xf64>, %c: tensor<5x50xf64>) -> tensor<10x50xf64> {
   %s = cmm.scale %b by 2.0 : tensor<100x5xf64>
@@ -268,9 +274,72 @@ func.func @scale_in_chain(%a: tensor<10x100xf64>, %b: tensor<100x5xf64>, %c: ten
 
 // -----
 
+// The order is already optimal, but the scale is not where it is cheapest:
+// (2*A)*B*C with the dims of @scale_in_chain. The tree (A*B)*C stays and
+// the scale moves from A (1000 elements) to A*B (50):
+//   as written: 2*A 1000 + A*B 10000 + *C 5000 = 16000
+//   after:      A*B 10000 + 2*(A*B) 50 + *C 5000 = 15050
+// CHECK-LABEL: func.func @scale_moves_only(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<10x100xf64>, %[[B:[^:]*]]: tensor<100x5xf64>, %[[C:[^:]*]]: tensor<5x50xf64>
+// CHECK-NEXT: %[[AB:.*]] = cmm.matmul %[[A]], %[[B]] : (tensor<10x100xf64>, tensor<100x5xf64>) -> tensor<10x5xf64>
+// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[AB]] by 2.000000e+00 : tensor<10x5xf64>
+// CHECK-NEXT: %[[R:.*]] = cmm.matmul %[[S]], %[[C]] : (tensor<10x5xf64>, tensor<5x50xf64>) -> tensor<10x50xf64>
+// CHECK-NEXT: return %[[R]] : tensor<10x50xf64>
+func.func @scale_moves_only(%a: tensor<10x100xf64>, %b: tensor<100x5xf64>, %c: tensor<5x50xf64>) -> tensor<10x50xf64> {
+  %s = cmm.scale %a by 2.0 : tensor<10x100xf64>
+  %0 = cmm.matmul %s, %b : (tensor<10x100xf64>, tensor<100x5xf64>) -> tensor<10x5xf64>
+  %1 = cmm.matmul %0, %c : (tensor<10x5xf64>, tensor<5x50xf64>) -> tensor<10x50xf64>
+  return %1 : tensor<10x50xf64>
+}
+
+// -----
+
+// A scale on top of a single-use product chain is part of the chain:
+// 2 * (A*(B*C)) with the dims of @scale_in_chain is the chain 2 * [A, B, C],
+// ordered (A*B)*C with the scale on A*B (50 elements, against 500 for the
+// result where it was):
+//   as written: B*C 50000 + A*.. 100000 + 2*.. 500 = 150500
+//   after:      A*B 10000 + 2*(A*B) 50 + *C 5000    =  15050
+// CHECK-LABEL: func.func @scale_above_chain(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<10x100xf64>, %[[B:[^:]*]]: tensor<100x5xf64>, %[[C:[^:]*]]: tensor<5x50xf64>
+// CHECK-NEXT: %[[AB:.*]] = cmm.matmul %[[A]], %[[B]] : (tensor<10x100xf64>, tensor<100x5xf64>) -> tensor<10x5xf64>
+// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[AB]] by 2.000000e+00 : tensor<10x5xf64>
+// CHECK-NEXT: %[[R:.*]] = cmm.matmul %[[S]], %[[C]] : (tensor<10x5xf64>, tensor<5x50xf64>) -> tensor<10x50xf64>
+// CHECK-NEXT: return %[[R]] : tensor<10x50xf64>
+func.func @scale_above_chain(%a: tensor<10x100xf64>, %b: tensor<100x5xf64>, %c: tensor<5x50xf64>) -> tensor<10x50xf64> {
+  %0 = cmm.matmul %b, %c : (tensor<100x5xf64>, tensor<5x50xf64>) -> tensor<100x50xf64>
+  %1 = cmm.matmul %a, %0 : (tensor<10x100xf64>, tensor<100x50xf64>) -> tensor<10x50xf64>
+  %2 = cmm.scale %1 by 2.0 : tensor<10x50xf64>
+  return %2 : tensor<10x50xf64>
+}
+
+// -----
+
+// The product under the scale has another use, so the scale is not part of
+// its chain: A*(B*C) is reordered alone and the scale stays on the 10x50
+// result (500 elements), which the other user needs unscaled:
+//   as written: 50000 + 100000 + 500 = 150500;  after: 10000 + 5000 + 500
+//   = 15500.
+// CHECK-LABEL: func.func @scale_above_shared(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<10x100xf64>, %[[B:[^:]*]]: tensor<100x5xf64>, %[[C:[^:]*]]: tensor<5x50xf64>
+// CHECK-NEXT: %[[AB:.*]] = cmm.matmul %[[A]], %[[B]] : (tensor<10x100xf64>, tensor<100x5xf64>) -> tensor<10x5xf64>
+// CHECK-NEXT: %[[P:.*]] = cmm.matmul %[[AB]], %[[C]] : (tensor<10x5xf64>, tensor<5x50xf64>) -> tensor<10x50xf64>
+// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[P]] by 2.000000e+00 : tensor<10x50xf64>
+// CHECK-NEXT: return %[[S]], %[[P]] : tensor<10x50xf64>, tensor<10x50xf64>
+func.func @scale_above_shared(%a: tensor<10x100xf64>, %b: tensor<100x5xf64>, %c: tensor<5x50xf64>) -> (tensor<10x50xf64>, tensor<10x50xf64>) {
+  %0 = cmm.matmul %b, %c : (tensor<100x5xf64>, tensor<5x50xf64>) -> tensor<100x50xf64>
+  %1 = cmm.matmul %a, %0 : (tensor<10x100xf64>, tensor<100x50xf64>) -> tensor<10x50xf64>
+  %2 = cmm.scale %1 by 2.0 : tensor<10x50xf64>
+  return %2, %1 : tensor<10x50xf64>, tensor<10x50xf64>
+}
+
+// -----
+
 // u (1x100) * ((3*P) * v (100x1)): the 1x1 result is the cheapest place for
-// the scale (1 element, against 100 for u and v). The products
-// u*(P*v) and (u*P)*v tie (20200 flops); the first split is kept.
+// the scale (1 element, against 100 for u, v and P*v, 10000 for P). The
+// products u*(P*v) and (u*P)*v tie (20200 flops); the first split is kept:
+//   as written: 3*P 10000 + P*v 20000 + u*.. 200 = 30200
+//   after:      P*v 20000 + u*.. 200 + 3*.. 1     = 20201
 // CHECK-LABEL: func.func @scale_on_result(
 // CHECK-SAME: %[[U:[^:]*]]: tensor<1x100xf64>, %[[P:[^:]*]]: tensor<100x100xf64>, %[[V:[^:]*]]: tensor<100x1xf64>
 // CHECK-NEXT: %[[PV:.*]] = cmm.matmul %[[P]], %[[V]] : (tensor<100x100xf64>, tensor<100x1xf64>) -> tensor<100x1xf64>
@@ -286,16 +355,36 @@ func.func @scale_on_result(%u: tensor<1x100xf64>, %p: tensor<100x100xf64>, %v: t
 
 // -----
 
+// The same chain written 3 * (u*(P*v)): already the cheapest order, with the
+// scale already on the 1x1 result (20200 + 1 = 20201 flops). Nothing is
+// strictly cheaper: unchanged.
+// CHECK-LABEL: func.func @scale_above_optimal(
+// CHECK-SAME: %[[U:[^:]*]]: tensor<1x100xf64>, %[[P:[^:]*]]: tensor<100x100xf64>, %[[V:[^:]*]]: tensor<100x1xf64>
+// CHECK-NEXT: %[[PV:.*]] = cmm.matmul %[[P]], %[[V]] : (tensor<100x100xf64>, tensor<100x1xf64>) -> tensor<100x1xf64>
+// CHECK-NEXT: %[[UPV:.*]] = cmm.matmul %[[U]], %[[PV]] : (tensor<1x100xf64>, tensor<100x1xf64>) -> tensor<1x1xf64>
+// CHECK-NEXT: %[[R:.*]] = cmm.scale %[[UPV]] by 3.000000e+00 : tensor<1x1xf64>
+// CHECK-NEXT: return %[[R]] : tensor<1x1xf64>
+func.func @scale_above_optimal(%u: tensor<1x100xf64>, %p: tensor<100x100xf64>, %v: tensor<100x1xf64>) -> tensor<1x1xf64> {
+  %0 = cmm.matmul %p, %v : (tensor<100x100xf64>, tensor<100x1xf64>) -> tensor<100x1xf64>
+  %1 = cmm.matmul %u, %0 : (tensor<1x100xf64>, tensor<100x1xf64>) -> tensor<1x1xf64>
+  %2 = cmm.scale %1 by 3.0 : tensor<1x1xf64>
+  return %2 : tensor<1x1xf64>
+}
+
+// -----
+
 // The scale of a transposed factor: (2*A)' * B * C with A (5x10), B (5x100),
-// C (100x20). A' has the fewest elements (50), so it keeps the scale:
-//   ((2A)'*B)*C = 10000 + 40000 = 50000 (+ 50 for the scale)
-//   (2A)'*(B*C) = 20000 +  2000 = 22000 (+ 50)
+// C (100x20). The tree becomes A'*(B*C); of its nodes A' has the fewest
+// elements (50; B*C has 100, the 10x20 result 200, B 500, C 2000), so the
+// transposed leaf is scaled:
+//   as written: 2*A 50 + ((2A)'*B) 10000 + *C 40000 = 50050
+//   after:      B*C 20000 + 2*A' 50 + A'*.. 2000     = 22050
 // CHECK-LABEL: func.func @scale_transposed_factor(
 // CHECK-SAME: %[[A:[^:]*]]: tensor<5x10xf64>, %[[B:[^:]*]]: tensor<5x100xf64>, %[[C:[^:]*]]: tensor<100x20xf64>
-// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[A]] by 2.000000e+00 : tensor<5x10xf64>
-// CHECK-NEXT: %[[ST:.*]] = cmm.transpose %[[S]] : tensor<5x10xf64> -> tensor<10x5xf64>
+// CHECK-NEXT: %[[AT:.*]] = cmm.transpose %[[A]] : tensor<5x10xf64> -> tensor<10x5xf64>
+// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[AT]] by 2.000000e+00 : tensor<10x5xf64>
 // CHECK-NEXT: %[[BC:.*]] = cmm.matmul %[[B]], %[[C]] : (tensor<5x100xf64>, tensor<100x20xf64>) -> tensor<5x20xf64>
-// CHECK-NEXT: %[[R:.*]] = cmm.matmul %[[ST]], %[[BC]] : (tensor<10x5xf64>, tensor<5x20xf64>) -> tensor<10x20xf64>
+// CHECK-NEXT: %[[R:.*]] = cmm.matmul %[[S]], %[[BC]] : (tensor<10x5xf64>, tensor<5x20xf64>) -> tensor<10x20xf64>
 // CHECK-NEXT: return %[[R]] : tensor<10x20xf64>
 func.func @scale_transposed_factor(%a: tensor<5x10xf64>, %b: tensor<5x100xf64>, %c: tensor<100x20xf64>) -> tensor<10x20xf64> {
   %s = cmm.scale %a by 2.0 : tensor<5x10xf64>
@@ -303,6 +392,31 @@ func.func @scale_transposed_factor(%a: tensor<5x10xf64>, %b: tensor<5x100xf64>, 
   %0 = cmm.matmul %t, %b : (tensor<10x5xf64>, tensor<5x100xf64>) -> tensor<10x100xf64>
   %1 = cmm.matmul %0, %c : (tensor<10x100xf64>, tensor<100x20xf64>) -> tensor<10x20xf64>
   return %1 : tensor<10x20xf64>
+}
+
+// -----
+
+// A squared run keeps the scale out: P*(P*(P*(P*(2*Q)))) with P (2x2),
+// Q (2x100) is the chain 2 * [P, P, P, P, Q], ordered P^4 * Q with P^4 by
+// squaring (P2 = P*P, P4 = P2*P2). The scale cannot go on a P inside the run
+// (squaring would raise it to a power); the run's result P4 (4 elements,
+// against 200 for Q and the result) takes it:
+//   as written: 2*Q 200 + 4 * (2*2*2*100 = 800) = 3400
+//   after:      P2 16 + P4 16 + 2*P4 4 + P4*Q 800 = 836
+// CHECK-LABEL: func.func @scale_squared_run(
+// CHECK-SAME: %[[P:[^:]*]]: tensor<2x2xf64>, %[[Q:[^:]*]]: tensor<2x100xf64>
+// CHECK-NEXT: %[[P2:.*]] = cmm.matmul %[[P]], %[[P]] : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+// CHECK-NEXT: %[[P4:.*]] = cmm.matmul %[[P2]], %[[P2]] : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+// CHECK-NEXT: %[[S:.*]] = cmm.scale %[[P4]] by 2.000000e+00 : tensor<2x2xf64>
+// CHECK-NEXT: %[[R:.*]] = cmm.matmul %[[S]], %[[Q]] : (tensor<2x2xf64>, tensor<2x100xf64>) -> tensor<2x100xf64>
+// CHECK-NEXT: return %[[R]] : tensor<2x100xf64>
+func.func @scale_squared_run(%p: tensor<2x2xf64>, %q: tensor<2x100xf64>) -> tensor<2x100xf64> {
+  %s = cmm.scale %q by 2.0 : tensor<2x100xf64>
+  %0 = cmm.matmul %p, %s : (tensor<2x2xf64>, tensor<2x100xf64>) -> tensor<2x100xf64>
+  %1 = cmm.matmul %p, %0 : (tensor<2x2xf64>, tensor<2x100xf64>) -> tensor<2x100xf64>
+  %2 = cmm.matmul %p, %1 : (tensor<2x2xf64>, tensor<2x100xf64>) -> tensor<2x100xf64>
+  %3 = cmm.matmul %p, %2 : (tensor<2x2xf64>, tensor<2x100xf64>) -> tensor<2x100xf64>
+  return %3 : tensor<2x100xf64>
 }
 
 // -----
