@@ -11,6 +11,8 @@
 #define CMM_INITALL_H
 
 #include "cmm/Dialect/CmmDialect.h"
+#include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
+#include "cmm/Planning/Passes.h"
 #include "cmm/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,9 +23,10 @@
 
 namespace cmm {
 
-/// The cmm dialect and the upstream dialects cmm programs use.
+/// The cmm and cmmtg (task graph) dialects and the upstream dialects cmm
+/// programs use.
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<CmmDialect, mlir::func::FuncDialect,
+  registry.insert<CmmDialect, tg::TaskGraphDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
 }
 
@@ -32,6 +35,7 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
 inline void registerAllPasses() {
   mlir::registerTransformsPasses();
   registerPassesAndPipelines();
+  registerPlanningPasses();
 }
 
 } // namespace cmm

@@ -19,6 +19,7 @@ PlanBuilder::PlanBuilder(const TaskGraph &graph, const CostModel &cost,
     commTimelines[n].resize(std::max(1u, cost.communicators(n)));
   }
   location.resize(graph.data().size());
+  evictedAt.resize(graph.data().size());
   lastUse.resize(nodes);
   usedBytes.assign(nodes, 0.0);
   unscheduledConsumers.resize(graph.data().size());
@@ -86,7 +87,9 @@ double PlanBuilder::arrivalEstimate(DataId data, unsigned node) const {
       continue;
     double duration = cost.transferTime(item, data, from, node);
     int s, r;
-    double start = commSlot(from, node, since, duration, &s, &r);
+    double start =
+        commSlot(from, node, std::max(since, refetchAfter(data, node)),
+                 duration, &s, &r);
     best = std::min(best, start + duration);
   }
   return best;
@@ -108,7 +111,9 @@ double PlanBuilder::arrival(DataId data, unsigned node, bool reserve) {
       continue;
     double duration = cost.transferTime(item, data, from, node);
     int s, r;
-    double start = commSlot(from, node, since, duration, &s, &r);
+    double start =
+        commSlot(from, node, std::max(since, refetchAfter(data, node)),
+                 duration, &s, &r);
     if (start + duration < best.finish) {
       best = {data, from, node, s, r, start, start + duration};
     }
@@ -165,16 +170,25 @@ void PlanBuilder::place(DataId data, unsigned node, double time,
                         bool received) {
   location[data][node] = time;
   usedBytes[node] += graph.item(data).bytes;
-  if (received)
-    schedule.cacheEvents.push_back({CacheEvent::Put, data, node, time});
+  // Every copy a node holds, produced or received, is put in its cache, so
+  // the events give each copy's lifetime in order (see verifySchedule).
+  (void)received;
+  schedule.cacheEvents.push_back({CacheEvent::Put, data, node, time});
   makeRoom(node, time, data);
+}
+
+double PlanBuilder::refetchAfter(DataId data, unsigned node) const {
+  auto it = evictedAt[data].find(node);
+  return it == evictedAt[data].end() ? 0.0 : it->second;
 }
 
 void PlanBuilder::evict(DataId data, unsigned node) {
   double since = location[data][node];
   double last = lastUse[node].count(data) ? lastUse[node][data] : since;
-  schedule.cacheEvents.push_back(
-      {CacheEvent::Evict, data, node, std::max(since, last)});
+  double when = std::max(since, last);
+  schedule.cacheEvents.push_back({CacheEvent::Evict, data, node, when});
+  double &evicted = evictedAt[data][node];
+  evicted = std::max(evicted, when);
   location[data].erase(node);
   lastUse[node].erase(data);
   usedBytes[node] -= graph.item(data).bytes;
@@ -188,7 +202,8 @@ void PlanBuilder::makeRoom(unsigned node, double time, DataId keep) {
     DataId victim = 0;
     double oldest = std::numeric_limits<double>::infinity();
     for (auto &[d, used] : lastUse[node]) {
-      if (d == keep || used > time || !location[d].count(node))
+      if (d == keep || used > time || !location[d].count(node) ||
+          inUse.count(d))
         continue;
       if (unscheduledConsumers[d] > 0 && location[d].size() < 2)
         continue;
@@ -205,6 +220,7 @@ void PlanBuilder::makeRoom(unsigned node, double time, DataId keep) {
 
 void PlanBuilder::commit(TaskId task, unsigned node, unsigned worker) {
   const Task &t = graph.task(task);
+  inUse = std::set<DataId>(t.inputs.begin(), t.inputs.end());
   double ready = 0;
   for (DataId d : t.inputs)
     ready = std::max(ready, arrival(d, node, /*reserve=*/true));
@@ -215,7 +231,8 @@ void PlanBuilder::commit(TaskId task, unsigned node, unsigned worker) {
   schedule.placement[task] = {node, worker, start, finish};
   schedule.makespan = std::max(schedule.makespan, finish);
 
-  std::set<DataId> inputs(t.inputs.begin(), t.inputs.end());
+  std::set<DataId> inputs = std::move(inUse);
+  inUse.clear();
   for (DataId d : inputs) {
     double &used = lastUse[node][d];
     used = std::max(used, start);

@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace cmm::planner {
@@ -62,6 +63,7 @@ private:
   double commSlot(unsigned from, unsigned to, double ready, double duration,
                   int *sendComm, int *recvComm) const;
   bool holds(DataId data, unsigned node) const;
+  double refetchAfter(DataId data, unsigned node) const;
   void place(DataId data, unsigned node, double time, bool received);
   void evict(DataId data, unsigned node);
   void makeRoom(unsigned node, double time, DataId keep);
@@ -72,8 +74,14 @@ private:
   std::vector<std::vector<Timeline>> workerTimelines; // [node][worker]
   std::vector<std::vector<Timeline>> commTimelines;   // [node][communicator]
   std::vector<std::map<unsigned, double>> location;   // data -> node -> since
+  /// data -> node -> when it was last evicted there: a copy fetched again
+  /// must not arrive (nor start moving) before the old one left, even when
+  /// insertion would find an earlier gap.
+  std::vector<std::map<unsigned, double>> evictedAt;
   std::vector<std::map<DataId, double>> lastUse;      // node -> data -> time
   std::vector<double> usedBytes;                      // node
+  /// Inputs of the task being committed: fetching one must not evict another.
+  std::set<DataId> inUse;
   std::vector<unsigned> unscheduledConsumers;         // data
   Schedule schedule;
 };

@@ -15,11 +15,16 @@ struct EventGraph {
   std::vector<std::vector<size_t>> deps;
 };
 
-/// Orders `events` by planned start and chains consecutive ones.
+/// Orders a resource's events by planned start, zero-length ones first among
+/// equal starts (they took no time at that instant), and chains them.
 void chain(std::vector<std::pair<double, size_t>> events,
-           std::vector<std::vector<size_t>> &deps) {
-  std::stable_sort(events.begin(), events.end(),
-                   [](auto &a, auto &b) { return a.first < b.first; });
+           std::vector<std::vector<size_t>> &deps,
+           const std::vector<double> &plannedFinish) {
+  std::stable_sort(events.begin(), events.end(), [&](auto &a, auto &b) {
+    if (a.first != b.first)
+      return a.first < b.first;
+    return plannedFinish[a.second] < plannedFinish[b.second];
+  });
   for (size_t i = 1; i < events.size(); ++i)
     deps[events[i].second].push_back(events[i - 1].second);
 }
@@ -44,10 +49,15 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
       byComm[{x.to, unsigned(x.recvComm)}].push_back({x.start, numTasks + i});
     }
   }
+  std::vector<double> plannedFinish(numEvents);
+  for (TaskId t = 0; t < numTasks; ++t)
+    plannedFinish[t] = plan.placement[t].finish;
+  for (size_t i = 0; i < plan.transfers.size(); ++i)
+    plannedFinish[numTasks + i] = plan.transfers[i].finish;
   for (auto &[r, events] : byWorker)
-    chain(events, deps);
+    chain(events, deps, plannedFinish);
   for (auto &[r, events] : byComm)
-    chain(events, deps);
+    chain(events, deps, plannedFinish);
 
   // Data: where a copy on a node came from (the producer or a transfer), by
   // planned arrival; a use depends on the latest copy planned before it.
@@ -61,15 +71,29 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
         {plan.transfers[i].finish, numTasks + i});
   for (auto &[key, list] : copies)
     std::sort(list.begin(), list.end());
+  // A use reads the earliest copy that arrived before it and was not
+  // evicted in between (without the tile cache, copies are never evicted and
+  // each consumer's own transfer may arrive later than another's).
+  std::map<std::pair<DataId, unsigned>, std::vector<double>> evictions;
+  for (const CacheEvent &e : plan.cacheEvents)
+    if (e.kind == CacheEvent::Evict)
+      evictions[{e.data, e.node}].push_back(e.time);
   auto source = [&](DataId d, unsigned node, double when) -> long {
     auto it = copies.find({d, node});
     if (it == copies.end())
       return -1;
-    long best = -1;
-    for (auto &[arrived, event] : it->second)
-      if (arrived <= when + 1e-9)
-        best = long(event);
-    return best;
+    auto ev = evictions.find({d, node});
+    for (auto &[arrived, event] : it->second) {
+      if (arrived > when + 1e-9)
+        break;
+      bool gone = false;
+      if (ev != evictions.end())
+        for (double e : ev->second)
+          gone = gone || (e > arrived + 1e-9 && e < when - 1e-9);
+      if (!gone)
+        return long(event);
+    }
+    return -1;
   };
   for (TaskId t = 0; t < numTasks; ++t)
     for (DataId d : graph.task(t).inputs)
@@ -82,7 +106,11 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
       deps[numTasks + i].push_back(size_t(s));
   }
 
-  // Kahn's algorithm; durations from `cost`.
+  // Kahn's algorithm; durations from `cost`. Resource orders and data
+  // sources are taken from the plan's times, so zero-duration events at one
+  // instant can form a cycle; when no event is ready, the one planned first
+  // goes (such ties take no time, so this changes no result). No event is
+  // ever dropped.
   std::vector<std::vector<size_t>> users(numEvents);
   std::vector<size_t> pending(numEvents);
   for (size_t e = 0; e < numEvents; ++e) {
@@ -90,18 +118,33 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
     for (size_t d : deps[e])
       users[d].push_back(e);
   }
+  auto plannedStart = [&](size_t e) {
+    return e < numTasks ? plan.placement[e].start
+                        : plan.transfers[e - numTasks].start;
+  };
   SimulationReport report;
   report.replayed = plan;
   std::vector<double> start(numEvents, 0), finish(numEvents, 0);
+  std::vector<bool> done(numEvents, false);
   std::vector<size_t> ready;
   for (size_t e = 0; e < numEvents; ++e)
     if (!pending[e])
       ready.push_back(e);
-  while (!ready.empty()) {
-    size_t e = ready.back();
-    ready.pop_back();
+  for (size_t processed = 0; processed < numEvents; ++processed) {
+    size_t e;
+    if (!ready.empty()) {
+      e = ready.back();
+      ready.pop_back();
+    } else {
+      e = numEvents;
+      for (size_t c = 0; c < numEvents; ++c)
+        if (!done[c] && (e == numEvents || plannedStart(c) < plannedStart(e)))
+          e = c;
+    }
+    done[e] = true;
     for (size_t d : deps[e])
-      start[e] = std::max(start[e], finish[d]);
+      if (done[d])
+        start[e] = std::max(start[e], finish[d]);
     if (e < numTasks) {
       const TaskPlacement &p = plan.placement[e];
       finish[e] = start[e] + cost.taskTime(graph.task(e), e, p.node);
@@ -116,7 +159,7 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
     }
     report.makespan = std::max(report.makespan, finish[e]);
     for (size_t u : users[e])
-      if (--pending[u] == 0)
+      if (--pending[u] == 0 && !done[u])
         ready.push_back(u);
   }
 

@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 
 using namespace cmm::planner;
@@ -24,29 +26,72 @@ bool sameTime(double a, double b) {
   return std::fabs(a - b) <= kEps * std::max({1.0, std::fabs(a), std::fabs(b)});
 }
 
-/// Arrivals and evictions of each data item on each node.
+/// Where each data item is: per (data, node), the lifetimes [arrived, left]
+/// of its copies. With cache events, lifetimes come from the Put/Evict events
+/// in their recorded (causal) order; copies without events (plans written by
+/// hand, transfers without the tile cache) live from arrival on.
 struct Presence {
-  std::map<std::pair<DataId, unsigned>, std::vector<double>> arrivals, evicts;
+  struct Lifetime {
+    double arrived, left;
+  };
+  std::map<std::pair<DataId, unsigned>, std::vector<Lifetime>> copies;
+  std::map<std::pair<DataId, unsigned>, std::vector<double>> arrivals;
+  std::string error;
 
-  /// Is `d` on `node` at time `t`? With `strictlyBefore`, only copies that
-  /// arrived before `t` count (a transfer must not see its own arrival).
-  bool heldAt(DataId d, unsigned node, double t,
-              bool strictlyBefore = false) const {
-    auto a = arrivals.find({d, node});
-    if (a == arrivals.end())
-      return false;
-    auto e = evicts.find({d, node});
-    for (double arrived : a->second) {
-      if (strictlyBefore ? arrived >= t - kEps : arrived > t + kEps)
-        continue;
-      bool evictedSince = false;
-      if (e != evicts.end())
-        for (double ev : e->second)
-          if (ev + kEps >= arrived && ev < t - kEps)
-            evictedSince = true;
-      if (!evictedSince)
-        return true;
+  void fromEvents(const std::vector<CacheEvent> &events) {
+    std::map<std::pair<DataId, unsigned>, std::vector<size_t>> open;
+    for (const CacheEvent &e : events) {
+      auto key = std::make_pair(e.data, e.node);
+      auto &list = copies[key];
+      if (e.kind == CacheEvent::Put) {
+        open[key].push_back(list.size());
+        list.push_back({e.time, std::numeric_limits<double>::infinity()});
+      } else if (open[key].empty()) {
+        if (error.empty())
+          error = "data " + std::to_string(e.data) + " is evicted from node " +
+                  std::to_string(e.node) + " where it is not";
+      } else {
+        list[open[key].front()].left = e.time;
+        open[key].erase(open[key].begin());
+      }
     }
+  }
+  /// Arrivals not covered by events live until the end.
+  void addArrival(DataId d, unsigned node, double t, bool hasEvents) {
+    if (!hasEvents)
+      copies[{d, node}].push_back({t, std::numeric_limits<double>::infinity()});
+    arrivals[{d, node}].push_back(t);
+  }
+
+  /// Is a copy of `d` on `node` at `t` (arrived by t, not gone before t)?
+  bool heldAt(DataId d, unsigned node, double t) const {
+    auto it = copies.find({d, node});
+    if (it == copies.end())
+      return false;
+    for (const Lifetime &c : it->second)
+      if (c.arrived <= t + kEps && t <= c.left + kEps)
+        return true;
+    return false;
+  }
+  /// Is an earlier copy still there after `t` (sending another would
+  /// duplicate it)?
+  bool cachedAcross(DataId d, unsigned node, double t) const {
+    auto it = copies.find({d, node});
+    if (it == copies.end())
+      return false;
+    for (const Lifetime &c : it->second)
+      if (c.arrived < t - kEps && c.left > t + kEps)
+        return true;
+    return false;
+  }
+  /// Did a copy arrive at time `t` (a transfer's Put)?
+  bool arrivalAt(DataId d, unsigned node, double t) const {
+    auto it = copies.find({d, node});
+    if (it == copies.end())
+      return false;
+    for (const Lifetime &c : it->second)
+      if (sameTime(c.arrived, t))
+        return true;
     return false;
   }
 };
@@ -79,6 +124,12 @@ std::string cmm::planner::verifySchedule(const TaskGraph &graph,
            " tasks, the graph has " + describe(graph.size());
 
   Presence presence;
+  presence.fromEvents(schedule.cacheEvents);
+  if (!presence.error.empty())
+    return presence.error;
+  std::set<std::pair<DataId, unsigned>> withEvents;
+  for (const CacheEvent &e : schedule.cacheEvents)
+    withEvents.insert({e.data, e.node});
   std::map<std::pair<unsigned, unsigned>, std::vector<std::pair<double, double>>>
       workerBusy, sendBusy, recvBusy;
   for (TaskId t = 0; t < graph.size(); ++t) {
@@ -94,7 +145,8 @@ std::string cmm::planner::verifySchedule(const TaskGraph &graph,
              " s, the model says " + describe(cost.taskTime(task, t, p.node));
     workerBusy[{p.node, p.worker}].push_back({p.start, p.finish});
     for (DataId out : task.outputs)
-      presence.arrivals[{out, p.node}].push_back(p.finish);
+      presence.addArrival(out, p.node, p.finish,
+                          withEvents.count({out, p.node}) > 0);
   }
   for (const Transfer &x : schedule.transfers) {
     if (x.from >= cost.numNodes() || x.to >= cost.numNodes() || x.from == x.to)
@@ -105,7 +157,11 @@ std::string cmm::planner::verifySchedule(const TaskGraph &graph,
       return "transfer of data " + describe(x.data) + " takes " +
              describe(x.finish - x.start) + " s, the model says " +
              describe(expected);
-    presence.arrivals[{x.data, x.to}].push_back(x.finish);
+    // Without the tile cache a received copy serves one use and has no
+    // events.
+    presence.addArrival(x.data, x.to, x.finish,
+                        options.useTileCache &&
+                            withEvents.count({x.data, x.to}) > 0);
     if (options.modelCommunicators) {
       if (x.sendComm < 0 || unsigned(x.sendComm) >= cost.communicators(x.from) ||
           x.recvComm < 0 || unsigned(x.recvComm) >= cost.communicators(x.to))
@@ -115,9 +171,6 @@ std::string cmm::planner::verifySchedule(const TaskGraph &graph,
       recvBusy[{x.to, unsigned(x.recvComm)}].push_back({x.start, x.finish});
     }
   }
-  for (const CacheEvent &e : schedule.cacheEvents)
-    if (e.kind == CacheEvent::Evict)
-      presence.evicts[{e.data, e.node}].push_back(e.time);
 
   for (auto &[worker, busy] : workerBusy)
     if (std::string err = noOverlap(busy, "worker " + describe(worker.first) +
@@ -141,8 +194,7 @@ std::string cmm::planner::verifySchedule(const TaskGraph &graph,
       return "data " + describe(x.data) + " is sent from node " +
              describe(x.from) + " at t=" + describe(x.start) +
              " before it is there";
-    if (options.useTileCache &&
-        presence.heldAt(x.data, x.to, x.start, /*strictlyBefore=*/true))
+    if (options.useTileCache && presence.cachedAcross(x.data, x.to, x.start))
       return "data " + describe(x.data) + " is sent to node " +
              describe(x.to) + " while it is cached there";
   }

@@ -32,6 +32,36 @@ static std::string scheduleCandidate(PlanCandidate &c,
   return "";
 }
 
+bool cmm::planner::scheduleCandidates(std::vector<PlanCandidate> &candidates,
+                                      const MachineModel &machine,
+                                      const PlanOptions &options,
+                                      size_t &chosen, std::string &error) {
+  std::vector<std::string> errors(candidates.size());
+  unsigned threads = options.parallel
+                         ? std::max(1u, std::thread::hardware_concurrency())
+                         : 1;
+  threads = std::max<size_t>(1, std::min<size_t>(threads, candidates.size()));
+  std::vector<std::thread> pool;
+  for (unsigned w = 0; w < threads; ++w)
+    pool.emplace_back([&, w] {
+      for (size_t i = w; i < candidates.size(); i += threads)
+        errors[i] = scheduleCandidate(candidates[i], machine, options);
+    });
+  for (std::thread &t : pool)
+    t.join();
+  for (const std::string &e : errors)
+    if (!e.empty()) {
+      error = e;
+      return false;
+    }
+  chosen = 0;
+  for (size_t i = 1; i < candidates.size(); ++i)
+    if (candidates[i].simulation.makespan <
+        candidates[chosen].simulation.makespan)
+      chosen = i;
+  return true;
+}
+
 bool cmm::planner::planFunction(mlir::func::FuncOp func,
                                 const MachineModel &machine,
                                 const PlanOptions &options, Plan &plan,
@@ -48,28 +78,9 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
     if (!buildTaskGraph(func, sizes[i], plan.candidates[i].graph, error))
       return false;
   }
-  std::vector<std::string> errors(sizes.size());
-  unsigned threads = options.parallel
-                         ? std::max(1u, std::thread::hardware_concurrency())
-                         : 1;
-  std::vector<std::thread> pool;
-  for (unsigned w = 0; w < threads; ++w)
-    pool.emplace_back([&, w] {
-      for (size_t i = w; i < sizes.size(); i += threads)
-        errors[i] = scheduleCandidate(plan.candidates[i], machine, options);
-    });
-  for (std::thread &t : pool)
-    t.join();
-  for (const std::string &e : errors)
-    if (!e.empty()) {
-      error = e;
-      return false;
-    }
-  plan.chosen = 0;
-  for (size_t i = 1; i < plan.candidates.size(); ++i)
-    if (plan.candidates[i].simulation.makespan <
-        plan.candidates[plan.chosen].simulation.makespan)
-      plan.chosen = i;
+  if (!scheduleCandidates(plan.candidates, machine, options, plan.chosen,
+                          error))
+    return false;
   plan.planningSeconds = std::chrono::duration<double>(
                              std::chrono::steady_clock::now() - begin)
                              .count();

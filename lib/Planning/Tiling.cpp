@@ -66,8 +66,10 @@ private:
     t.inputs = std::move(inputs);
     t.pinnedNode = pinned;
     TaskId id = graph.addTask(std::move(t));
-    return graph.addData(id, 8.0 * grid.height(i) * grid.width(j),
-                         graph.task(id).name);
+    DataId d = graph.addData(id, 8.0 * grid.height(i) * grid.width(j),
+                             graph.task(id).name);
+    graph.setShape(d, grid.height(i), grid.width(j));
+    return d;
   }
 
   /// One task per tile with no inputs (generators, loads).
@@ -163,9 +165,11 @@ private:
         t.inputs.push_back(d);
     TaskId id = graph.addTask(std::move(t));
     for (int64_t i = 0; i < g.tileRows; ++i)
-      for (int64_t j = 0; j < g.tileCols; ++j)
+      for (int64_t j = 0; j < g.tileCols; ++j) {
         g.tiles.push_back(graph.addData(id, 8.0 * g.height(i) * g.width(j),
                                         name));
+        graph.setShape(g.tiles.back(), g.height(i), g.width(j));
+      }
     return g;
   }
 

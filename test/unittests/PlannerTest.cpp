@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 using namespace cmm::planner;
 
 namespace {
@@ -196,4 +198,73 @@ TEST(HEFT, SpreadsEqualWorkOverIdleWorkers) {
   Schedule s = scheduleHEFT(g, cost, options);
   ASSERT_EQ(verifySchedule(g, cost, s, options), "");
   EXPECT_DOUBLE_EQ(s.makespan, 11);
+}
+
+namespace {
+/// A costs-by-table model with a memory limit and two communicators.
+class LimitedMemory : public TableCostModel {
+public:
+  LimitedMemory(std::vector<std::vector<double>> time, std::vector<double> data,
+                double memory)
+      : TableCostModel(std::move(time), std::move(data), 2), memory(memory) {}
+  double memoryBytes(unsigned) const override { return memory; }
+
+private:
+  double memory;
+};
+} // namespace
+
+TEST(Property, RandomGraphsGiveValidPlansUnderMemoryPressure) {
+  // Random layered DAGs with 8-byte tiles on 3 nodes whose memory holds 2-5
+  // tiles: every scheduler and option combination must give a plan the
+  // validator accepts (this found re-fetches overlapping evictions).
+  std::mt19937 rng(2026);
+  for (int round = 0; round < 60; ++round) {
+    TaskGraph g;
+    std::vector<DataId> tiles;
+    int tasks = 10 + rng() % 40;
+    for (int t = 0; t < tasks; ++t) {
+      Task task;
+      task.name = "t" + std::to_string(t);
+      int inputs = tiles.empty() ? 0 : 1 + rng() % 3;
+      for (int i = 0; i < inputs; ++i)
+        task.inputs.push_back(tiles[rng() % tiles.size()]);
+      if (rng() % 10 == 0)
+        task.pinnedNode = 0;
+      TaskId id = g.addTask(task);
+      tiles.push_back(g.addData(id, 8));
+    }
+    std::vector<std::vector<double>> time;
+    for (int t = 0; t < tasks; ++t)
+      time.push_back({1.0 + rng() % 5, 1.0 + rng() % 5, 1.0 + rng() % 5});
+    std::vector<double> transfer;
+    for (size_t d = 0; d < tiles.size(); ++d)
+      transfer.push_back(rng() % 3);
+    for (double memory : {1e9, 8.0 * (2 + rng() % 4)}) {
+      LimitedMemory cost(time, transfer, memory);
+      for (bool heft : {true, false})
+        for (bool cache : {true, false})
+          for (bool comms : {true, false}) {
+            SchedulerOptions options;
+            options.useTileCache = cache;
+            options.modelCommunicators = comms;
+            Schedule s = heft ? scheduleHEFT(g, cost, options)
+                              : scheduleRoundRobin(g, cost, options);
+            ASSERT_EQ(verifySchedule(g, cost, s, options), "")
+                << "round " << round << (heft ? " heft" : " round-robin")
+                << (cache ? " cache" : "") << (comms ? " comms" : "")
+                << " memory " << memory;
+            double replayed = simulate(g, cost, s).makespan;
+            EXPECT_GE(replayed, lowerBounds(g, cost).lower() - 1e-9);
+            // Without communicators (resources are the workers only) the
+            // replay is the plan. With them it can differ on these random
+            // graphs (observed 0.94x-1.14x; docs/planner.md, known issues).
+            if (!comms && memory > 1e6) {
+              EXPECT_NEAR(replayed, s.makespan, 1e-9)
+                  << "round " << round << (heft ? " heft" : " round-robin")
+                  << (cache ? " cache" : "");
+            }
+          }
+    }
+  }
 }

@@ -31,6 +31,10 @@ struct Transfer {
   double start = 0, finish = 0;
 };
 
+/// Put when a copy of a data item appears on a node (produced or received),
+/// Evict when it leaves; events are in causal order, so a copy evicted and
+/// fetched again at the same instant is told apart from one that arrives and
+/// leaves at that instant.
 struct CacheEvent {
   enum Kind { Put, Evict } kind = Put;
   DataId data = 0;

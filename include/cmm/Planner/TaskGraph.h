@@ -42,6 +42,7 @@ struct DataItem {
   TaskId producer = 0;
   double bytes = 0;
   std::vector<TaskId> consumers; // filled by TaskGraph::addTask
+  int64_t rows = 0, cols = 0;    // the tile's shape, when known (0: unknown)
 };
 
 struct Task {
@@ -61,6 +62,11 @@ public:
   TaskId addTask(Task task);
   /// Adds a data item produced by `producer` (an existing task).
   DataId addData(TaskId producer, double bytes, std::string name = "");
+  /// Records the tile shape of `data` (the task-graph IR needs it).
+  void setShape(DataId data, int64_t rows, int64_t cols) {
+    dataList[data].rows = rows;
+    dataList[data].cols = cols;
+  }
 
   const std::vector<Task> &tasks() const { return taskList; }
   const std::vector<DataItem> &data() const { return dataList; }

@@ -47,6 +47,15 @@ struct Plan {
   const PlanCandidate &best() const { return candidates[chosen]; }
 };
 
+/// Schedules (in parallel threads when `options.parallel`), checks with
+/// verifySchedule and simulates every candidate whose `tileSize` and `graph`
+/// are set, and sets `chosen` to the one with the smallest simulated
+/// makespan (the first among equals); false with a message on error.
+bool scheduleCandidates(std::vector<PlanCandidate> &candidates,
+                        const MachineModel &machine,
+                        const PlanOptions &options, size_t &chosen,
+                        std::string &error);
+
 /// Plans `func` for `machine`; false with a message on error.
 bool planFunction(mlir::func::FuncOp func, const MachineModel &machine,
                   const PlanOptions &options, Plan &plan, std::string &error);

@@ -1,0 +1,93 @@
+//===- TaskGraphDialect.td - The cmmtg dialect ------------*- tablegen -*-===//
+//
+// The `cmmtg` ("cmm task graph") dialect is the low level of cmm: a program
+// cut into tiles by the paper's tile function (ceil division, ragged edge
+// tiles) and into tasks on those tiles. A graph is first unscheduled (tasks
+// only, in a topological order); scheduling places every task on a node and
+// worker with start and finish times, and adds the transfers (`recv`) and
+// the tile-cache commands (`cache_put`, `evict`) of the plan.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_TASKGRAPH_DIALECT_TD
+#define CMM_TASKGRAPH_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def TaskGraph_Dialect : Dialect {
+  let name = "cmmtg";
+  let cppNamespace = "::cmm::tg";
+  let summary = "Tiles and tasks of a tiled, scheduled cmm program";
+  let description = [{
+    Values are tiles (`!cmmtg.tile<RxC>`, f64 elements). Ops: `cmmtg.graph`
+    (one task graph, for one tile size), `cmmtg.task` (one task of a kind:
+    generate, load, gemm, gemm_acc, elementwise, transpose, reduce, gather,
+    solve, distributed_gemm), `cmmtg.recv` (a send/receive pair between two
+    nodes; its result is the copy on the receiving node), `cmmtg.cache_put`
+    and `cmmtg.evict` (the node-level tile cache).
+  }];
+  let useDefaultTypePrinterParser = 1;
+}
+
+class TG_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TaskGraph_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def TG_TileType : TypeDef<TaskGraph_Dialect, "Tile"> {
+  let mnemonic = "tile";
+  let summary = "a rows x cols tile of f64";
+  let description = [{
+    One tile of a matrix: `!cmmtg.tile<5x2>`. Edge tiles are ragged (the
+    last row or column of tiles is ceil-division's remainder).
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$cols);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Bytes of the tile's data (8 per element).
+    double getBytes() const { return 8.0 * getRows() * getCols(); }
+  }];
+}
+
+/// A tile value; printed in full (`!cmmtg.tile<RxC>`) in op syntax.
+def TG_Tile : Type<CPred<"::llvm::isa<::cmm::tg::TileType>($_self)">,
+                   "tile", "::mlir::Type">;
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def TG_TaskKind : I32EnumAttr<"TaskKind", "kind of a tile task", [
+      I32EnumAttrCase<"Generate", 0, "generate">,
+      I32EnumAttrCase<"Load", 1, "load">,
+      I32EnumAttrCase<"Gemm", 2, "gemm">,
+      I32EnumAttrCase<"GemmAcc", 3, "gemm_acc">,
+      I32EnumAttrCase<"Elementwise", 4, "elementwise">,
+      I32EnumAttrCase<"Transpose", 5, "transpose">,
+      I32EnumAttrCase<"Reduce", 6, "reduce">,
+      I32EnumAttrCase<"Gather", 7, "gather">,
+      I32EnumAttrCase<"Solve", 8, "solve">,
+      I32EnumAttrCase<"DistributedGemm", 9, "distributed_gemm">]> {
+  let cppNamespace = "::cmm::tg";
+}
+
+// The time-model class of a task (docs/machine-model.md), in the order of
+// cmm::planner::OpClass.
+def TG_CostClass : I32EnumAttr<"CostClass", "time-model class of a task", [
+      I32EnumAttrCase<"Gemm", 0, "gemm">,
+      I32EnumAttrCase<"Elementwise", 1, "elementwise">,
+      I32EnumAttrCase<"Map", 2, "map">,
+      I32EnumAttrCase<"Reduce", 3, "reduce">,
+      I32EnumAttrCase<"Transpose", 4, "transpose">,
+      I32EnumAttrCase<"Generate", 5, "generate">,
+      I32EnumAttrCase<"Solve", 6, "solve">,
+      I32EnumAttrCase<"Copy", 7, "copy">]> {
+  let cppNamespace = "::cmm::tg";
+}
+
+#endif // CMM_TASKGRAPH_DIALECT_TD

@@ -1,0 +1,454 @@
+//===- TaskGraphOps.cpp - Verifiers of the cmmtg dialect --------*- C++ -*-===//
+//
+// Each task kind checks its arity and, as far as they are determined, its
+// tile shapes. The graph checks placement: a value is located where it was
+// made (a task's node, a recv's destination) and may only be used there, and
+// no value is used after it was evicted. Messages name the op and both nodes
+// or shapes involved.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+using namespace mlir;
+using namespace cmm::tg;
+
+#include "cmm/Dialect/TaskGraph/TaskGraphEnums.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "cmm/Dialect/TaskGraph/TaskGraphOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static std::optional<int64_t> intOf(IntegerAttr attr) {
+  if (!attr)
+    return std::nullopt;
+  return attr.getValue().getSExtValue();
+}
+
+static std::optional<double> floatOf(FloatAttr attr) {
+  if (!attr)
+    return std::nullopt;
+  return attr.getValueAsDouble();
+}
+
+static TileType tileOf(Value v) { return cast<TileType>(v.getType()); }
+
+static std::string shapeStr(TileType t) {
+  return std::to_string(t.getRows()) + "x" + std::to_string(t.getCols());
+}
+
+static std::string shapeStr(Value v) { return shapeStr(tileOf(v)); }
+
+/// Times may differ by rounding in the schedulers' sums.
+static bool before(double a, double b) {
+  return a < b - 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+CostClass cmm::tg::defaultCostClass(TaskKind kind) {
+  switch (kind) {
+  case TaskKind::Generate:
+    return CostClass::Generate;
+  case TaskKind::Load:
+  case TaskKind::Gather:
+    return CostClass::Copy;
+  case TaskKind::Gemm:
+  case TaskKind::GemmAcc:
+  case TaskKind::DistributedGemm:
+    return CostClass::Gemm;
+  case TaskKind::Elementwise:
+    return CostClass::Elementwise;
+  case TaskKind::Transpose:
+    return CostClass::Transpose;
+  case TaskKind::Reduce:
+    return CostClass::Reduce;
+  case TaskKind::Solve:
+    return CostClass::Solve;
+  }
+  return CostClass::Elementwise;
+}
+
+std::optional<int64_t> cmm::tg::getTileNode(Value tile) {
+  Operation *def = tile.getDefiningOp();
+  if (auto task = dyn_cast_or_null<TaskOp>(def))
+    return intOf(task.getNodeAttr());
+  if (auto recv = dyn_cast_or_null<RecvOp>(def))
+    return intOf(recv.getToAttr());
+  return std::nullopt;
+}
+
+std::optional<double> cmm::tg::getTileReadyTime(Value tile) {
+  Operation *def = tile.getDefiningOp();
+  if (auto task = dyn_cast_or_null<TaskOp>(def))
+    return floatOf(task.getFinishAttr());
+  if (auto recv = dyn_cast_or_null<RecvOp>(def))
+    return floatOf(recv.getFinishAttr());
+  return std::nullopt;
+}
+
+/// Checks that optional integer attributes are >= `min`.
+static LogicalResult
+checkAtLeast(Operation *op, int64_t min,
+             std::initializer_list<std::pair<StringRef, IntegerAttr>> attrs) {
+  for (auto [name, attr] : attrs)
+    if (auto v = intOf(attr); v && *v < min)
+      return op->emitOpError()
+             << name << " must be at least " << min << ", got " << *v;
+  return success();
+}
+
+static LogicalResult checkInterval(Operation *op, FloatAttr start,
+                                   FloatAttr finish) {
+  for (FloatAttr t : {start, finish})
+    if (t && (!std::isfinite(t.getValueAsDouble()) || t.getValueAsDouble() < 0))
+      return op->emitOpError("times must be finite and non-negative, got ")
+             << t.getValueAsDouble();
+  if (start && finish && finish.getValueAsDouble() < start.getValueAsDouble())
+    return op->emitOpError("finishes at ")
+           << finish.getValueAsDouble() << " before it starts at "
+           << start.getValueAsDouble();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GraphOp
+//===----------------------------------------------------------------------===//
+
+void GraphOp::build(OpBuilder &builder, OperationState &state,
+                    StringRef function, int64_t tileSize) {
+  state.getOrAddProperties<Properties>().function =
+      builder.getStringAttr(function);
+  state.getOrAddProperties<Properties>().tile_size =
+      builder.getI64IntegerAttr(tileSize);
+  Region *body = state.addRegion();
+  ensureTerminator(*body, builder, state.location);
+}
+
+LogicalResult GraphOp::verify() {
+  if (failed(checkAtLeast(
+          *this, 1,
+          {{"tile_size", getTileSizeAttr()}, {"nodes", getNodesAttr()}})))
+    return failure();
+  if (auto makespan = floatOf(getMakespanAttr());
+      makespan && (!std::isfinite(*makespan) || *makespan < 0))
+    return emitOpError("makespan must be finite and non-negative, got ")
+           << *makespan;
+  return success();
+}
+
+namespace {
+/// Describes a task for messages: `task "name"` or `task`.
+std::string taskLabel(TaskOp task) {
+  if (auto name = task.getNameAttr())
+    return "task \"" + name.getValue().str() + "\"";
+  return "task";
+}
+} // namespace
+
+LogicalResult GraphOp::verifyRegions() {
+  std::optional<int64_t> nodeCount = intOf(getNodesAttr());
+  bool scheduled = isScheduled();
+  // Evicted values and where they were evicted.
+  llvm::DenseMap<Value, Operation *> evicted;
+
+  auto checkNode = [&](Operation *op, StringRef what,
+                       std::optional<int64_t> node) -> LogicalResult {
+    if (node && nodeCount && *node >= *nodeCount)
+      return op->emitOpError()
+             << what << " " << *node << " does not exist (the graph has "
+             << *nodeCount << " node(s))";
+    return success();
+  };
+
+  auto checkCache = [&](Operation *cacheOp, Value tile, int64_t node,
+                        StringRef verb) -> LogicalResult {
+    if (failed(checkNode(cacheOp, "node", node)))
+      return failure();
+    std::optional<int64_t> at = getTileNode(tile);
+    if (at && *at != node)
+      return cacheOp->emitOpError() << verb << " on node " << node
+                                    << " a tile located on node " << *at;
+    return success();
+  };
+
+  for (Operation &op : getBodyBlock()) {
+    for (OpOperand &use : op.getOpOperands())
+      if (auto it = evicted.find(use.get()); it != evicted.end()) {
+        InFlightDiagnostic diag = op.emitOpError()
+                                  << "operand #" << use.getOperandNumber()
+                                  << " is used after it was evicted from node "
+                                  << cast<EvictOp>(it->second).getNode();
+        diag.attachNote(it->second->getLoc()) << "evicted here";
+        return diag;
+      }
+
+    if (auto task = dyn_cast<TaskOp>(op)) {
+      std::optional<int64_t> node = intOf(task.getNodeAttr());
+      if (scheduled && (!node || !task.getWorkerAttr() ||
+                        !task.getStartAttr() || !task.getFinishAttr()))
+        return task.emitOpError()
+               << "in a scheduled graph needs node, worker, start and finish";
+      if (failed(checkNode(task, "node", node)) ||
+          failed(checkNode(task, "pinned node", intOf(task.getPinnedAttr()))))
+        return failure();
+      if (auto gang = task.getNodesAttr())
+        for (int64_t n : gang.asArrayRef())
+          if (failed(checkNode(task, "gang node", n)))
+            return failure();
+      if (!node)
+        continue;
+      std::optional<double> start = floatOf(task.getStartAttr());
+      for (OpOperand &use : task->getOpOperands()) {
+        std::optional<int64_t> at = getTileNode(use.get());
+        if (at && *at != *node)
+          return task.emitOpError()
+                 << "(" << taskLabel(task) << ") runs on node " << *node
+                 << " but operand #" << use.getOperandNumber()
+                 << " is located on node " << *at;
+        std::optional<double> ready = getTileReadyTime(use.get());
+        if (start && ready && before(*start, *ready))
+          return task.emitOpError()
+                 << "(" << taskLabel(task) << ") starts at " << *start
+                 << " before operand #" << use.getOperandNumber()
+                 << " is ready on node " << *node << " at " << *ready;
+      }
+      continue;
+    }
+
+    if (auto recv = dyn_cast<RecvOp>(op)) {
+      if (scheduled && (!recv.getStartAttr() || !recv.getFinishAttr()))
+        return recv.emitOpError("in a scheduled graph needs start and finish");
+      if (failed(checkNode(recv, "source node", recv.getFrom())) ||
+          failed(checkNode(recv, "destination node", recv.getTo())))
+        return failure();
+      std::optional<int64_t> at = getTileNode(recv.getInput());
+      if (at && *at != int64_t(recv.getFrom()))
+        return recv.emitOpError() << "sends from node " << recv.getFrom()
+                                  << " a tile located on node " << *at;
+      std::optional<double> start = floatOf(recv.getStartAttr());
+      std::optional<double> ready = getTileReadyTime(recv.getInput());
+      if (start && ready && before(*start, *ready))
+        return recv.emitOpError()
+               << "starts at " << *start << " before its tile is ready on node "
+               << recv.getFrom() << " at " << *ready;
+      continue;
+    }
+
+    if (auto put = dyn_cast<CachePutOp>(op)) {
+      if (failed(checkCache(put, put.getTile(), put.getNode(), "caches")))
+        return failure();
+      continue;
+    }
+    if (auto evict = dyn_cast<EvictOp>(op)) {
+      if (failed(checkCache(evict, evict.getTile(), evict.getNode(), "evicts")))
+        return failure();
+      evicted[evict.getTile()] = evict;
+      continue;
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TaskOp
+//===----------------------------------------------------------------------===//
+
+CostClass TaskOp::getCostClass() {
+  if (auto cost = getCost())
+    return *cost;
+  return defaultCostClass(getKind());
+}
+
+LogicalResult TaskOp::verify() {
+  if (failed(checkAtLeast(
+          *this, 1,
+          {{"m", getMAttr()}, {"n", getNAttr()}, {"k", getKAttr()}})) ||
+      failed(checkAtLeast(*this, 0,
+                          {{"node", getNodeAttr()},
+                           {"worker", getWorkerAttr()},
+                           {"pinned", getPinnedAttr()}})) ||
+      failed(checkInterval(*this, getStartAttr(), getFinishAttr())))
+    return failure();
+
+  std::optional<int64_t> node = intOf(getNodeAttr());
+  std::optional<int64_t> pinned = intOf(getPinnedAttr());
+  if (node && pinned && *node != *pinned)
+    return emitOpError() << "(" << taskLabel(*this) << ") is pinned to node "
+                         << *pinned << " but runs on node " << *node;
+
+  TaskKind kind = getKind();
+  StringRef kindName = stringifyTaskKind(kind);
+  size_t numInputs = getInputs().size(), numResults = getResults().size();
+  auto arity = [&](size_t minIn, size_t maxIn, size_t minOut,
+                   size_t maxOut) -> LogicalResult {
+    if (numInputs < minIn || numInputs > maxIn) {
+      InFlightDiagnostic d = emitOpError() << kindName << " takes ";
+      if (minIn == maxIn)
+        d << minIn;
+      else if (maxIn == SIZE_MAX)
+        d << "at least " << minIn;
+      else
+        d << minIn << " to " << maxIn;
+      return d << " tile(s), got " << numInputs;
+    }
+    if (numResults < minOut || numResults > maxOut) {
+      InFlightDiagnostic d = emitOpError() << kindName << " produces ";
+      if (minOut == maxOut)
+        d << minOut;
+      else
+        d << "at least " << minOut;
+      return d << " tile(s), got " << numResults;
+    }
+    return success();
+  };
+
+  if (getNodesAttr() && kind != TaskKind::DistributedGemm)
+    return emitOpError("only a distributed_gemm has a gang of nodes");
+
+  switch (kind) {
+  case TaskKind::Generate:
+  case TaskKind::Load:
+    return arity(0, 0, 1, 1);
+  case TaskKind::Gemm:
+  case TaskKind::GemmAcc: {
+    bool acc = kind == TaskKind::GemmAcc;
+    if (failed(arity(acc ? 3 : 2, acc ? 3 : 2, 1, 1)))
+      return failure();
+    TileType a = tileOf(getInputs()[0]), b = tileOf(getInputs()[1]);
+    TileType c = tileOf(getResults()[0]);
+    if (a.getCols() != b.getRows())
+      return emitOpError("inner dimensions differ: ")
+             << shapeStr(a) << " * " << shapeStr(b);
+    std::string product = shapeStr(a) + " * " + shapeStr(b) + " = " +
+                          std::to_string(a.getRows()) + "x" +
+                          std::to_string(b.getCols());
+    if (acc) {
+      TileType in = tileOf(getInputs()[2]);
+      if (in.getRows() != a.getRows() || in.getCols() != b.getCols())
+        return emitOpError("accumulator shape ")
+               << shapeStr(in) << " does not match " << product;
+    }
+    if (c.getRows() != a.getRows() || c.getCols() != b.getCols())
+      return emitOpError("result shape ")
+             << shapeStr(c) << " does not match " << product;
+    // The time model's parameters are the product's.
+    auto m = intOf(getMAttr()), n = intOf(getNAttr()), k = intOf(getKAttr());
+    if ((m && *m != c.getRows()) || (n && *n != c.getCols()) ||
+        (k && *k != a.getCols()))
+      return emitOpError("m, n, k must be ")
+             << c.getRows() << ", " << c.getCols() << ", " << a.getCols()
+             << " for " << product;
+    return success();
+  }
+  case TaskKind::Elementwise: {
+    if (failed(arity(1, SIZE_MAX, 1, 1)))
+      return failure();
+    TileType r = tileOf(getResults()[0]);
+    int64_t rows = 1, cols = 1;
+    for (Value in : getInputs()) {
+      TileType t = tileOf(in);
+      rows = std::max(rows, t.getRows());
+      cols = std::max(cols, t.getCols());
+    }
+    for (auto [i, in] : llvm::enumerate(getInputs())) {
+      TileType t = tileOf(in);
+      if ((t.getRows() != rows && t.getRows() != 1) ||
+          (t.getCols() != cols && t.getCols() != 1))
+        return emitOpError("operand #")
+               << i << " shape " << shapeStr(t) << " does not broadcast to "
+               << rows << "x" << cols;
+    }
+    if (r.getRows() != rows || r.getCols() != cols)
+      return emitOpError("result shape ")
+             << shapeStr(r) << " does not match the broadcast of the operands ("
+             << rows << "x" << cols << ")";
+    return success();
+  }
+  case TaskKind::Transpose: {
+    if (failed(arity(1, 1, 1, 1)))
+      return failure();
+    TileType in = tileOf(getInputs()[0]), r = tileOf(getResults()[0]);
+    if (r.getRows() != in.getCols() || r.getCols() != in.getRows())
+      return emitOpError("result shape ")
+             << shapeStr(r) << " is not the transpose of " << shapeStr(in);
+    return success();
+  }
+  case TaskKind::Reduce: {
+    if (failed(arity(1, 2, 1, 1)))
+      return failure();
+    // A combine of two partial results keeps their shape.
+    if (numInputs == 2)
+      for (auto [i, in] : llvm::enumerate(getInputs()))
+        if (in.getType() != getResults()[0].getType())
+          return emitOpError("combine operand #")
+                 << i << " shape " << shapeStr(in)
+                 << " differs from the result shape "
+                 << shapeStr(getResults()[0]);
+    return success();
+  }
+  case TaskKind::Gather:
+    return arity(1, SIZE_MAX, 0, 0);
+  case TaskKind::Solve:
+    return arity(1, SIZE_MAX, 1, SIZE_MAX);
+  case TaskKind::DistributedGemm: {
+    if (failed(arity(2, SIZE_MAX, 1, SIZE_MAX)))
+      return failure();
+    auto gang = getNodesAttr();
+    if (!gang || gang.empty())
+      return emitOpError("distributed_gemm needs its gang of nodes");
+    SmallVector<int64_t> sorted(gang.asArrayRef());
+    llvm::sort(sorted);
+    if (sorted.front() < 0)
+      return emitOpError("gang node ") << sorted.front() << " is negative";
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      return emitOpError("gang lists a node twice");
+    if (node && !llvm::is_contained(sorted, *node))
+      return emitOpError("runs on node ")
+             << *node << " outside its gang of nodes";
+    return success();
+  }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RecvOp, CachePutOp, EvictOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RecvOp::verify() {
+  if (failed(checkAtLeast(*this, 0,
+                          {{"from", getFromAttr()},
+                           {"to", getToAttr()},
+                           {"send_comm", getSendCommAttr()},
+                           {"recv_comm", getRecvCommAttr()}})) ||
+      failed(checkInterval(*this, getStartAttr(), getFinishAttr())))
+    return failure();
+  if (getFrom() == getTo())
+    return emitOpError("sends a tile from node ") << getFrom() << " to itself";
+  return success();
+}
+
+LogicalResult CachePutOp::verify() {
+  if (failed(checkAtLeast(*this, 0, {{"node", getNodeAttr()}})) ||
+      failed(checkInterval(*this, getTimeAttr(), {})))
+    return failure();
+  return success();
+}
+
+LogicalResult EvictOp::verify() {
+  if (failed(checkAtLeast(*this, 0, {{"node", getNodeAttr()}})) ||
+      failed(checkInterval(*this, getTimeAttr(), {})))
+    return failure();
+  return success();
+}

@@ -1,0 +1,105 @@
+//===- SchedulePass.cpp - Schedule the candidates, keep the best -*- C++
+//-*-===//
+//
+// The IR form of planFunction's second half: the candidates are the
+// unscheduled cmmtg.graph ops of the module (from cmm-tile, or written by
+// hand), scheduled in parallel threads by scheduleCandidates; the best plan
+// replaces its graph and the other candidates are erased.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmm/Planning/Passes.h"
+#include "cmm/Planning/TaskGraphIR.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+namespace cmm {
+#define GEN_PASS_DEF_SCHEDULETASKGRAPH
+#include "cmm/Planning/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "cmm/Planning/Passes.h.inc"
+} // namespace cmm
+
+using namespace mlir;
+using namespace cmm;
+using namespace cmm::planner;
+
+void cmm::registerPlanningPasses() { registerCmmPlanningPasses(); }
+
+namespace {
+struct ScheduleTaskGraphPass
+    : public cmm::impl::ScheduleTaskGraphBase<ScheduleTaskGraphPass> {
+  using ScheduleTaskGraphBase::ScheduleTaskGraphBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::vector<tg::GraphOp> graphs;
+    for (auto graph : module.getOps<tg::GraphOp>())
+      if (!graph.isScheduled())
+        graphs.push_back(graph);
+    if (graphs.empty())
+      return markAllAnalysesPreserved();
+
+    MachineModel machine = builtinMachineModel(nodes ? nodes : 1);
+    if (!machineModel.empty()) {
+      std::string error;
+      if (!loadMachineModel(machineModel, machine, error)) {
+        mlir::emitError(module.getLoc(),
+                        "cmm-schedule: cannot use machine model '")
+            << machineModel << "': " << error;
+        return signalPassFailure();
+      }
+      if (nodes)
+        machine = machine.withNodes(nodes);
+    }
+
+    std::vector<PlanCandidate> candidates(graphs.size());
+    for (auto [graph, candidate] : llvm::zip(graphs, candidates)) {
+      candidate.tileSize = graph.getTileSize();
+      if (failed(readTaskGraph(graph, candidate.graph)))
+        return signalPassFailure();
+      for (const Task &task : candidate.graph.tasks())
+        if (task.pinnedNode >= int(machine.nodes.size())) {
+          mlir::emitError(graph.getLoc(), "cmm-schedule: task '")
+              << task.name << "' is pinned to node " << task.pinnedNode
+              << " of a machine with " << machine.nodes.size() << " node(s)";
+          return signalPassFailure();
+        }
+    }
+
+    PlanOptions options;
+    options.scheduler = scheduler;
+    options.schedule.useTileCache = tileCache;
+    options.schedule.modelCommunicators = communicators;
+    options.parallel = getContext().isMultithreadingEnabled();
+    size_t chosen = 0;
+    std::string error;
+    if (!scheduleCandidates(candidates, machine, options, chosen, error)) {
+      mlir::emitError(module.getLoc(), "cmm-schedule: ") << error;
+      return signalPassFailure();
+    }
+    numCandidates += candidates.size();
+
+    const PlanCandidate &best = candidates[chosen];
+    tg::GraphOp original = graphs[chosen];
+    PlanSummary summary;
+    summary.scheduler =
+        scheduler == SchedulerKind::HEFT ? "heft" : "roundrobin";
+    summary.nodes = machine.nodes.size();
+    summary.makespan = best.simulation.makespan;
+    OpBuilder builder(original);
+    tg::GraphOp scheduled = emitScheduledGraph(
+        builder, original.getLoc(), best.graph, best.schedule, best.tileSize,
+        summary, error, original.getFunction());
+    if (!scheduled) {
+      mlir::emitError(original.getLoc(), "cmm-schedule: internal error: ")
+          << error;
+      return signalPassFailure();
+    }
+    numTransfers += best.schedule.transfers.size();
+    for (tg::GraphOp graph : graphs)
+      graph.erase();
+  }
+};
+} // namespace

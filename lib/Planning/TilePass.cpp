@@ -1,0 +1,50 @@
+//===- TilePass.cpp - cmm IR to one tiled task graph per size ---*- C++ -*-===//
+
+#include "cmm/Planning/Passes.h"
+#include "cmm/Planning/TaskGraphIR.h"
+#include "cmm/Planning/Tiling.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace cmm {
+#define GEN_PASS_DEF_TILETASKGRAPH
+#include "cmm/Planning/Passes.h.inc"
+} // namespace cmm
+
+using namespace mlir;
+using namespace cmm;
+using namespace cmm::planner;
+
+namespace {
+struct TileTaskGraphPass
+    : public cmm::impl::TileTaskGraphBase<TileTaskGraphPass> {
+  using TileTaskGraphBase::TileTaskGraphBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto main = module.lookupSymbol<func::FuncOp>("main");
+    if (!main || main.isExternal()) {
+      mlir::emitError(module.getLoc(),
+                      "cmm-tile: no func.func @main with a body to tile");
+      return signalPassFailure();
+    }
+    std::vector<int64_t> sizes;
+    for (int64_t size : tileSizes)
+      if (std::find(sizes.begin(), sizes.end(), size) == sizes.end())
+        sizes.push_back(size);
+    if (sizes.empty())
+      sizes = defaultTileSizes(main);
+
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    for (int64_t size : sizes) {
+      TaskGraph graph;
+      std::string error;
+      if (!buildTaskGraph(main, size, graph, error)) {
+        mlir::emitError(main.getLoc(), "cmm-tile: ") << error;
+        return signalPassFailure();
+      }
+      emitTaskGraph(builder, main.getLoc(), graph, size, main.getSymName());
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,267 @@
+// Every verifier error of the cmmtg dialect.
+// RUN: cmm-opt %s -split-input-file -verify-diagnostics
+
+// Placement: a task uses a tile located on another node.
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () {node = 0, worker = 0} : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op (task "t") runs on node 1 but operand #0 is located on node 0}}
+  %b = cmmtg.task transpose (%a) {name = "t", node = 1, worker = 0} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+// A recv result is on its destination, not on its source.
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () {node = 0} : () -> !cmmtg.tile<5x5>
+  %r = cmmtg.recv %a from 0 to 2 : !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op (task) runs on node 0 but operand #1 is located on node 2}}
+  %c = cmmtg.task gemm (%a, %r) {node = 0} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+// A recv sends from the node where its tile is.
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () {node = 1} : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.recv' op sends from node 0 a tile located on node 1}}
+  %r = cmmtg.recv %a from 0 to 2 : !cmmtg.tile<5x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.recv' op sends a tile from node 3 to itself}}
+  %r = cmmtg.recv %a from 3 to 3 : !cmmtg.tile<5x5>
+}
+
+// -----
+
+// Pinned tasks run on their node.
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () {node = 0} : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op (task "print") is pinned to node 0 but runs on node 1}}
+  cmmtg.task gather (%a) {name = "print", pinned = 0, node = 1} : (!cmmtg.tile<5x5>) -> ()
+}
+
+// -----
+
+// gemm_acc: A (m x k), B (k x n), C' (m x n).
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<3x2>
+  %c = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op accumulator shape 5x5 does not match 5x3 * 3x2 = 5x2}}
+  %d = cmmtg.task gemm_acc (%a, %b, %c) : (!cmmtg.tile<5x3>, !cmmtg.tile<3x2>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x2>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<2x2>
+  // expected-error @+1 {{'cmmtg.task' op inner dimensions differ: 5x3 * 2x2}}
+  %d = cmmtg.task gemm (%a, %b) : (!cmmtg.tile<5x3>, !cmmtg.tile<2x2>) -> !cmmtg.tile<5x2>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<3x2>
+  // expected-error @+1 {{'cmmtg.task' op result shape 2x5 does not match 5x3 * 3x2 = 5x2}}
+  %d = cmmtg.task gemm (%a, %b) : (!cmmtg.tile<5x3>, !cmmtg.tile<3x2>) -> !cmmtg.tile<2x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<3x2>
+  // expected-error @+1 {{'cmmtg.task' op m, n, k must be 5, 2, 3 for 5x3 * 3x2 = 5x2}}
+  %d = cmmtg.task gemm (%a, %b) {m = 5, n = 2, k = 5} : (!cmmtg.tile<5x3>, !cmmtg.tile<3x2>) -> !cmmtg.tile<5x2>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  // expected-error @+1 {{'cmmtg.task' op gemm_acc takes 3 tile(s), got 2}}
+  %d = cmmtg.task gemm_acc (%a, %a) : (!cmmtg.tile<5x3>, !cmmtg.tile<5x3>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  // expected-error @+1 {{'cmmtg.task' op result shape 5x3 is not the transpose of 5x3}}
+  %t = cmmtg.task transpose (%a) : (!cmmtg.tile<5x3>) -> !cmmtg.tile<5x3>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<2x3>
+  // expected-error @+1 {{'cmmtg.task' op operand #1 shape 2x3 does not broadcast to 5x3}}
+  %e = cmmtg.task elementwise (%a, %b) : (!cmmtg.tile<5x3>, !cmmtg.tile<2x3>) -> !cmmtg.tile<5x3>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x1>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<1x3>
+  // expected-error @+1 {{'cmmtg.task' op result shape 5x1 does not match the broadcast of the operands (5x3)}}
+  %e = cmmtg.task elementwise (%a, %b) : (!cmmtg.tile<5x1>, !cmmtg.tile<1x3>) -> !cmmtg.tile<5x1>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<1x1>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<1x1>
+  // expected-error @+1 {{'cmmtg.task' op combine operand #0 shape 1x1 differs from the result shape 1x5}}
+  %e = cmmtg.task reduce (%a, %b) : (!cmmtg.tile<1x1>, !cmmtg.tile<1x1>) -> !cmmtg.tile<1x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{'cmmtg.task' op generate produces 1 tile(s), got 2}}
+  %a:2 = cmmtg.task generate () : () -> (!cmmtg.tile<1x1>, !cmmtg.tile<1x1>)
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<1x1>
+  // expected-error @+1 {{'cmmtg.task' op gather produces 0 tile(s), got 1}}
+  %b = cmmtg.task gather (%a) : (!cmmtg.tile<1x1>) -> !cmmtg.tile<1x1>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op distributed_gemm needs its gang of nodes}}
+  %c = cmmtg.task distributed_gemm (%a, %a) : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op runs on node 1 outside its gang of nodes}}
+  %c = cmmtg.task distributed_gemm (%a, %a) {nodes = array<i64: 0, 2>, node = 1} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op gang lists a node twice}}
+  %c = cmmtg.task distributed_gemm (%a, %a) {nodes = array<i64: 2, 0, 2>} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op only a distributed_gemm has a gang of nodes}}
+  %c = cmmtg.task gemm (%a, %a) {nodes = array<i64: 0, 1>} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{'cmmtg.task' op worker must be at least 0, got -1}}
+  %a = cmmtg.task generate () {node = 0, worker = -1} : () -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{'cmmtg.task' op finishes at 1.000000e+00 before it starts at 2.000000e+00}}
+  %a = cmmtg.task generate () {start = 2.0, finish = 1.0} : () -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+// Times: a task starts after its operands are ready on its node.
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () {node = 1, start = 0.0, finish = 1.0} : () -> !cmmtg.tile<5x5>
+  %r = cmmtg.recv %a from 1 to 0 {start = 1.0, finish = 2.0} : !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op (task) starts at 1.500000e+00 before operand #0 is ready on node 0 at 2.000000e+00}}
+  %t = cmmtg.task transpose (%r) {node = 0, start = 1.5, finish = 3.0} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () {node = 1, start = 0.0, finish = 1.0} : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.recv' op starts at 5.000000e-01 before its tile is ready on node 1 at 1.000000e+00}}
+  %r = cmmtg.recv %a from 1 to 0 {start = 0.5, finish = 2.0} : !cmmtg.tile<5x5>
+}
+
+// -----
+
+// No use after an eviction.
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () {node = 1} : () -> !cmmtg.tile<5x5>
+  // expected-note @+1 {{evicted here}}
+  cmmtg.evict %a on 1 : !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op operand #0 is used after it was evicted from node 1}}
+  %t = cmmtg.task transpose (%a) {node = 1} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () {node = 1} : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.evict' op evicts on node 0 a tile located on node 1}}
+  cmmtg.evict %a on 0 : !cmmtg.tile<5x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () {node = 1} : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.cache_put' op caches on node 2 a tile located on node 1}}
+  cmmtg.cache_put %a on 2 at 1.0 : !cmmtg.tile<5x5>
+}
+
+// -----
+
+// A scheduled graph places every task.
+cmmtg.graph @main tile_size 5 attributes {makespan = 1.0 : f64, nodes = 2} {
+  // expected-error @+1 {{'cmmtg.task' op in a scheduled graph needs node, worker, start and finish}}
+  %a = cmmtg.task generate () {node = 1} : () -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 attributes {makespan = 1.0 : f64, nodes = 2} {
+  // expected-error @+1 {{'cmmtg.task' op node 2 does not exist (the graph has 2 node(s))}}
+  %a = cmmtg.task generate () {node = 2, worker = 0, start = 0.0, finish = 1.0} : () -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+// expected-error @+1 {{'cmmtg.graph' op tile_size must be at least 1, got 0}}
+cmmtg.graph @main tile_size 0 {
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{tile dimensions must be positive, got 0x5}}
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<0x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{expected a tile shape RxC, got 3 dimension(s)}}
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<2x3x4>
+}

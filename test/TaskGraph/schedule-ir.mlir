@@ -1,0 +1,40 @@
+// cmm-schedule on hand-written graphs: readTaskGraph keeps kinds, cost
+// classes, time parameters and pinned nodes; graphs already scheduled are
+// left alone; gang tasks and pins outside the machine are errors.
+// RUN: cmm-opt %s -split-input-file --cmm-schedule="nodes=2 machine-model=%S/Inputs/test-model.json" -verify-diagnostics | FileCheck %s
+
+// The load is pinned to the master; the transpose of a 5x2 tile is 2x5.
+// CHECK-LABEL: cmmtg.graph @main tile_size 5 attributes {makespan = {{.*}} : f64, nodes = 2 : i64, scheduler = "heft"} {
+// CHECK-DAG: %[[L:.*]] = cmmtg.task load () {finish = {{.*}}, m = 5 : i64, n = 2 : i64, name = "load", node = 0 : i64, pinned = 0 : i64, start = {{.*}}, worker = {{[01]}} : i64} : () -> !cmmtg.tile<5x2>
+// CHECK-DAG: cmmtg.task transpose ({{.*}}) {finish = {{.*}}, m = 2 : i64, n = 5 : i64, name = "t", node = {{[01]}} : i64, start = {{.*}}, worker = {{[01]}} : i64} : (!cmmtg.tile<5x2>) -> !cmmtg.tile<2x5>
+// CHECK-DAG: cmmtg.task elementwise cost map ({{.*}}) {finish = {{.*}}, m = 5 : i64, n = 2 : i64, name = "exp"
+// CHECK-DAG: cmmtg.task gather ({{.*}}) {finish = {{.*}}, name = "print", node = 0 : i64, pinned = 0 : i64
+// CHECK: }
+cmmtg.graph @main tile_size 5 {
+  %l = cmmtg.task load () {m = 5, n = 2, name = "load", pinned = 0} : () -> !cmmtg.tile<5x2>
+  %t = cmmtg.task transpose (%l) {m = 2, n = 5, name = "t"} : (!cmmtg.tile<5x2>) -> !cmmtg.tile<2x5>
+  %e = cmmtg.task elementwise cost map (%l) {m = 5, n = 2, name = "exp"} : (!cmmtg.tile<5x2>) -> !cmmtg.tile<5x2>
+  cmmtg.task gather (%t, %e) {name = "print", pinned = 0} : (!cmmtg.tile<2x5>, !cmmtg.tile<5x2>) -> ()
+}
+
+// A scheduled graph stays as it is.
+// CHECK-LABEL: cmmtg.graph @main tile_size 7 attributes {makespan = 1.000000e+00 : f64, nodes = 4 : i64, scheduler = "mine"} {
+// CHECK-NEXT: cmmtg.task generate () {finish = 1.000000e+00 : f64, node = 3 : i64, start = 0.000000e+00 : f64, worker = 0 : i64}
+cmmtg.graph @main tile_size 7 attributes {makespan = 1.0 : f64, nodes = 4, scheduler = "mine"} {
+  %a = cmmtg.task generate () {node = 3, worker = 0, start = 0.0, finish = 1.0} : () -> !cmmtg.tile<7x7>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op is a gang task; the schedulers do not place distributed_gemm yet}}
+  %c = cmmtg.task distributed_gemm (%a, %a) {nodes = array<i64: 0, 1>} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+// expected-error @+1 {{cmm-schedule: task 'far' is pinned to node 5 of a machine with 2 node(s)}}
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () {name = "far", pinned = 5} : () -> !cmmtg.tile<5x5>
+}
