@@ -277,26 +277,32 @@ ExprPtr Parser::parseMultiplicative() {
   return lhs;
 }
 
-ExprPtr Parser::parseUnary() {
+/// `('-'|'+') operand` with the sign applied, else `next`; shared by unary
+/// expressions and power exponents (`A .^ -1`).
+ExprPtr Parser::parseSigned(ExprPtr (Parser::*operand)(),
+                            ExprPtr (Parser::*next)()) {
   NestingGuard guard(nesting);
   if (nesting > kMaxNesting) {
     error(tok.loc, "expression is nested too deeply (more than " +
                        llvm::Twine(kMaxNesting) + " levels)");
     return nullptr;
   }
-  if (tok.is(TokenKind::Minus) || tok.is(TokenKind::Plus)) {
-    Token op = consume();
-    ExprPtr operand = parseUnary();
-    if (!operand)
-      return nullptr;
-    SMRange range(op.loc, operand->getRange().End);
-    unsigned depth = operand->getDepth() + 1;
-    ExprPtr e = std::make_unique<UnaryExpr>(range, op.kind, std::move(operand));
-    e->setLoc(op.loc);
-    e->setDepth(depth);
-    return checkDepth(*e) ? std::move(e) : nullptr;
-  }
-  return parsePower();
+  if (!tok.is(TokenKind::Minus) && !tok.is(TokenKind::Plus))
+    return (this->*next)();
+  Token op = consume();
+  ExprPtr inner = (this->*operand)();
+  if (!inner)
+    return nullptr;
+  SMRange range(op.loc, inner->getRange().End);
+  unsigned depth = inner->getDepth() + 1;
+  ExprPtr e = std::make_unique<UnaryExpr>(range, op.kind, std::move(inner));
+  e->setLoc(op.loc);
+  e->setDepth(depth);
+  return checkDepth(*e) ? std::move(e) : nullptr;
+}
+
+ExprPtr Parser::parseUnary() {
+  return parseSigned(&Parser::parseUnary, &Parser::parsePower);
 }
 
 ExprPtr Parser::parsePower() {
@@ -311,25 +317,7 @@ ExprPtr Parser::parsePower() {
 }
 
 ExprPtr Parser::parsePowerOperand() {
-  NestingGuard guard(nesting);
-  if (nesting > kMaxNesting) {
-    error(tok.loc, "expression is nested too deeply (more than " +
-                       llvm::Twine(kMaxNesting) + " levels)");
-    return nullptr;
-  }
-  if (tok.is(TokenKind::Minus) || tok.is(TokenKind::Plus)) {
-    Token op = consume();
-    ExprPtr operand = parsePowerOperand();
-    if (!operand)
-      return nullptr;
-    SMRange range(op.loc, operand->getRange().End);
-    unsigned depth = operand->getDepth() + 1;
-    ExprPtr e = std::make_unique<UnaryExpr>(range, op.kind, std::move(operand));
-    e->setLoc(op.loc);
-    e->setDepth(depth);
-    return checkDepth(*e) ? std::move(e) : nullptr;
-  }
-  return parsePower();
+  return parseSigned(&Parser::parsePowerOperand, &Parser::parsePower);
 }
 
 ExprPtr Parser::parsePostfix() {

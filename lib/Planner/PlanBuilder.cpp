@@ -76,12 +76,12 @@ double PlanBuilder::commSlot(unsigned from, unsigned to, double ready,
   return best;
 }
 
-double PlanBuilder::arrivalEstimate(DataId data, unsigned node) const {
-  if (holds(data, node))
-    return location[data].at(node);
+Transfer PlanBuilder::bestTransfer(DataId data, unsigned node) const {
   const DataItem &item = graph.item(data);
-  double best = std::numeric_limits<double>::infinity();
+  Transfer best;
+  best.finish = std::numeric_limits<double>::infinity();
   for (auto &[from, since] : location[data]) {
+    // Without the tile cache only the producer's copy is sent.
     if (!options.useTileCache &&
         from != schedule.placement[item.producer].node)
       continue;
@@ -90,9 +90,16 @@ double PlanBuilder::arrivalEstimate(DataId data, unsigned node) const {
     double start =
         commSlot(from, node, std::max(since, refetchAfter(data, node)),
                  duration, &s, &r);
-    best = std::min(best, start + duration);
+    if (start + duration < best.finish)
+      best = {data, from, node, s, r, start, start + duration};
   }
   return best;
+}
+
+double PlanBuilder::arrivalEstimate(DataId data, unsigned node) const {
+  if (holds(data, node))
+    return location[data].at(node);
+  return bestTransfer(data, node).finish;
 }
 
 double PlanBuilder::arrival(DataId data, unsigned node, bool reserve) {
@@ -103,21 +110,7 @@ double PlanBuilder::arrival(DataId data, unsigned node, bool reserve) {
     return location[data].at(node);
   }
   const DataItem &item = graph.item(data);
-  Transfer best;
-  best.finish = std::numeric_limits<double>::infinity();
-  for (auto &[from, since] : location[data]) {
-    if (!options.useTileCache &&
-        from != schedule.placement[item.producer].node)
-      continue;
-    double duration = cost.transferTime(item, data, from, node);
-    int s, r;
-    double start =
-        commSlot(from, node, std::max(since, refetchAfter(data, node)),
-                 duration, &s, &r);
-    if (start + duration < best.finish) {
-      best = {data, from, node, s, r, start, start + duration};
-    }
-  }
+  Transfer best = bestTransfer(data, node);
   if (!reserve)
     return best.finish;
   if (best.sendComm >= 0) {

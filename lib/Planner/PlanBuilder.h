@@ -58,6 +58,8 @@ private:
   /// earliest transfer from a holder (reserving it when `reserve`).
   double arrival(DataId data, unsigned node, bool reserve);
   double arrivalEstimate(DataId data, unsigned node) const;
+  /// The earliest transfer of `data` to `node` from a node that holds it.
+  Transfer bestTransfer(DataId data, unsigned node) const;
   /// Earliest start >= ready of `duration` on a free communicator of each
   /// end; the communicators chosen go to sendComm/recvComm.
   double commSlot(unsigned from, unsigned to, double ready, double duration,

@@ -49,6 +49,7 @@ private:
   ExprPtr parseUnary();
   ExprPtr parsePower();
   ExprPtr parsePowerOperand();
+  ExprPtr parseSigned(ExprPtr (Parser::*operand)(), ExprPtr (Parser::*next)());
   ExprPtr parsePostfix();
   ExprPtr parsePrimary();
   ExprPtr parseMatrixLiteral();
