@@ -2,6 +2,8 @@
 
 #include "cmm/Planner/Simulator.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -15,16 +17,17 @@ struct EventGraph {
   std::vector<std::vector<size_t>> deps;
 };
 
-/// Orders a resource's events by planned start, zero-length ones first among
-/// equal starts (they took no time at that instant), and chains them.
+/// Orders a resource's events by planned start and chains them. Zero-length
+/// events occupy no resource (as in the planner's timelines, which do not
+/// reserve them), so they stay out of the order.
 void chain(std::vector<std::pair<double, size_t>> events,
            std::vector<std::vector<size_t>> &deps,
            const std::vector<double> &plannedFinish) {
-  std::stable_sort(events.begin(), events.end(), [&](auto &a, auto &b) {
-    if (a.first != b.first)
-      return a.first < b.first;
-    return plannedFinish[a.second] < plannedFinish[b.second];
+  llvm::erase_if(events, [&](const std::pair<double, size_t> &e) {
+    return plannedFinish[e.second] <= e.first;
   });
+  std::stable_sort(events.begin(), events.end(),
+                   [](auto &a, auto &b) { return a.first < b.first; });
   for (size_t i = 1; i < events.size(); ++i)
     deps[events[i].second].push_back(events[i - 1].second);
 }

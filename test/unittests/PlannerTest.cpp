@@ -254,15 +254,19 @@ TEST(Property, RandomGraphsGiveValidPlansUnderMemoryPressure) {
                 << "round " << round << (heft ? " heft" : " round-robin")
                 << (cache ? " cache" : "") << (comms ? " comms" : "")
                 << " memory " << memory;
+            // The replay keeps the plan's orders, so it never ends later.
+            // With the tile cache and room in memory it is the plan; without
+            // the cache a use may read an earlier copy sent for another
+            // consumer, and under eviction a re-fetch waits in the plan for
+            // the old copy to leave, so the replay may end earlier.
             double replayed = simulate(g, cost, s).makespan;
             EXPECT_GE(replayed, lowerBounds(g, cost).lower() - 1e-9);
-            // Without communicators (resources are the workers only) the
-            // replay is the plan. With them it can differ on these random
-            // graphs (observed 0.94x-1.14x; docs/planner.md, known issues).
-            if (!comms && memory > 1e6) {
+            EXPECT_LE(replayed, s.makespan + 1e-9)
+                << "round " << round << (heft ? " heft" : " round-robin");
+            if (cache && memory > 1e6) {
               EXPECT_NEAR(replayed, s.makespan, 1e-9)
                   << "round " << round << (heft ? " heft" : " round-robin")
-                  << (cache ? " cache" : "");
+                  << (comms ? " comms" : "");
             }
           }
     }
