@@ -8,6 +8,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 using namespace mlir;
@@ -290,10 +291,47 @@ bool Tiler::run(func::FuncOp func, std::string &error) {
 
 } // namespace
 
+/// Tasks the tiling of `func` would create, counted without building them
+/// (a product of I x K by K x J tiles makes I * J * K tasks).
+static double countTasks(func::FuncOp func, int64_t size) {
+  auto tiles = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return double(tileCount(t.getDimSize(0), size)) *
+           double(tileCount(t.getDimSize(1), size));
+  };
+  double total = 0;
+  func.walk([&](Operation *op) {
+    if (auto m = dyn_cast<MatmulOp>(op)) {
+      auto a = cast<RankedTensorType>(m.getLhs().getType());
+      total += tiles(m) * double(tileCount(a.getDimSize(1), size));
+    } else if (auto p = dyn_cast<PowOp>(op)) {
+      double k = double(tileCount(p.getType().getDimSize(0), size));
+      total += tiles(p) * k * 2.0 * std::max<double>(1, std::log2(
+                                        double(p.getExponent()) + 1));
+    } else {
+      for (Value operand : op->getOperands())
+        if (isa<RankedTensorType>(operand.getType()))
+          total += tiles(operand);
+      for (Value result : op->getResults())
+        if (isa<RankedTensorType>(result.getType()))
+          total += tiles(result);
+    }
+  });
+  return total;
+}
+
 bool cmm::planner::buildTaskGraph(func::FuncOp func, int64_t tileSize,
                                   TaskGraph &graph, std::string &error) {
   if (tileSize < 1) {
     error = "tile size must be at least 1";
+    return false;
+  }
+  double tasks = countTasks(func, tileSize);
+  if (tasks > kMaxTasks) {
+    error = "tile size " + std::to_string(tileSize) + " would make about " +
+            std::to_string(static_cast<long long>(tasks)) +
+            " tasks (more than " + std::to_string(kMaxTasks) +
+            "); choose a larger tile size";
     return false;
   }
   if (!func.getBody().hasOneBlock()) {
