@@ -15,6 +15,7 @@
 #include "cmm/InitAll.h"
 #include "cmm/Support/LargeStack.h"
 #include "cmm/Interpreter/Interpreter.h"
+#include "cmm/Planner/PlanOutput.h"
 #include "cmm/Planning/Planner.h"
 
 #include "mlir/IR/AsmState.h"
@@ -99,6 +100,18 @@ static cl::opt<SchedulerChoice> schedulerChoice(
                           "round-robin baseline")),
     cl::cat(planCategory));
 
+static cl::opt<std::string> planTrace(
+    "plan-trace",
+    cl::desc("With --emit=plan, write the chosen plan's predicted schedule as "
+             "Chrome trace events (open in Perfetto)"),
+    cl::value_desc("file.json"), cl::init(""), cl::cat(planCategory));
+
+static cl::opt<std::string> planSvg(
+    "plan-svg",
+    cl::desc("With --emit=plan, draw the chosen plan as a Gantt chart (one "
+             "row per worker and communicator)"),
+    cl::value_desc("file.svg"), cl::init(""), cl::cat(planCategory));
+
 static cl::list<std::string>
     defines("D", cl::Prefix,
             cl::desc("name=value: override the first top-level assignment of "
@@ -136,6 +149,30 @@ static bool emitPlan(mlir::ModuleOp module, llvm::raw_ostream &os) {
     return false;
   }
   planner::printPlanSummary(plan, machine, os);
+  // Pictures of the chosen plan.
+  const planner::PlanCandidate &best = plan.best();
+  planner::MachineCostModel cost(machine);
+  std::string label = "tile size " + std::to_string(best.tileSize) + ", " +
+                      machine.name + ", " +
+                      std::to_string(machine.nodes.size()) + " node(s)";
+  for (auto [path, svg] : {std::make_pair(planTrace.getValue(), false),
+                           std::make_pair(planSvg.getValue(), true)}) {
+    if (path.empty())
+      continue;
+    std::string err;
+    auto file = mlir::openOutputFile(path, &err);
+    if (!file) {
+      llvm::errs() << "cmmc: error: " << err << "\n";
+      return false;
+    }
+    if (svg)
+      planner::writeGanttSVG(best.graph, best.simulation.replayed, cost,
+                             file->os(), label);
+    else
+      planner::writeChromeTrace(best.graph, best.simulation.replayed, cost,
+                                file->os(), label);
+    file->keep();
+  }
   // The same program on one node of the cluster's worker kind (the last
   // node; the master may keep cores for communicators), for the speedup.
   if (machine.nodes.size() > 1) {
