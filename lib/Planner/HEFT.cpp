@@ -48,6 +48,10 @@ Schedule cmm::planner::scheduleHEFT(const TaskGraph &graph,
   PlanBuilder builder(graph, cost, options);
   for (TaskId t : order) {
     const Task &task = graph.task(t);
+    if (task.isGang()) {
+      builder.commit(t, task.gangNodes.front(), 0);
+      continue;
+    }
     PlanBuilder::Candidate best;
     best.finish = std::numeric_limits<double>::infinity();
     for (unsigned node = 0; node < cost.numNodes(); ++node) {
@@ -70,6 +74,10 @@ Schedule cmm::planner::scheduleRoundRobin(const TaskGraph &graph,
   unsigned next = 0;
   for (TaskId t = 0; t < graph.size(); ++t) {
     const Task &task = graph.task(t);
+    if (task.isGang()) {
+      builder.commit(t, task.gangNodes.front(), 0);
+      continue;
+    }
     if (task.pinnedNode >= 0) {
       PlanBuilder::Candidate c = builder.bestOnNode(t, task.pinnedNode);
       builder.commit(t, c.node, c.worker);

@@ -218,9 +218,29 @@ void PlanBuilder::commit(TaskId task, unsigned node, unsigned worker) {
   for (DataId d : t.inputs)
     ready = std::max(ready, arrival(d, node, /*reserve=*/true));
   double duration = cost.taskTime(t, task, node);
-  double start = workerTimelines[node][worker].earliest(ready, duration);
-  double finish = start + duration;
-  workerTimelines[node][worker].reserve(start, finish);
+  double start, finish;
+  if (t.isGang()) {
+    // The gang's inputs are on its first node; it holds all its workers.
+    start = ready;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (unsigned n : t.gangNodes)
+        for (const Timeline &tl : workerTimelines[n])
+          if (double s = tl.earliest(start, duration); s > start) {
+            start = s;
+            moved = true;
+          }
+    }
+    finish = start + duration;
+    for (unsigned n : t.gangNodes)
+      for (Timeline &tl : workerTimelines[n])
+        tl.reserve(start, finish);
+    worker = 0;
+  } else {
+    start = workerTimelines[node][worker].earliest(ready, duration);
+    finish = start + duration;
+    workerTimelines[node][worker].reserve(start, finish);
+  }
   schedule.placement[task] = {node, worker, start, finish};
   schedule.makespan = std::max(schedule.makespan, finish);
 

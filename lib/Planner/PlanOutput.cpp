@@ -47,6 +47,21 @@ struct Layout {
   std::vector<NodeRows> nodes;
   size_t numTasks = 0; // tasks with a placement
 
+  /// The (node, worker) rows a task occupies: its placement, or for a gang
+  /// task every worker of each of its nodes.
+  std::vector<std::pair<unsigned, unsigned>>
+  taskRows(const Task &task, const TaskPlacement &p) const {
+    std::vector<std::pair<unsigned, unsigned>> out;
+    if (!task.isGang()) {
+      out.push_back({p.node, p.worker});
+      return out;
+    }
+    for (unsigned n : task.gangNodes)
+      for (unsigned w = 0; w < std::max(1u, nodes[n].workers); ++w)
+        out.push_back({n, w});
+    return out;
+  }
+
   std::vector<TransferSide> sides(const Transfer &x) const {
     std::vector<TransferSide> out;
     if (x.sendComm < 0 && x.recvComm < 0) {
@@ -72,8 +87,11 @@ Layout computeLayout(const TaskGraph &graph, const Schedule &schedule,
   Layout layout;
   layout.numTasks = std::min(graph.size(), schedule.placement.size());
   unsigned numNodes = cost.numNodes();
-  for (size_t t = 0; t < layout.numTasks; ++t)
+  for (size_t t = 0; t < layout.numTasks; ++t) {
     numNodes = std::max(numNodes, schedule.placement[t].node + 1);
+    for (unsigned n : graph.task(t).gangNodes)
+      numNodes = std::max(numNodes, n + 1);
+  }
   bool anyComm = false;
   for (const Transfer &x : schedule.transfers) {
     numNodes = std::max({numNodes, x.from + 1, x.to + 1});
@@ -98,6 +116,8 @@ Layout computeLayout(const TaskGraph &graph, const Schedule &schedule,
     const TaskPlacement &p = schedule.placement[t];
     NodeRows &rows = layout.nodes[p.node];
     rows.workers = std::max(rows.workers, p.worker + 1);
+    for (unsigned n : graph.task(t).gangNodes)
+      layout.nodes[n].workers = std::max(layout.nodes[n].workers, 1u);
   }
   for (const Transfer &x : schedule.transfers) {
     if (x.sendComm >= 0)
@@ -240,23 +260,26 @@ void cmm::planner::writeChromeTrace(const TaskGraph &graph,
       for (TaskId t = 0; t < layout.numTasks; ++t) {
         const Task &task = graph.task(t);
         const TaskPlacement &p = schedule.placement[t];
-        j.object([&] {
-          j.attribute("name", jsonString(taskName(graph, t)));
-          j.attribute("cat", taskKindName(task.kind));
-          j.attribute("ph", "X");
-          j.attribute("pid", pid(p.node));
-          j.attribute("tid", tid(p.worker));
-          j.attribute("ts", p.start * kMicros);
-          j.attribute("dur", std::max(0.0, p.finish - p.start) * kMicros);
-          j.attributeObject("args", [&] {
-            j.attribute("id", int64_t(t));
-            j.attribute("m", task.m);
-            j.attribute("n", task.n);
-            j.attribute("k", task.k);
-            j.attribute("inputs", int64_t(task.inputs.size()));
-            j.attribute("outputs", int64_t(task.outputs.size()));
+        for (const auto &row : layout.taskRows(task, p))
+          j.object([&] {
+            j.attribute("name", jsonString(taskName(graph, t)));
+            j.attribute("cat", taskKindName(task.kind));
+            j.attribute("ph", "X");
+            j.attribute("pid", pid(row.first));
+            j.attribute("tid", tid(row.second));
+            j.attribute("ts", p.start * kMicros);
+            j.attribute("dur", std::max(0.0, p.finish - p.start) * kMicros);
+            j.attributeObject("args", [&] {
+              j.attribute("id", int64_t(t));
+              j.attribute("m", task.m);
+              j.attribute("n", task.n);
+              j.attribute("k", task.k);
+              j.attribute("inputs", int64_t(task.inputs.size()));
+              j.attribute("outputs", int64_t(task.outputs.size()));
+              if (task.isGang())
+                j.attribute("gang_nodes", int64_t(task.gangNodes.size()));
+            });
           });
-        });
       }
 
       for (const Transfer &x : schedule.transfers)
@@ -340,6 +363,7 @@ struct Style {
 /// (send) and orange (recv), as in the paper's figure.
 enum StyleIndex {
   SGemm,
+  SDistributedGemm,
   SElementwise,
   STranspose,
   SReduce,
@@ -356,6 +380,7 @@ enum StyleIndex {
 
 const Style kStyles[kNumStyles] = {
     {"gemm / gemm-accumulate", "#d62728", "#ffffff"},
+    {"distributed gemm", "#7b0c0c", "#ffffff"},
     {"elementwise", "#1f77b4", "#ffffff"},
     {"transpose", "#9467bd", "#ffffff"},
     {"reduce", "#8c564b", "#ffffff"},
@@ -389,6 +414,7 @@ StyleIndex styleOf(TaskKind kind) {
   case TaskKind::Solve:
     return SSolve;
   case TaskKind::DistributedGemm:
+    return SDistributedGemm;
   case TaskKind::Abstract:
     break;
   }
@@ -501,10 +527,10 @@ void cmm::planner::writeGanttSVG(const TaskGraph &graph,
                                  llvm::StringRef title) {
   Layout layout = computeLayout(graph, schedule, cost);
   double end = endTime(layout, schedule);
-  double step = niceTickStep(end);
-  double axisEnd = end > 0 ? std::ceil(end / step - 1e-9) * step : 1.0;
-  if (axisEnd <= 0)
-    axisEnd = step;
+  // The axis ends just after the plan (not at the next tick, which could
+  // waste a fifth of the width); ticks every `step` up to it.
+  double axisEnd = end > 0 ? end * 1.01 : 1.0;
+  double step = niceTickStep(end > 0 ? end : 1.0);
   double scale = (kPlotRight - kPlotLeft) / axisEnd;
   auto xOf = [&](double t) { return kPlotLeft + t * scale; };
 
@@ -515,8 +541,8 @@ void cmm::planner::writeGanttSVG(const TaskGraph &graph,
     nodeTop[n] = y;
     y += std::max(1u, layout.nodes[n].chartRows()) * kRowHeight + kNodeGap;
   }
-  double rowsBottom = layout.nodes.empty() ? kRowsTop + kRowHeight
-                                           : y - kNodeGap;
+  double rowsBottom =
+      layout.nodes.empty() ? kRowsTop + kRowHeight : y - kNodeGap;
   auto rowTop = [&](unsigned node, unsigned row) {
     return nodeTop[node] + row * kRowHeight;
   };
@@ -551,17 +577,16 @@ void cmm::planner::writeGanttSVG(const TaskGraph &graph,
       lx += w;
     }
   }
-  double height =
-      (legend.empty() ? legendTop : legend.back().y + 12) + 16;
+  double height = (legend.empty() ? legendTop : legend.back().y + 12) + 16;
 
   std::string heading = title.empty() ? "Schedule" : title.str();
-  std::string summary =
-      "makespan " + formatSeconds(schedule.makespan) + "  \xC2\xB7  " +
-      std::to_string(layout.numTasks) + " tasks on " +
-      std::to_string(layout.nodes.size()) + " node" +
-      (layout.nodes.size() == 1 ? "" : "s") + "  \xC2\xB7  " +
-      std::to_string(schedule.transfers.size()) + " transfers (" +
-      formatBytes(schedule.bytesMoved) + ")";
+  std::string summary = "makespan " + formatSeconds(schedule.makespan) +
+                        "  \xC2\xB7  " + std::to_string(layout.numTasks) +
+                        " tasks on " + std::to_string(layout.nodes.size()) +
+                        " node" + (layout.nodes.size() == 1 ? "" : "s") +
+                        "  \xC2\xB7  " +
+                        std::to_string(schedule.transfers.size()) +
+                        " transfers (" + formatBytes(schedule.bytesMoved) + ")";
 
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << coord(kWidth)
      << "\" height=\"" << coord(height) << "\" viewBox=\"0 0 " << coord(kWidth)
@@ -579,7 +604,8 @@ void cmm::planner::writeGanttSVG(const TaskGraph &graph,
   for (unsigned n = 0; n < layout.nodes.size(); ++n) {
     const NodeRows &rows = layout.nodes[n];
     double top = nodeTop[n] - 2;
-    double bottom = nodeTop[n] + std::max(1u, rows.chartRows()) * kRowHeight + 2;
+    double bottom =
+        nodeTop[n] + std::max(1u, rows.chartRows()) * kRowHeight + 2;
     os << "<path d=\"M4 " << coord(top) << "H" << coord(kPlotRight + 4) << "V"
        << coord(bottom) << "H4Z\" fill=\"" << (n % 2 ? "#f4f4f4" : "#ebebeb")
        << "\"/>\n";
@@ -598,7 +624,7 @@ void cmm::planner::writeGanttSVG(const TaskGraph &graph,
   os << "</g>\n";
 
   // Grid and axis.
-  unsigned numTicks = unsigned(std::lround(axisEnd / step));
+  unsigned numTicks = unsigned(std::floor(axisEnd / step + 1e-9));
   int decimals = std::max(0, -int(std::floor(std::log10(step) + 1e-9)));
   os << "<g stroke=\"#cccccc\" stroke-width=\"0.5\">\n";
   for (unsigned i = 0; i <= numTicks; ++i)
@@ -612,15 +638,15 @@ void cmm::planner::writeGanttSVG(const TaskGraph &graph,
      << "\"/>\n";
   for (unsigned i = 0; i <= numTicks; ++i)
     os << "<line x1=\"" << coord(xOf(i * step)) << "\" y1=\"" << coord(axisY)
-       << "\" x2=\"" << coord(xOf(i * step)) << "\" y2=\""
-       << coord(axisY + 5) << "\"/>\n";
+       << "\" x2=\"" << coord(xOf(i * step)) << "\" y2=\"" << coord(axisY + 5)
+       << "\"/>\n";
   os << "</g>\n";
-  os << "<g font-size=\"" << coord(kLabelFont) << "\" text-anchor=\"middle\">\n";
+  os << "<g font-size=\"" << coord(kLabelFont)
+     << "\" text-anchor=\"middle\">\n";
   std::string tickFormat = "%." + std::to_string(decimals) + "f";
   for (unsigned i = 0; i <= numTicks; ++i)
-    os << "<text x=\"" << coord(xOf(i * step)) << "\" y=\""
-       << coord(axisY + 18) << "\">"
-       << formatNumber(i * step, tickFormat.c_str()) << "</text>\n";
+    os << "<text x=\"" << coord(xOf(i * step)) << "\" y=\"" << coord(axisY + 18)
+       << "\">" << formatNumber(i * step, tickFormat.c_str()) << "</text>\n";
   os << "<text x=\"" << coord((kPlotLeft + kPlotRight) / 2) << "\" y=\""
      << coord(axisY + 34) << "\">time (s)</text>\n";
   os << "</g>\n";
@@ -650,13 +676,21 @@ void cmm::planner::writeGanttSVG(const TaskGraph &graph,
     const Task &task = graph.task(t);
     const TaskPlacement &p = schedule.placement[t];
     std::string name = taskName(graph, t);
+    std::string where;
+    if (task.isGang()) {
+      where = "every worker of node";
+      where += task.gangNodes.size() == 1 ? " " : "s ";
+      for (size_t i = 0; i < task.gangNodes.size(); ++i)
+        where += (i ? ", " : "") + std::to_string(task.gangNodes[i]);
+    } else {
+      where = nodeName(p.node) + ", worker " + std::to_string(p.worker);
+    }
     std::string tooltip = name + " (" + taskKindName(task.kind) + ") on " +
-                          nodeName(p.node) + ", worker " +
-                          std::to_string(p.worker) + "\nstart " +
-                          formatSeconds(p.start) + ", duration " +
-                          formatSeconds(p.finish - p.start);
-    bar(p.start, p.finish, rowTop(p.node, p.worker), styleOf(task.kind), name,
-        tooltip);
+                          where + "\nstart " + formatSeconds(p.start) +
+                          ", duration " + formatSeconds(p.finish - p.start);
+    for (auto [node, worker] : layout.taskRows(task, p))
+      bar(p.start, p.finish, rowTop(node, worker), styleOf(task.kind), name,
+          tooltip);
   }
   for (const Transfer &x : schedule.transfers)
     for (const TransferSide &side : layout.sides(x)) {
@@ -691,9 +725,8 @@ void cmm::planner::writeGanttSVG(const TaskGraph &graph,
     os << "<rect x=\"" << coord(item.x) << "\" y=\"" << coord(item.y)
        << "\" width=\"12\" height=\"12\" fill=\"" << kStyles[item.style].fill
        << "\"/>\n";
-    os << "<text x=\"" << coord(item.x + 17) << "\" y=\""
-       << coord(item.y + 10) << "\">" << kStyles[item.style].label
-       << "</text>\n";
+    os << "<text x=\"" << coord(item.x + 17) << "\" y=\"" << coord(item.y + 10)
+       << "\">" << kStyles[item.style].label << "</text>\n";
   }
   os << "</g>\n";
   os << "</svg>\n";

@@ -42,9 +42,17 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
   // Resource orders.
   std::map<std::pair<unsigned, unsigned>, std::vector<std::pair<double, size_t>>>
       byWorker, byComm;
-  for (TaskId t = 0; t < numTasks; ++t)
-    byWorker[{plan.placement[t].node, plan.placement[t].worker}].push_back(
-        {plan.placement[t].start, t});
+  for (TaskId t = 0; t < numTasks; ++t) {
+    const Task &task = graph.task(t);
+    if (task.isGang()) {
+      for (unsigned n : task.gangNodes)
+        for (unsigned w = 0; w < cost.workers(n); ++w)
+          byWorker[{n, w}].push_back({plan.placement[t].start, t});
+    } else {
+      byWorker[{plan.placement[t].node, plan.placement[t].worker}].push_back(
+          {plan.placement[t].start, t});
+    }
+  }
   for (size_t i = 0; i < plan.transfers.size(); ++i) {
     const Transfer &x = plan.transfers[i];
     if (x.sendComm >= 0) {
@@ -174,7 +182,14 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
   }
   for (TaskId t = 0; t < numTasks; ++t) {
     const TaskPlacement &p = report.replayed.placement[t];
-    report.workerBusy[p.node][p.worker] += p.finish - p.start;
+    const Task &task = graph.task(t);
+    if (task.isGang()) {
+      for (unsigned n : task.gangNodes)
+        for (double &busy : report.workerBusy[n])
+          busy += p.finish - p.start;
+    } else {
+      report.workerBusy[p.node][p.worker] += p.finish - p.start;
+    }
   }
   for (const Transfer &x : report.replayed.transfers)
     if (x.sendComm >= 0) {

@@ -143,7 +143,19 @@ std::string cmm::planner::verifySchedule(const TaskGraph &graph,
     if (!sameTime(p.finish - p.start, cost.taskTime(task, t, p.node)))
       return name + " runs " + describe(p.finish - p.start) +
              " s, the model says " + describe(cost.taskTime(task, t, p.node));
-    workerBusy[{p.node, p.worker}].push_back({p.start, p.finish});
+    if (task.isGang()) {
+      if (p.node != task.gangNodes.front())
+        return name + " is a gang task placed off its first node " +
+               describe(task.gangNodes.front());
+      for (unsigned n : task.gangNodes) {
+        if (n >= cost.numNodes())
+          return name + " names node " + describe(n) + " that does not exist";
+        for (unsigned w = 0; w < cost.workers(n); ++w)
+          workerBusy[{n, w}].push_back({p.start, p.finish});
+      }
+    } else {
+      workerBusy[{p.node, p.worker}].push_back({p.start, p.finish});
+    }
     for (DataId out : task.outputs)
       presence.addArrival(out, p.node, p.finish,
                           withEvents.count({out, p.node}) > 0);

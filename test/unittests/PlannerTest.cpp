@@ -272,3 +272,59 @@ TEST(Property, RandomGraphsGiveValidPlansUnderMemoryPressure) {
     }
   }
 }
+
+TEST(Gang, ADistributedGemmHoldsEveryWorkerOfItsNodes) {
+  // t0 (2 s) feeds a gang task over nodes 0 and 1 (5 s) and an ordinary
+  // task c (3 s). The gang needs both nodes' workers at once, so c cannot run
+  // beside it: HEFT puts c before or after, never overlapping.
+  TaskGraph g;
+  TaskId t0 = g.addTask(Task{"t0"});
+  DataId d = g.addData(t0, 8, "d0");
+  Task gang;
+  gang.name = "cosma";
+  gang.kind = TaskKind::DistributedGemm;
+  gang.inputs = {d};
+  gang.gangNodes = {0, 1};
+  g.addTask(gang);
+  Task c;
+  c.name = "c";
+  c.inputs = {d};
+  g.addTask(c);
+  TableCostModel cost({{2, 2}, {5, 5}, {3, 3}}, {1});
+  for (bool heft : {true, false}) {
+    SchedulerOptions options;
+    Schedule s = heft ? scheduleHEFT(g, cost, options)
+                      : scheduleRoundRobin(g, cost, options);
+    ASSERT_EQ(verifySchedule(g, cost, s, options), "");
+    const TaskPlacement &p = s.placement[1], &q = s.placement[2];
+    EXPECT_EQ(p.node, 0u);
+    EXPECT_TRUE(q.finish <= p.start || q.start >= p.finish)
+        << "c overlaps the gang task";
+    SimulationReport r = simulate(g, cost, s);
+    EXPECT_NEAR(r.makespan, s.makespan, 1e-12);
+    // Both nodes' workers are busy for the gang's 5 s.
+    EXPECT_GE(r.workerBusy[1][0], 5.0);
+  }
+}
+
+TEST(Gang, ValidatorRejectsWorkBesideAGang) {
+  TaskGraph g;
+  TaskId t0 = g.addTask(Task{"t0"});
+  DataId d = g.addData(t0, 8, "d0");
+  Task gang;
+  gang.name = "cosma";
+  gang.inputs = {d};
+  gang.gangNodes = {0, 1};
+  g.addTask(gang);
+  Task c;
+  c.name = "c";
+  g.addTask(c);
+  TableCostModel cost({{2, 2}, {5, 5}, {3, 3}}, {1});
+  SchedulerOptions options;
+  Schedule s;
+  s.placement = {{0, 0, 0, 2}, {0, 0, 2, 7}, {1, 0, 3, 6}}; // c inside the gang
+  EXPECT_NE(verifySchedule(g, cost, s, options).find("two things at once"),
+            std::string::npos);
+  s.placement[2] = {1, 0, 7, 10};
+  EXPECT_EQ(verifySchedule(g, cost, s, options), "");
+}

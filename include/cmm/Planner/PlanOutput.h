@@ -33,7 +33,8 @@ namespace cmm::planner {
 
 /// Writes `schedule` as a Chrome trace. Events, in order: process and thread
 /// metadata ("M") node by node; one "X" event per task in TaskId order
-/// (cat: taskKindName; args: id, m, n, k, inputs, outputs); per transfer in
+/// (cat: taskKindName; args: id, m, n, k, inputs, outputs), a gang task
+/// (Task::gangNodes) once per worker of each of its nodes; per transfer in
 /// plan order a "send <data> -> node N" event on the sender's communicator
 /// and a "recv <data> <- node M" event on the receiver's (cat "send"/"recv";
 /// args: bytes, data) -- or, when the transfer has no communicators
@@ -52,8 +53,10 @@ void writeChromeTrace(const TaskGraph &graph, const Schedule &schedule,
 /// side of a transfer is one <rect> (at least 1 px wide, so zero-duration
 /// tasks show as a line) with a <title> tooltip; the only other <rect>s are
 /// the legend's swatches, one per colour used (in the fixed order gemm,
-/// elementwise, transpose, reduce, generate, load, gather, solve, other,
-/// send, recv, transfer). `title` defaults to "Schedule".
+/// distributed gemm, elementwise, transpose, reduce, generate, load, gather,
+/// solve, other, send, recv, transfer). A gang task (Task::gangNodes) is
+/// drawn on every worker row of each of its nodes. `title` defaults to
+/// "Schedule".
 void writeGanttSVG(const TaskGraph &graph, const Schedule &schedule,
                    const CostModel &cost, llvm::raw_ostream &os,
                    llvm::StringRef title = "");

@@ -54,6 +54,11 @@ struct Task {
   std::vector<DataId> outputs;
   /// Must run on this node (loads, gathers: the master), or -1.
   int pinnedNode = -1;
+  /// A gang task (distributed-gemm) occupies every worker of each of these
+  /// nodes at once, from one start to one finish; its inputs must be on the
+  /// first node, where its outputs appear. Empty for an ordinary task.
+  std::vector<unsigned> gangNodes;
+  bool isGang() const { return !gangNodes.empty(); }
 };
 
 class TaskGraph {
