@@ -142,6 +142,16 @@ private:
 };
 } // namespace
 
+void cmm::forEachChain(func::FuncOp func,
+                       llvm::function_ref<void(ProductChain &)> process) {
+  SmallVector<Operation *> worklist = findChainRoots(func);
+  for (size_t next = 0; next < worklist.size(); ++next) {
+    ProductChain chain = flattenChain(worklist[next]);
+    worklist.append(chain.nestedRoots.begin(), chain.nestedRoots.end());
+    process(chain);
+  }
+}
+
 ProductChain cmm::flattenChain(Operation *root, int64_t maxExpand,
                                size_t maxFactors) {
   ProductChain chain;

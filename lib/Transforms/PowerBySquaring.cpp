@@ -32,27 +32,24 @@ struct PowerBySquaringPass
 
   void runOnOperation() override {
     RuleCounts counts;
-    SmallVector<Operation *> worklist = findChainRoots(getOperation());
-    for (size_t next = 0; next < worklist.size(); ++next) {
-      ProductChain chain = flattenChain(worklist[next]);
-      worklist.append(chain.nestedRoots.begin(), chain.nestedRoots.end());
+    forEachChain(getOperation(), [&](ProductChain &chain) {
       size_t k = chain.factors.size();
       // X*X is already one squaring.
       if (k < 2 || (k == 2 && !chain.hasPower) || !isPowerOfOneValue(chain))
-        continue;
+        return;
       // An explicit power is always lowered (at equal cost); a product tree
       // only when squaring is strictly cheaper (X*(X*X) is already optimal).
       ChainPlan plan = ChainPlan::squaring(chain.factors);
       double cost = plan.flops() + scaleFlops(chain, plan);
       double original = chain.originalFlops();
       if (chain.hasPower ? cost > original : cost >= original)
-        continue;
+        return;
       int64_t squarings = 0, products = 0;
       rewriteChain(chain, plan, &squarings, &products);
       ++counts["powers-expanded"];
       counts["squarings"] += squarings;
       counts["products"] += products;
-    }
+    });
     if (lowerAll)
       lowerRemainingPowers(counts);
     recordRewrites(*this, getOperation(), counts);

@@ -24,21 +24,18 @@ namespace {
 struct ReorderChainsPass : public cmm::impl::ReorderChainsBase<ReorderChainsPass> {
   void runOnOperation() override {
     RuleCounts counts;
-    SmallVector<Operation *> worklist = findChainRoots(getOperation());
-    for (size_t next = 0; next < worklist.size(); ++next) {
-      ProductChain chain = flattenChain(worklist[next]);
-      worklist.append(chain.nestedRoots.begin(), chain.nestedRoots.end());
+    forEachChain(getOperation(), [&](ProductChain &chain) {
       if (chain.factors.size() < 2)
-        continue;
+        return;
       ChainPlan plan = ChainPlan::optimal(chain.factors);
       double cost = plan.flops() + scaleFlops(chain, plan);
       // Strictly cheaper, beyond rounding of the float counts.
       if (!(cost < chain.originalFlops() * (1.0 - 1e-9)))
-        continue;
+        return;
       rewriteChain(chain, plan);
       ++counts["chains-reordered"];
       counts["chain-factors"] += chain.factors.size();
-    }
+    });
     recordRewrites(*this, getOperation(), counts);
   }
 };

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace cmm {
@@ -55,6 +56,12 @@ struct ProductChain {
 /// Chains found under long powers while flattening are in
 /// ProductChain::nestedRoots.
 llvm::SmallVector<mlir::Operation *> findChainRoots(mlir::func::FuncOp func);
+
+/// Calls `process` with each product chain of `func`: the roots of
+/// findChainRoots in program order, then the chains found under long powers.
+/// `process` may rewrite the chain it is given.
+void forEachChain(mlir::func::FuncOp func,
+                  llvm::function_ref<void(ProductChain &)> process);
 
 /// The chain rooted at `root`. Powers with exponents above `maxExpand`, and
 /// expansions beyond `maxFactors` factors, stay leaves.
