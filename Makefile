@@ -1,6 +1,7 @@
 # Entry points for a fresh machine:
 #   make demo    install, build, compile examples/markov.cmm and run it
-#   make check   install, build, run every test suite (lit, unit, MPI)
+#   make check   install, build, run every test suite (lit, unit; MPI suites
+#                join with the MPI back end)
 BUILD ?= build
 JOBS ?= 2
 LLVM_PREFIX ?= /usr/lib/llvm-22
