@@ -248,8 +248,9 @@ void cmm::planner::writeChromeTrace(const TaskGraph &graph,
       // Names and order of the nodes and their rows.
       for (unsigned n = 0; n < layout.nodes.size(); ++n) {
         const NodeRows &rows = layout.nodes[n];
-        metadata("process_name", n, 0, "name", nodeName(n));
-        metadata("process_sort_index", n, 0, "sort_index", int64_t(n));
+        // On the first row's tid: tid 0 is special in Perfetto.
+        metadata("process_name", n, tid(0), "name", nodeName(n));
+        metadata("process_sort_index", n, tid(0), "sort_index", int64_t(n));
         unsigned numRows = rows.chartRows() + (rows.cache ? 1 : 0);
         for (unsigned r = 0; r < numRows; ++r) {
           metadata("thread_name", n, tid(r), "name", rowName(rows, r));
@@ -580,13 +581,14 @@ void cmm::planner::writeGanttSVG(const TaskGraph &graph,
   double height = (legend.empty() ? legendTop : legend.back().y + 12) + 16;
 
   std::string heading = title.empty() ? "Schedule" : title.str();
-  std::string summary = "makespan " + formatSeconds(schedule.makespan) +
-                        "  \xC2\xB7  " + std::to_string(layout.numTasks) +
-                        " tasks on " + std::to_string(layout.nodes.size()) +
-                        " node" + (layout.nodes.size() == 1 ? "" : "s") +
-                        "  \xC2\xB7  " +
-                        std::to_string(schedule.transfers.size()) +
-                        " transfers (" + formatBytes(schedule.bytesMoved) + ")";
+  std::string summary =
+      "makespan " + formatSeconds(schedule.makespan) + "  \xC2\xB7  " +
+      std::to_string(layout.numTasks) + " tasks on " +
+      std::to_string(layout.nodes.size()) + " node" +
+      (layout.nodes.size() == 1 ? "" : "s") + "  \xC2\xB7  " +
+      std::to_string(schedule.transfers.size()) + " transfer" +
+      (schedule.transfers.size() == 1 ? "" : "s") + " (" +
+      formatBytes(schedule.bytesMoved) + ")";
 
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << coord(kWidth)
      << "\" height=\"" << coord(height) << "\" viewBox=\"0 0 " << coord(kWidth)

@@ -214,8 +214,8 @@ TEST(ChromeTrace, HandPlanEventsAndTimes) {
   EXPECT_EQ(t.tidOf(1, "cache"), 3);
   EXPECT_EQ(t.tidOf(2, "worker 0"), 1);
   EXPECT_EQ(t.tidOf(2, "comm 0"), 2);
-  EXPECT_EQ(t.tidOf(2, "cache"), -1); // no cache events on node 1
-  EXPECT_EQ(t.tidOf(1, "links"), -1); // communicators are modelled
+  EXPECT_EQ(t.tidOf(2, "cache"), -1);              // no cache events on node 1
+  EXPECT_EQ(t.tidOf(1, "links"), -1);              // communicators are modelled
   EXPECT_LT(t.sortIndex(1, 1), t.sortIndex(1, 2)); // workers first
   EXPECT_LT(t.sortIndex(1, 2), t.sortIndex(1, 3));
 
@@ -357,9 +357,9 @@ TEST(ChromeTrace, TransfersWithoutCommunicatorsGoToLinks) {
   const Transfer &x = s.transfers[0];
   int64_t links = t.tidOf(int64_t(x.to) + 1, "links");
   ASSERT_EQ(links, 2); // after the one worker
-  const json::Object *e = t.event(g.item(x.data).name + " node " +
-                                  std::to_string(x.from) + " -> node " +
-                                  std::to_string(x.to));
+  const json::Object *e =
+      t.event(g.item(x.data).name + " node " + std::to_string(x.from) +
+              " -> node " + std::to_string(x.to));
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->getString("cat"), "transfer");
   EXPECT_EQ(e->getInteger("pid"), int64_t(x.to) + 1);
@@ -370,6 +370,42 @@ TEST(ChromeTrace, TransfersWithoutCommunicatorsGoToLinks) {
   // Legend: gemm, reduce, generate, transfer.
   EXPECT_EQ(count(chart, "<rect"), g.size() + s.transfers.size() + 4);
   EXPECT_EQ(count(chart, ">links</text>"), 2u); // both nodes receive
+}
+
+TEST(PlanOutput, AGangTaskFillsEveryWorkerOfItsNodes) {
+  TaskGraph g;
+  Task gen{"gen", TaskKind::Generate, OpClass::Generate};
+  DataId a = g.addData(g.addTask(gen), 800, "A");
+  Task cosma{"cosma", TaskKind::DistributedGemm, OpClass::Gemm};
+  cosma.inputs = {a};
+  cosma.gangNodes = {0, 1};
+  g.addData(g.addTask(cosma), 800, "C");
+  TableCostModel cost({{1, 1}, {3, 3}}, {1, 1});
+  Schedule s;
+  s.placement = {{0, 0, 0, 1}, {0, 0, 1, 4}};
+  s.makespan = 4;
+  ASSERT_EQ(verifySchedule(g, cost, s, SchedulerOptions()), "");
+
+  ParsedTrace t(trace(g, s, cost));
+  ASSERT_EQ(t.complete.size(), 3u); // gen, and cosma on both nodes
+  std::vector<int64_t> pids;
+  for (const json::Object *e : t.complete)
+    if (e->getString("name") == "cosma") {
+      pids.push_back(*e->getInteger("pid"));
+      EXPECT_EQ(e->getInteger("tid"), 1);
+      EXPECT_EQ(*e->getNumber("ts"), 1e6);
+      EXPECT_EQ(*e->getNumber("dur"), 3e6);
+      EXPECT_EQ(e->getObject("args")->getInteger("gang_nodes"), 2);
+    }
+  EXPECT_EQ(pids, (std::vector<int64_t>{1, 2}));
+
+  std::string chart = svg(g, s, cost);
+  // 3 bars; legend: distributed gemm, generate.
+  EXPECT_EQ(count(chart, "<rect"), 3u + 2u);
+  EXPECT_EQ(count(chart, "<title>cosma (distributed-gemm) on every worker "
+                         "of nodes 0, 1\n"),
+            2u);
+  EXPECT_NE(chart.find(">distributed gemm</text>"), std::string::npos);
 }
 
 TEST(ChromeTrace, EmptySchedule) {
@@ -399,9 +435,9 @@ TEST(GanttSVG, HandPlan) {
   EXPECT_EQ(count(chart, "<title>"), count(chart, "</title>"));
   EXPECT_EQ(count(chart, "<text"), count(chart, "</text>"));
   EXPECT_EQ(count(chart, "<g"), count(chart, "</g>"));
-  for (const char *label : {">gemm / gemm-accumulate</text>",
-                            ">elementwise</text>", ">generate</text>",
-                            ">send</text>", ">recv</text>"})
+  for (const char *label :
+       {">gemm / gemm-accumulate</text>", ">elementwise</text>",
+        ">generate</text>", ">send</text>", ">recv</text>"})
     EXPECT_NE(chart.find(label), std::string::npos) << label;
   EXPECT_EQ(chart.find(">transpose</text>"), std::string::npos);
 
@@ -425,8 +461,10 @@ TEST(GanttSVG, HandPlan) {
   EXPECT_EQ(count(chart, ">comm 0</text>"), 2u);
 
   // The axis: makespan 8 s, ticks every second from 0 to 8.
-  EXPECT_NE(chart.find(">8</text>"), std::string::npos);
-  EXPECT_NE(chart.find(">0</text>"), std::string::npos);
+  for (int tick = 0; tick <= 8; ++tick)
+    EXPECT_NE(chart.find(">" + std::to_string(tick) + "</text>"),
+              std::string::npos)
+        << tick;
   EXPECT_EQ(chart.find(">9</text>"), std::string::npos);
   EXPECT_NE(chart.find("makespan 8 s"), std::string::npos);
 
