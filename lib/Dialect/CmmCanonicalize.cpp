@@ -6,7 +6,9 @@
 // canonicalization patterns and the body of `cmm-algebraic-simplify`, which
 // counts them.
 //
-// Note: like SystemDS, `A .* 0 -> 0` and `A * 0 -> 0` ignore NaN and Inf in A.
+// Note: like SystemDS, `A .* 0 -> 0` and `A * 0 -> 0` ignore NaN and Inf in A
+// (and so does the dynamic rule X - Y.*X -> (1-Y).*X: Inf - 0.5*Inf is NaN,
+// (1-0.5)*Inf is Inf).
 //
 //===----------------------------------------------------------------------===//
 

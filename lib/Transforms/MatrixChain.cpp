@@ -278,25 +278,8 @@ private:
   /// X^m by binary exponentiation, reusing X^(2^e) across the chain.
   Value power(const ChainFactor &f, int64_t m) {
     Value x = leaf(f);
-    SmallVector<Value> &squares = powersOf[x];
-    if (squares.empty())
-      squares.push_back(x);
-    Value result;
-    for (unsigned e = 0; m; ++e, m >>= 1) {
-      if (squares.size() <= e) {
-        squares.push_back(product(squares.back(), squares.back()));
-        ++squarings;
-      }
-      if (m & 1) {
-        if (result) {
-          result = product(result, squares[e]);
-          ++squareProducts;
-        } else {
-          result = squares[e];
-        }
-      }
-    }
-    return result;
+    return emitPowerBySquaring(b, loc, x, m, powersOf[x], &squarings,
+                               &squareProducts);
   }
 
   const ChainPlan &plan;
@@ -309,6 +292,35 @@ private:
   llvm::DenseMap<Value, SmallVector<Value>> powersOf;
 };
 } // namespace cmm
+
+Value cmm::emitPowerBySquaring(OpBuilder &b, Location loc, Value x, int64_t m,
+                               SmallVectorImpl<Value> &squares,
+                               int64_t *squarings, int64_t *products) {
+  auto product = [&](Value l, Value r) -> Value {
+    return MatmulOp::create(
+        b, loc, getMatrixType(b.getContext(), dim(l, 0), dim(r, 1)), l, r);
+  };
+  if (squares.empty())
+    squares.push_back(x);
+  Value result;
+  for (unsigned e = 0; m; ++e, m >>= 1) {
+    if (squares.size() <= e) {
+      squares.push_back(product(squares.back(), squares.back()));
+      if (squarings)
+        ++*squarings;
+    }
+    if (m & 1) {
+      if (result) {
+        result = product(result, squares[e]);
+        if (products)
+          ++*products;
+      } else {
+        result = squares[e];
+      }
+    }
+  }
+  return result;
+}
 
 Value ChainPlan::emit(OpBuilder &builder, Location loc,
                       ArrayRef<ChainFactor> factors, double scale,

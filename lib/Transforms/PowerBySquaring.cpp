@@ -63,16 +63,17 @@ struct PowerBySquaringPass
         powers.push_back(pow);
     });
     for (PowOp pow : powers) {
-      ProductChain chain;
-      chain.root = pow;
-      chain.ops.push_back(pow);
-      auto type = pow.getType();
-      ChainFactor x{pow.getInput(), false, type.getDimSize(0),
-                    type.getDimSize(1)};
-      chain.factors.assign(static_cast<size_t>(pow.getExponent()), x);
+      // Directly, in O(log k): a chain of k factors would not fit for the
+      // exponents the language allows (up to 1e9).
+      OpBuilder b(pow);
+      SmallVector<Value> squares;
       int64_t squarings = 0, products = 0;
-      rewriteChain(chain, ChainPlan::squaring(chain.factors), &squarings,
-                   &products);
+      Value result =
+          emitPowerBySquaring(b, pow.getLoc(), pow.getInput(),
+                              pow.getExponent(), squares, &squarings,
+                              &products);
+      pow.getResult().replaceAllUsesWith(result);
+      pow.erase();
       ++counts["powers-expanded"];
       counts["squarings"] += squarings;
       counts["products"] += products;

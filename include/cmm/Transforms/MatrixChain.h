@@ -118,6 +118,15 @@ mlir::Value rewriteChain(const ProductChain &chain, const ChainPlan &plan,
                          int64_t *squarings = nullptr,
                          int64_t *squareProducts = nullptr);
 
+/// x^m (m >= 1) by binary exponentiation: floor(log2 m) squarings and
+/// popcount(m) - 1 products, reusing and extending `squares` (x, x^2, x^4,
+/// ...), in O(log m) time and memory.
+mlir::Value emitPowerBySquaring(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value x, int64_t m,
+                                llvm::SmallVectorImpl<mlir::Value> &squares,
+                                int64_t *squarings = nullptr,
+                                int64_t *products = nullptr);
+
 /// Flops of applying the chain's scale at its cheapest place in `plan`
 /// (0 for a scale of 1).
 double scaleFlops(const ProductChain &chain, const ChainPlan &plan);
