@@ -5,12 +5,13 @@ same output, and print well-formed lines. New examples join automatically.
 usage: run_examples.py EXAMPLES_DIR WORKDIR
 """
 
-import glob
 import os
 import re
-import shlex
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Oracle"))
+import cmm_examples  # noqa: E402
 
 PRINT_LINE = re.compile(
     r"^.+ \d+x\d+ sum=\S+ norm=\S+ \[[^\]]*\]$|^.+ = \S+$")
@@ -26,19 +27,9 @@ def run(cmd, cwd, stdin=None):
 
 def main():
     examples, work = sys.argv[1], sys.argv[2]
-    os.makedirs(work, exist_ok=True)
-    # Programs name their data relative to the repository root.
-    link = os.path.join(work, "examples")
-    if not os.path.exists(link):
-        os.symlink(os.path.abspath(examples), link)
-    programs = sorted(glob.glob(os.path.join(examples, "*.cmm")))
+    programs = list(cmm_examples.programs(examples, work))
     assert len(programs) >= 4, "expected at least 4 examples"
-    for prog in programs:
-        text = open(prog).read()
-        m = re.search(r"^# test:(.*)$", text, re.M)
-        assert m, "%s has no '# test:' line with its test flags" % prog
-        flags = shlex.split(m.group(1))
-        prog = os.path.abspath(prog)
+    for prog, flags in programs:
         ir = run(["cmmc", prog, "--emit=mlir"] + flags, work)
         once = run(["cmm-opt"], work, ir)
         twice = run(["cmm-opt"], work, once)

@@ -4,14 +4,15 @@ of 1e-10 (the reference is the unoptimized --O0 run).
 usage: rewrite_equivalence.py EXAMPLES_DIR WORKDIR
 """
 
-import glob
 import os
 import re
-import shlex
 import subprocess
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+import cmm_examples  # noqa: E402
 
 TOLERANCE = 1e-10
 
@@ -25,15 +26,9 @@ def run(args, cwd, dump):
 
 def main():
     examples, work = sys.argv[1], sys.argv[2]
-    os.makedirs(work, exist_ok=True)
-    link = os.path.join(work, "examples")
-    if not os.path.exists(link):
-        os.symlink(os.path.abspath(examples), link)
-    for prog in sorted(glob.glob(os.path.join(examples, "*.cmm"))):
+    for prog, flags in cmm_examples.programs(examples, work):
         name = os.path.basename(prog)
-        flags = shlex.split(re.search(r"^# test:(.*)$", open(prog).read(),
-                                      re.M).group(1))
-        args = [os.path.abspath(prog)] + flags
+        args = [prog] + flags
         ref_dir = os.path.join(work, name + ".O0")
         opt_dir = os.path.join(work, name + ".opt")
         ref = run(args + ["--O0"], work, ref_dir)
