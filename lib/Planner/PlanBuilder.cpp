@@ -123,7 +123,7 @@ double PlanBuilder::arrival(DataId data, unsigned node, bool reserve) {
   double &senderUse = lastUse[best.from][data];
   senderUse = std::max(senderUse, best.finish);
   if (options.useTileCache)
-    place(data, node, best.finish, /*received=*/true);
+    place(data, node, best.finish);
   return best.finish;
 }
 
@@ -159,13 +159,11 @@ PlanBuilder::Candidate PlanBuilder::bestOnNode(TaskId task,
   return best;
 }
 
-void PlanBuilder::place(DataId data, unsigned node, double time,
-                        bool received) {
+void PlanBuilder::place(DataId data, unsigned node, double time) {
   location[data][node] = time;
   usedBytes[node] += graph.item(data).bytes;
   // Every copy a node holds, produced or received, is put in its cache, so
   // the events give each copy's lifetime in order (see verifySchedule).
-  (void)received;
   schedule.cacheEvents.push_back({CacheEvent::Put, data, node, time});
   makeRoom(node, time, data);
 }
@@ -252,7 +250,7 @@ void PlanBuilder::commit(TaskId task, unsigned node, unsigned worker) {
   }
   for (DataId out : t.outputs) {
     lastUse[node][out] = finish;
-    place(out, node, finish, /*received=*/false);
+    place(out, node, finish);
   }
   // Data whose consumers are all placed leaves every node's cache.
   for (DataId d : inputs)

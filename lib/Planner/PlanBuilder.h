@@ -66,7 +66,8 @@ private:
                   int *sendComm, int *recvComm) const;
   bool holds(DataId data, unsigned node) const;
   double refetchAfter(DataId data, unsigned node) const;
-  void place(DataId data, unsigned node, double time, bool received);
+  /// A copy of `data` appears on `node` at `time` (produced or received).
+  void place(DataId data, unsigned node, double time);
   void evict(DataId data, unsigned node);
   void makeRoom(unsigned node, double time, DataId keep);
 

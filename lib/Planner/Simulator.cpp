@@ -12,11 +12,6 @@
 using namespace cmm::planner;
 
 namespace {
-/// Events are tasks [0, T) and transfers [T, T + X).
-struct EventGraph {
-  std::vector<std::vector<size_t>> deps;
-};
-
 /// Orders a resource's events by planned start and chains them. Zero-length
 /// events occupy no resource (as in the planner's timelines, which do not
 /// reserve them), so they stay out of the order.

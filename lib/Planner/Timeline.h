@@ -32,9 +32,6 @@ public:
     }
     return t;
   }
-  bool isFree(double start, double duration) const {
-    return earliest(start, duration) == start;
-  }
   void reserve(double start, double finish) {
     if (finish <= start)
       return; // zero-length work occupies nothing

@@ -35,7 +35,6 @@ struct Presence {
     double arrived, left;
   };
   std::map<std::pair<DataId, unsigned>, std::vector<Lifetime>> copies;
-  std::map<std::pair<DataId, unsigned>, std::vector<double>> arrivals;
   std::string error;
 
   void fromEvents(const std::vector<CacheEvent> &events) {
@@ -60,7 +59,6 @@ struct Presence {
   void addArrival(DataId d, unsigned node, double t, bool hasEvents) {
     if (!hasEvents)
       copies[{d, node}].push_back({t, std::numeric_limits<double>::infinity()});
-    arrivals[{d, node}].push_back(t);
   }
 
   /// Is a copy of `d` on `node` at `t` (arrived by t, not gone before t)?
@@ -81,16 +79,6 @@ struct Presence {
       return false;
     for (const Lifetime &c : it->second)
       if (c.arrived < t - kEps && c.left > t + kEps)
-        return true;
-    return false;
-  }
-  /// Did a copy arrive at time `t` (a transfer's Put)?
-  bool arrivalAt(DataId d, unsigned node, double t) const {
-    auto it = copies.find({d, node});
-    if (it == copies.end())
-      return false;
-    for (const Lifetime &c : it->second)
-      if (sameTime(c.arrived, t))
         return true;
     return false;
   }
