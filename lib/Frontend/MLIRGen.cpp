@@ -91,6 +91,8 @@ private:
   std::optional<std::string> toPath(const Expr &e, llvm::StringRef fn);
   bool checkArgCount(const CallExpr &call, size_t lo, size_t hi);
   bool checkSize(SMLoc l, int64_t rows, int64_t cols);
+  std::optional<mlir::RankedTensorType> toShape(const CallExpr &call,
+                                                size_t first);
   int64_t callId(SMLoc l);
   mlir::RankedTensorType matrixType(int64_t rows, int64_t cols) {
     return getMatrixType(builder.getContext(), rows, cols);
@@ -651,6 +653,19 @@ bool MLIRGenImpl::checkArgCount(const CallExpr &call, size_t lo, size_t hi) {
   return false;
 }
 
+/// The matrix type of a constructor's (rows, cols) arguments at `first`.
+std::optional<mlir::RankedTensorType>
+MLIRGenImpl::toShape(const CallExpr &call, size_t first) {
+  const auto &args = call.getArgs();
+  auto m = toDimension(*args[first], "the row count");
+  if (!m)
+    return std::nullopt;
+  auto n = toDimension(*args[first + 1], "the column count");
+  if (!n || !checkSize(call.getLoc(), *m, *n))
+    return std::nullopt;
+  return matrixType(*m, *n);
+}
+
 bool MLIRGenImpl::checkSize(SMLoc l, int64_t r, int64_t c) {
   if (r < 1 || c < 1) {
     error(l, "matrix dimensions must be at least 1, got " + llvm::Twine(r) +
@@ -777,11 +792,8 @@ MaybeValue MLIRGenImpl::evalCall(const CallExpr &call) {
   if (name == "rand" || name == "randn") {
     if (!checkArgCount(call, 2, 3))
       return std::nullopt;
-    auto m = toDimension(*args[0], "the row count");
-    if (!m)
-      return std::nullopt;
-    auto n = toDimension(*args[1], "the column count");
-    if (!n || !checkSize(call.getLoc(), *m, *n))
+    auto type = toShape(call, 0);
+    if (!type)
       return std::nullopt;
     int64_t seed = kDefaultSeed;
     if (args.size() == 3) {
@@ -792,20 +804,17 @@ MaybeValue MLIRGenImpl::evalCall(const CallExpr &call) {
     }
     Distribution dist = name == "rand" ? Distribution::Uniform
                                        : Distribution::Normal;
-    return TraceValue::ofMatrix(RandOp::create(
-        builder, l, matrixType(*m, *n), dist, seed, callId(call.getLoc())));
+    return TraceValue::ofMatrix(
+        RandOp::create(builder, l, *type, dist, seed, callId(call.getLoc())));
   }
   if (name == "zeros" || name == "ones") {
     if (!checkArgCount(call, 2, 2))
       return std::nullopt;
-    auto m = toDimension(*args[0], "the row count");
-    if (!m)
-      return std::nullopt;
-    auto n = toDimension(*args[1], "the column count");
-    if (!n || !checkSize(call.getLoc(), *m, *n))
+    auto type = toShape(call, 0);
+    if (!type)
       return std::nullopt;
     return TraceValue::ofMatrix(
-        FillOp::create(builder, l, matrixType(*m, *n),
+        FillOp::create(builder, l, *type,
                        builder.getF64FloatAttr(name == "ones" ? 1.0 : 0.0)));
   }
   if (name == "fill") {
@@ -814,14 +823,11 @@ MaybeValue MLIRGenImpl::evalCall(const CallExpr &call) {
     auto v = toScalar(*args[0], "the fill value");
     if (!v)
       return std::nullopt;
-    auto m = toDimension(*args[1], "the row count");
-    if (!m)
+    auto type = toShape(call, 1);
+    if (!type)
       return std::nullopt;
-    auto n = toDimension(*args[2], "the column count");
-    if (!n || !checkSize(call.getLoc(), *m, *n))
-      return std::nullopt;
-    return TraceValue::ofMatrix(FillOp::create(
-        builder, l, matrixType(*m, *n), builder.getF64FloatAttr(*v)));
+    return TraceValue::ofMatrix(
+        FillOp::create(builder, l, *type, builder.getF64FloatAttr(*v)));
   }
   if (name == "eye") {
     if (!checkArgCount(call, 1, 1))
