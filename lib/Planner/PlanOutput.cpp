@@ -409,6 +409,7 @@ StyleIndex styleOf(TaskKind kind) {
   case TaskKind::Generate:
     return SGenerate;
   case TaskKind::Load:
+  case TaskKind::Merge:
     return SLoad;
   case TaskKind::Gather:
     return SGather;

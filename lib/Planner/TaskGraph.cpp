@@ -28,6 +28,8 @@ const char *cmm::planner::taskKindName(TaskKind kind) {
     return "gather";
   case TaskKind::Solve:
     return "solve";
+  case TaskKind::Merge:
+    return "merge";
   case TaskKind::DistributedGemm:
     return "distributed-gemm";
   case TaskKind::Abstract:

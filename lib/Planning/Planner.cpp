@@ -71,12 +71,20 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
                                    ? defaultTileSizes(func)
                                    : options.tileSizes;
   plan.candidates.clear();
-  plan.candidates.resize(sizes.size());
   // Tiling reads the IR; it runs here, the schedulers in threads.
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    plan.candidates[i].tileSize = sizes[i];
-    if (!buildTaskGraph(func, sizes[i], plan.candidates[i].graph, error))
-      return false;
+  for (int64_t size : sizes) {
+    std::vector<int64_t> startups{size};
+    if (options.dynamicTiling)
+      if (int64_t sub = startupTileSize(func, size, machine.totalWorkers());
+          sub < size)
+        startups.push_back(sub);
+    for (int64_t startup : startups) {
+      PlanCandidate &c = plan.candidates.emplace_back();
+      c.tileSize = size;
+      c.startupTileSize = startup;
+      if (!buildTaskGraph(func, size, c.graph, error, startup))
+        return false;
+    }
   }
   if (!scheduleCandidates(plan.candidates, machine, options, plan.chosen,
                           error))
@@ -96,14 +104,18 @@ void cmm::planner::printPlanSummary(const Plan &plan,
   for (size_t i = 0; i < plan.candidates.size(); ++i) {
     const PlanCandidate &c = plan.candidates[i];
     double ratio = c.simulation.makespan / std::max(1e-300, c.bounds.lower());
+    std::string startup;
+    if (c.startupTileSize && c.startupTileSize < c.tileSize)
+      startup = " (dynamic tiling, start-up sub-tiles " +
+                std::to_string(c.startupTileSize) + ")";
     os << llvm::format("  tile %6lld: %6zu tasks, predicted %10.4g s, "
                        "lower bound %10.4g s (x%.2f), zero-comm %10.4g s, "
-                       "moved %8.4g GB, %zu transfers, %u cache hits%s\n",
+                       "moved %8.4g GB, %zu transfers, %u cache hits%s%s\n",
                        (long long)c.tileSize, c.graph.size(),
                        c.simulation.makespan, c.bounds.lower(), ratio,
                        c.zeroCommMakespan, c.schedule.bytesMoved / 1e9,
                        c.schedule.transfers.size(), c.schedule.cacheHits,
-                       i == plan.chosen ? "  <- chosen" : "");
+                       startup.c_str(), i == plan.chosen ? "  <- chosen" : "");
   }
   os << llvm::format("chosen tile size: %lld (predicted makespan %.4g s); "
                      "planning took %.1f ms\n",

@@ -85,6 +85,8 @@ std::optional<tg::TaskKind> cmm::planner::toIRKind(TaskKind kind) {
     return tg::TaskKind::Solve;
   case TaskKind::DistributedGemm:
     return tg::TaskKind::DistributedGemm;
+  case TaskKind::Merge:
+    return tg::TaskKind::Merge;
   case TaskKind::Abstract:
     return std::nullopt;
   }
@@ -113,6 +115,8 @@ TaskKind cmm::planner::toPlannerKind(tg::TaskKind kind) {
     return TaskKind::Solve;
   case tg::TaskKind::DistributedGemm:
     return TaskKind::DistributedGemm;
+  case tg::TaskKind::Merge:
+    return TaskKind::Merge;
   }
   return TaskKind::Abstract;
 }
@@ -147,7 +151,8 @@ tg::TaskOp createTask(OpBuilder &builder, Location loc, const TaskGraph &graph,
                                /*m=*/nullptr, /*n=*/nullptr, /*k=*/nullptr,
                                /*pinned=*/nullptr, /*node=*/nullptr,
                                /*worker=*/nullptr, /*start=*/nullptr,
-                               /*finish=*/nullptr, /*nodes=*/nullptr);
+                               /*finish=*/nullptr, /*nodes=*/nullptr,
+                               /*op=*/nullptr, /*origins=*/nullptr);
   if (!task.name.empty())
     op.setNameAttr(builder.getStringAttr(task.name));
   tg::CostClass cost = toCostClass(task.op);
@@ -163,6 +168,19 @@ tg::TaskOp createTask(OpBuilder &builder, Location loc, const TaskGraph &graph,
   op.setKAttr(param(task.k));
   if (task.pinnedNode >= 0)
     op.setPinnedAttr(builder.getI64IntegerAttr(task.pinnedNode));
+  if (task.opIndex >= 0)
+    op.setOpAttr(builder.getI64IntegerAttr(task.opIndex));
+  // Origins only when some tile does not start at (0, 0), so hand-written
+  // graphs and one-tile matrices stay short.
+  SmallVector<int64_t> origins;
+  bool placed = false;
+  for (DataId d : task.outputs) {
+    origins.push_back(graph.item(d).row0);
+    origins.push_back(graph.item(d).col0);
+    placed |= graph.item(d).row0 || graph.item(d).col0;
+  }
+  if (placed)
+    op.setOriginsAttr(builder.getDenseI64ArrayAttr(origins));
   return op;
 }
 
@@ -463,13 +481,18 @@ LogicalResult cmm::planner::readTaskGraph(tg::GraphOp op, TaskGraph &graph) {
     task.k = double(taskOp.getK().value_or(1));
     if (auto pinned = taskOp.getPinned())
       task.pinnedNode = int(*pinned);
+    if (auto index = taskOp.getOp())
+      task.opIndex = int(*index);
     for (Value in : taskOp.getInputs())
       task.inputs.push_back(data.at(in));
     TaskId id = graph.addTask(std::move(task));
-    for (Value result : taskOp.getResults()) {
+    auto origins = taskOp.getOrigins();
+    for (auto [i, result] : llvm::enumerate(taskOp.getResults())) {
       auto type = cast<tg::TileType>(result.getType());
       DataId d = graph.addData(id, type.getBytes(), graph.task(id).name);
-      graph.setShape(d, type.getRows(), type.getCols());
+      int64_t row0 = origins ? (*origins)[2 * i] : 0;
+      int64_t col0 = origins ? (*origins)[2 * i + 1] : 0;
+      graph.setRegion(d, row0, col0, type.getRows(), type.getCols());
       data[result] = d;
     }
   }

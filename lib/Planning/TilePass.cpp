@@ -39,7 +39,9 @@ struct TileTaskGraphPass
     for (int64_t size : sizes) {
       TaskGraph graph;
       std::string error;
-      if (!buildTaskGraph(main, size, graph, error)) {
+      int64_t startup =
+          dynamicWorkers ? startupTileSize(main, size, dynamicWorkers) : 0;
+      if (!buildTaskGraph(main, size, graph, error, startup)) {
         mlir::emitError(main.getLoc(), "cmm-tile: ") << error;
         return signalPassFailure();
       }

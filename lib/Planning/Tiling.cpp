@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <set>
 
 using namespace mlir;
@@ -37,19 +38,20 @@ struct Grid {
 
 class Tiler {
 public:
-  Tiler(TaskGraph &graph, int64_t size) : graph(graph), size(size) {}
+  Tiler(TaskGraph &graph, int64_t size, int64_t startupSize)
+      : graph(graph), size(size), startupSize(startupSize) {}
 
   bool run(func::FuncOp func, std::string &error);
 
 private:
-  Grid gridFor(Value v) {
+  Grid gridFor(Value v, int64_t tile = 0) {
     auto type = cast<RankedTensorType>(v.getType());
     Grid g;
     g.rows = type.getDimSize(0);
     g.cols = type.getDimSize(1);
-    g.size = size;
-    g.tileRows = tileCount(g.rows, size);
-    g.tileCols = tileCount(g.cols, size);
+    g.size = tile ? tile : size;
+    g.tileRows = tileCount(g.rows, g.size);
+    g.tileCols = tileCount(g.cols, g.size);
     return g;
   }
 
@@ -66,22 +68,53 @@ private:
     t.k = k;
     t.inputs = std::move(inputs);
     t.pinnedNode = pinned;
+    t.opIndex = opIndex;
     TaskId id = graph.addTask(std::move(t));
     DataId d = graph.addData(id, 8.0 * grid.height(i) * grid.width(j),
                              graph.task(id).name);
-    graph.setShape(d, grid.height(i), grid.width(j));
+    graph.setRegion(d, i * grid.size, j * grid.size, grid.height(i),
+                    grid.width(j));
     return d;
   }
 
-  /// One task per tile with no inputs (generators, loads).
+  /// One task per tile with no inputs (generators, loads); at the start-up
+  /// tile size under dynamic tiling.
   Grid perTile(Value v, TaskKind kind, OpClass op, const std::string &name,
                int pinned = -1) {
-    Grid g = gridFor(v);
+    Grid g = gridFor(v, startupSize);
     for (int64_t i = 0; i < g.tileRows; ++i)
       for (int64_t j = 0; j < g.tileCols; ++j)
         g.tiles.push_back(task(g, i, j, kind, op, g.height(i), g.width(j), 1,
                                {}, name, pinned));
     return g;
+  }
+
+  /// The tiles of `v` at the tile size. Dynamic tiling (paper section 3.2)
+  /// starts some matrices in smaller sub-tiles; their first consumer that
+  /// needs whole tiles gets them merged back, once per matrix.
+  const Grid &in(Value v) {
+    const Grid &g = grids.at(v);
+    if (g.size == size)
+      return g;
+    auto it = merged.find(v);
+    if (it != merged.end())
+      return *it->second;
+    Grid m = gridFor(v);
+    int savedOp = opIndex;
+    opIndex = -1; // a merge belongs to no op
+    for (int64_t i = 0; i < m.tileRows; ++i)
+      for (int64_t j = 0; j < m.tileCols; ++j) {
+        std::vector<DataId> parts;
+        int64_t r0 = i * size, c0 = j * size;
+        for (int64_t a = r0 / g.size; a * g.size < r0 + m.height(i); ++a)
+          for (int64_t b = c0 / g.size; b * g.size < c0 + m.width(j); ++b)
+            parts.push_back(g.at(a, b));
+        m.tiles.push_back(task(m, i, j, TaskKind::Merge, OpClass::Copy,
+                               m.height(i), m.width(j), 1, parts,
+                               graph.item(g.tiles[0]).name + " merge"));
+      }
+    opIndex = savedOp;
+    return *(merged[v] = std::make_unique<Grid>(std::move(m)));
   }
 
   /// Tile (i, j) of an operand broadcast to a result grid.
@@ -91,12 +124,21 @@ private:
 
   Grid elementwise(Value result, ArrayRef<Value> operands, OpClass op,
                    const std::string &name) {
-    Grid g = gridFor(result);
+    // Sub-tiles stay sub-tiles through elementwise ops on operands of the
+    // result's shape; anything else works on whole tiles.
+    bool startup = startupSize != size;
+    for (Value operand : operands)
+      startup &= operand.getType() == result.getType() &&
+                 grids.at(operand).size == startupSize;
+    Grid g = gridFor(result, startup ? startupSize : size);
+    std::vector<const Grid *> ins;
+    for (Value operand : operands)
+      ins.push_back(startup ? &grids.at(operand) : &in(operand));
     for (int64_t i = 0; i < g.tileRows; ++i)
       for (int64_t j = 0; j < g.tileCols; ++j) {
         std::vector<DataId> inputs;
-        for (Value operand : operands)
-          inputs.push_back(broadcastTile(grids.at(operand), i, j));
+        for (const Grid *operand : ins)
+          inputs.push_back(broadcastTile(*operand, i, j));
         g.tiles.push_back(task(g, i, j, TaskKind::Elementwise, op, g.height(i),
                                g.width(j), 1, inputs, name));
       }
@@ -153,6 +195,10 @@ private:
   /// One task on one node over whole matrices, producing every output tile.
   Grid whole(ArrayRef<Value> operands, Value result, TaskKind kind, OpClass op,
              double m, double n, double k, const std::string &name) {
+    std::vector<DataId> inputs;
+    for (Value operand : operands)
+      for (DataId d : in(operand).tiles)
+        inputs.push_back(d);
     Grid g = gridFor(result);
     Task t;
     t.name = name;
@@ -161,19 +207,20 @@ private:
     t.m = m;
     t.n = n;
     t.k = k;
-    for (Value operand : operands)
-      for (DataId d : grids.at(operand).tiles)
-        t.inputs.push_back(d);
+    t.inputs = std::move(inputs);
+    t.opIndex = opIndex;
     TaskId id = graph.addTask(std::move(t));
     for (int64_t i = 0; i < g.tileRows; ++i)
       for (int64_t j = 0; j < g.tileCols; ++j) {
         g.tiles.push_back(graph.addData(id, 8.0 * g.height(i) * g.width(j),
                                         name));
-        graph.setShape(g.tiles.back(), g.height(i), g.width(j));
+        graph.setRegion(g.tiles.back(), i * g.size, j * g.size, g.height(i),
+                        g.width(j));
       }
     return g;
   }
 
+  /// The tiles of `v` (sub-tiles too) copied to the master.
   void gather(Value v, const std::string &name) {
     const Grid &g = grids.at(v);
     Task t;
@@ -184,12 +231,16 @@ private:
     t.n = g.cols;
     t.inputs = g.tiles;
     t.pinnedNode = 0; // results go to the master
+    t.opIndex = opIndex;
     graph.addTask(std::move(t));
   }
 
   TaskGraph &graph;
-  int64_t size;
+  int64_t size, startupSize;
+  int opIndex = -1; // of the op being tiled
   llvm::DenseMap<Value, Grid> grids;
+  // Merged grids are referred to while more are made: keep them put.
+  llvm::DenseMap<Value, std::unique_ptr<Grid>> merged;
 };
 
 std::string opName(Operation *op) {
@@ -201,7 +252,9 @@ std::string opName(Operation *op) {
 }
 
 bool Tiler::run(func::FuncOp func, std::string &error) {
+  opIndex = -1;
   for (Operation &op : func.getBody().front()) {
+    ++opIndex;
     std::string name = opName(&op);
     bool ok = true;
     llvm::TypeSwitch<Operation *>(&op)
@@ -215,12 +268,12 @@ bool Tiler::run(func::FuncOp func, std::string &error) {
                              /*pinned=*/0);
         })
         .Case<MatmulOp>([&](MatmulOp m) {
-          grids[m] = matmul(grids.at(m.getLhs()), grids.at(m.getRhs()),
-                            gridFor(m), name);
+          Grid a = in(m.getLhs());
+          grids[m] = matmul(a, in(m.getRhs()), gridFor(m), name);
         })
         .Case<PowOp>([&](PowOp p) {
           // Square-and-multiply over tiled products (as the interpreter).
-          Grid result, square = grids.at(p.getInput());
+          Grid result, square = in(p.getInput());
           bool have = false;
           for (uint64_t k = p.getExponent(); k; k >>= 1) {
             if (k & 1) {
@@ -230,8 +283,15 @@ bool Tiler::run(func::FuncOp func, std::string &error) {
             if (k > 1)
               square = matmul(square, square, gridFor(p), name + " square");
           }
-          if (!have) // A^0
-            result = perTile(p, TaskKind::Generate, OpClass::Generate, name);
+          if (!have) { // A^0 = I
+            Grid g = gridFor(p);
+            for (int64_t i = 0; i < g.tileRows; ++i)
+              for (int64_t j = 0; j < g.tileCols; ++j)
+                g.tiles.push_back(task(g, i, j, TaskKind::Generate,
+                                       OpClass::Generate, g.height(i),
+                                       g.width(j), 1, {}, name));
+            result = g;
+          }
           grids[p] = result;
         })
         .Case<AddOp, SubOp, MulOp, DivOp, EPowOp, MaxOp, MinOp, ModOp, CmpOp>(
@@ -249,21 +309,28 @@ bool Tiler::run(func::FuncOp func, std::string &error) {
           grids[m] = elementwise(m, {m.getInput()}, OpClass::Map, name);
         })
         .Case<TransposeOp>([&](TransposeOp t) {
-          const Grid &in = grids.at(t.getInput());
+          const Grid &input = in(t.getInput());
           Grid g = gridFor(t);
           for (int64_t i = 0; i < g.tileRows; ++i)
             for (int64_t j = 0; j < g.tileCols; ++j)
               g.tiles.push_back(task(g, i, j, TaskKind::Transpose,
                                      OpClass::Transpose, g.height(i),
-                                     g.width(j), 1, {in.at(j, i)}, name));
+                                     g.width(j), 1, {input.at(j, i)}, name));
           grids[t] = g;
         })
         .Case<ReduceOp>([&](ReduceOp r) {
           int dim = r.getDim() ? int(*r.getDim()) : 0;
-          grids[r] = reduce(grids.at(r.getInput()), r, dim, 1.0, name);
+          const Grid &input = in(r.getInput());
+          grids[r] = reduce(input, r, dim, 1.0, name);
         })
         .Case<NormOp>([&](NormOp n) {
-          grids[n] = reduce(grids.at(n.getInput()), n, 0, 2.0, name);
+          // Partial sums of squares, combined, then one square root.
+          const Grid &input = in(n.getInput());
+          Grid sums = reduce(input, n, 0, 2.0, name);
+          Grid g = gridFor(n);
+          g.tiles.push_back(task(g, 0, 0, TaskKind::Elementwise, OpClass::Map,
+                                 1, 1, 1, {sums.tiles[0]}, name + " sqrt"));
+          grids[n] = g;
         })
         .Case<InvOp>([&](InvOp i) {
           double n = i.getType().getDimSize(0);
@@ -320,8 +387,30 @@ static double countTasks(func::FuncOp func, int64_t size) {
   return total;
 }
 
+/// The sub-tile size of dynamic tiling: the tile size halved (at most
+/// twice) until the largest start-up matrix has a (sub-)tile per worker.
+int64_t cmm::planner::startupTileSize(func::FuncOp func, int64_t size,
+                                     unsigned workers) {
+  double most = 0;
+  func.walk([&](Operation *op) {
+    if (isa<RandOp, FillOp, EyeOp, RangeOp, ConstantOp, LoadOp>(op)) {
+      auto t = cast<RankedTensorType>(op->getResult(0).getType());
+      most = std::max(most, double(tileCount(t.getDimSize(0), size)) *
+                                double(tileCount(t.getDimSize(1), size)));
+    }
+  });
+  int64_t sub = size;
+  for (int halvings = 0; halvings < 2 && sub > 1 && most < workers;
+       ++halvings) {
+    sub = (sub + 1) / 2;
+    most *= 4;
+  }
+  return sub;
+}
+
 bool cmm::planner::buildTaskGraph(func::FuncOp func, int64_t tileSize,
-                                  TaskGraph &graph, std::string &error) {
+                                  TaskGraph &graph, std::string &error,
+                                  int64_t startupSize) {
   if (tileSize < 1) {
     error = "tile size must be at least 1";
     return false;
@@ -338,7 +427,9 @@ bool cmm::planner::buildTaskGraph(func::FuncOp func, int64_t tileSize,
     error = "@" + func.getSymName().str() + " must have one block";
     return false;
   }
-  return Tiler(graph, tileSize).run(func, error);
+  if (startupSize < 1 || startupSize > tileSize)
+    startupSize = tileSize;
+  return Tiler(graph, tileSize, startupSize).run(func, error);
 }
 
 std::vector<int64_t> cmm::planner::defaultTileSizes(func::FuncOp func) {

@@ -14,10 +14,15 @@
 // CHECK: cmm.print
 // CHECK-LABEL: cmmtg.graph @main tile_size 5 {
 // Two 10x10 random matrices: 4 + 4 tiles.
-// CHECK-COUNT-8: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}"} : () -> !cmmtg.tile<5x5>
+// The tiles of each rand name it (op 0, op 1) and their origins.
+// CHECK-NEXT: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,0]", op = 0 : i64} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,1]", op = 0 : i64, origins = array<i64: 0, 5>} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: cmmtg.task generate () {{.*}}[1,0]", op = 0 : i64, origins = array<i64: 5, 0>}
+// CHECK-NEXT: cmmtg.task generate () {{.*}}[1,1]", op = 0 : i64, origins = array<i64: 5, 5>}
+// CHECK-COUNT-4: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}", op = 1 : i64{{.*}}} : () -> !cmmtg.tile<5x5>
 // C[i,j] = A[i,0] B[0,j] + A[i,1] B[1,j]
-// CHECK-NEXT: %[[C00:.*]] = cmmtg.task gemm (%0, %4) {k = 5 : i64, m = 5 : i64, n = 5 : i64, name = "matmul{{.*}} k=0[0,0]"} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
-// CHECK-NEXT: %[[D00:.*]] = cmmtg.task gemm_acc (%1, %6, %[[C00]]) {k = 5 : i64, m = 5 : i64, n = 5 : i64, name = "matmul{{.*}} k=1[0,0]"}
+// CHECK-NEXT: %[[C00:.*]] = cmmtg.task gemm (%0, %4) {k = 5 : i64, m = 5 : i64, n = 5 : i64, name = "matmul{{.*}} k=0[0,0]", op = 2 : i64} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+// CHECK-NEXT: %[[D00:.*]] = cmmtg.task gemm_acc (%1, %6, %[[C00]]) {k = 5 : i64, m = 5 : i64, n = 5 : i64, name = "matmul{{.*}} k=1[0,0]", op = 2 : i64}
 // CHECK-NEXT: %[[C01:.*]] = cmmtg.task gemm (%0, %5) {{.*}}k=0[0,1]
 // CHECK-NEXT: %[[D01:.*]] = cmmtg.task gemm_acc (%1, %7, %[[C01]]) {{.*}}k=1[0,1]
 // CHECK-NEXT: %[[C10:.*]] = cmmtg.task gemm (%2, %4) {{.*}}k=0[1,0]
@@ -25,7 +30,7 @@
 // CHECK-NEXT: %[[C11:.*]] = cmmtg.task gemm (%2, %5) {{.*}}k=0[1,1]
 // CHECK-NEXT: %[[D11:.*]] = cmmtg.task gemm_acc (%3, %7, %[[C11]]) {{.*}}k=1[1,1]
 // print: a gather of the four result tiles to the master.
-// CHECK-NEXT: cmmtg.task gather (%[[D00]], %[[D01]], %[[D10]], %[[D11]]) {m = 10 : i64, n = 10 : i64, name = "print{{.*}}", pinned = 0 : i64}
+// CHECK-NEXT: cmmtg.task gather (%[[D00]], %[[D01]], %[[D10]], %[[D11]]) {m = 10 : i64, n = 10 : i64, name = "print{{.*}}", op = 3 : i64, pinned = 0 : i64}
 // CHECK-NEXT: {{^  }}}{{$}}
 
 // SWEEP-LABEL: func.func @main()

@@ -100,6 +100,12 @@ static cl::opt<SchedulerChoice> schedulerChoice(
                           "round-robin baseline")),
     cl::cat(planCategory));
 
+static cl::opt<bool> dynamicTiling(
+    "dynamic-tiling",
+    cl::desc("Start matrices with fewer tiles than workers in sub-tiles "
+             "(paper section 3.2; default on, --dynamic-tiling=false off)"),
+    cl::init(true), cl::cat(planCategory));
+
 static cl::opt<std::string> planTrace(
     "plan-trace",
     cl::desc("With --emit=plan, write the chosen plan's predicted schedule as "
@@ -143,6 +149,7 @@ static bool emitPlan(mlir::ModuleOp module, llvm::raw_ostream &os) {
   options.scheduler = schedulerChoice == SchedulerChoice::HEFT
                           ? planner::SchedulerKind::HEFT
                           : planner::SchedulerKind::RoundRobin;
+  options.dynamicTiling = dynamicTiling;
   planner::Plan plan;
   if (!main || !planner::planFunction(main, machine, options, plan, error)) {
     llvm::errs() << "cmmc: error: " << (main ? error : "no @main") << "\n";

@@ -31,6 +31,7 @@ enum class TaskKind {
   Reduce,          // partial reduction of a tile, or a combine of partials
   Gather,          // copy a tile to the master (the paper's takecopy)
   Solve,           // inv/solve of a whole matrix on one node
+  Merge,           // sub-tiles of dynamic tiling combined into one tile
   DistributedGemm, // a gang task over several nodes (COSMA); not chosen yet
   Abstract,        // tests: cost given per processor
 };
@@ -43,6 +44,7 @@ struct DataItem {
   double bytes = 0;
   std::vector<TaskId> consumers; // filled by TaskGraph::addTask
   int64_t rows = 0, cols = 0;    // the tile's shape, when known (0: unknown)
+  int64_t row0 = 0, col0 = 0;    // where the tile sits in its matrix
 };
 
 struct Task {
@@ -54,6 +56,10 @@ struct Task {
   std::vector<DataId> outputs;
   /// Must run on this node (loads, gathers: the master), or -1.
   int pinnedNode = -1;
+  /// The op of the tiled function this task computes a part of (its index
+  /// in the function body), or -1 (merges, tests). Code generation reads
+  /// the op's semantics from it; the planner does not.
+  int opIndex = -1;
   /// A gang task (distributed-gemm) occupies every worker of each of these
   /// nodes at once, from one start to one finish; its inputs must be on the
   /// first node, where its outputs appear. Empty for an ordinary task.
@@ -71,6 +77,13 @@ public:
   void setShape(DataId data, int64_t rows, int64_t cols) {
     dataList[data].rows = rows;
     dataList[data].cols = cols;
+  }
+  /// Records the tile's shape and its position in its matrix.
+  void setRegion(DataId data, int64_t row0, int64_t col0, int64_t rows,
+                 int64_t cols) {
+    setShape(data, rows, cols);
+    dataList[data].row0 = row0;
+    dataList[data].col0 = col0;
   }
 
   const std::vector<Task> &tasks() const { return taskList; }

@@ -29,6 +29,11 @@ def TileTaskGraph : Pass<"cmm-tile", "mlir::ModuleOp"> {
     ListOption<"tileSizes", "tile-sizes", "int64_t",
                "Candidate tile sizes (default: 10%, 20%, ..., 70% of the "
                "largest matrix dimension)">,
+    Option<"dynamicWorkers", "dynamic-tiling-workers", "unsigned",
+           /*default=*/"0",
+           "Dynamic tiling (paper section 3.2) for a machine with this many "
+           "workers: start-up matrices with fewer tiles than workers are cut "
+           "into sub-tiles and merged back later (0: off)">,
   ];
 }
 

@@ -29,10 +29,15 @@ struct PlanOptions {
   SchedulerKind scheduler = SchedulerKind::HEFT;
   SchedulerOptions schedule;
   bool parallel = true; // one thread per candidate (at most the cores)
+  /// Dynamic tiling (paper section 3.2; Tiling.h): for each tile size where
+  /// the start-up matrices have fewer tiles than the machine has workers,
+  /// a second candidate starts them in sub-tiles; the better one wins.
+  bool dynamicTiling = true;
 };
 
 struct PlanCandidate {
   int64_t tileSize = 0;
+  int64_t startupTileSize = 0; // below tileSize: dynamic tiling
   TaskGraph graph;
   Schedule schedule;
   SimulationReport simulation;

@@ -33,8 +33,21 @@ constexpr long long kMaxTasks = 200'000;
 /// Builds the task graph of `func` for square tiles of `tileSize`; false
 /// with a message for an op the planner cannot tile, or for a tile size that
 /// would make more than kMaxTasks tasks.
+///
+/// Dynamic tiling (paper section 3.2), when `startupSize` is below
+/// `tileSize`: generated and loaded matrices are cut into sub-tiles of
+/// `startupSize` so every worker gets work sooner; elementwise ops on them
+/// stay in sub-tiles, and `merge` tasks combine the sub-tiles back into
+/// whole tiles before the first op that needs whole tiles.
 bool buildTaskGraph(mlir::func::FuncOp func, int64_t tileSize,
-                    TaskGraph &graph, std::string &error);
+                    TaskGraph &graph, std::string &error,
+                    int64_t startupSize = 0);
+
+/// The sub-tile size dynamic tiling uses for `workers` workers: the tile
+/// size halved (at most twice) until the largest generated or loaded matrix
+/// has a (sub-)tile per worker; `size` itself when it already has.
+int64_t startupTileSize(mlir::func::FuncOp func, int64_t size,
+                        unsigned workers);
 
 /// The default sweep: 10 %, 20 %, ..., 70 % of the largest matrix dimension
 /// (the paper found 10-50 % best), without duplicates, at least 1.

@@ -62,6 +62,7 @@ CostClass cmm::tg::defaultCostClass(TaskKind kind) {
     return CostClass::Generate;
   case TaskKind::Load:
   case TaskKind::Gather:
+  case TaskKind::Merge:
     return CostClass::Copy;
   case TaskKind::Gemm:
   case TaskKind::GemmAcc:
@@ -315,6 +316,11 @@ LogicalResult TaskOp::verify() {
 
   if (getNodesAttr() && kind != TaskKind::DistributedGemm)
     return emitOpError("only a distributed_gemm has a gang of nodes");
+  if (auto origins = getOriginsAttr();
+      origins && origins.size() != 2 * int64_t(getNumResults()))
+    return emitOpError("needs one (row, column) origin per result: ")
+           << origins.size() << " value(s) for " << getNumResults()
+           << " result(s)";
 
   switch (kind) {
   case TaskKind::Generate:
@@ -399,6 +405,8 @@ LogicalResult TaskOp::verify() {
   }
   case TaskKind::Gather:
     return arity(1, SIZE_MAX, 0, 0);
+  case TaskKind::Merge:
+    return arity(1, SIZE_MAX, 1, 1);
   case TaskKind::Solve:
     return arity(1, SIZE_MAX, 1, SIZE_MAX);
   case TaskKind::DistributedGemm: {

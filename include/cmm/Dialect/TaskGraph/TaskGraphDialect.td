@@ -72,7 +72,8 @@ def TG_TaskKind : I32EnumAttr<"TaskKind", "kind of a tile task", [
       I32EnumAttrCase<"Reduce", 6, "reduce">,
       I32EnumAttrCase<"Gather", 7, "gather">,
       I32EnumAttrCase<"Solve", 8, "solve">,
-      I32EnumAttrCase<"DistributedGemm", 9, "distributed_gemm">]> {
+      I32EnumAttrCase<"DistributedGemm", 9, "distributed_gemm">,
+      I32EnumAttrCase<"Merge", 10, "merge">]> {
   let cppNamespace = "::cmm::tg";
 }
 

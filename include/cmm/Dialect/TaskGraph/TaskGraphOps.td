@@ -85,6 +85,7 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
     | `gather` | tiles | none: copies them to the master (takecopy) |
     | `solve` | the tiles of whole matrices | the tiles of the result |
     | `distributed_gemm` | the tiles of A and B | the tiles of C |
+    | `merge` | sub-tiles (dynamic tiling) | the one tile they cover |
 
     `m`, `n`, `k` are the parameters of the time model (default 1) and
     `cost` its class when it is not the kind's default (e.g. `map` for an
@@ -93,6 +94,10 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
     master, node 0). A `distributed_gemm` is a gang task: it occupies the
     workers of every node of `nodes` at once, `node` (one of them) is where
     its operands and results are. The planner does not choose it yet.
+
+    For code generation a task tiled from a function names the `op` it
+    computes part of (its index in the function body) and, per result, the
+    `origins` of the tile in its matrix (row, column pairs).
 
     ```mlir
     %c = cmmtg.task gemm_acc (%a, %b, %c0) {k = 5 : i64, m = 5 : i64, n = 2 : i64}
@@ -108,7 +113,9 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
                    OptionalAttr<I64Attr>:$pinned,
                    OptionalAttr<I64Attr>:$node, OptionalAttr<I64Attr>:$worker,
                    OptionalAttr<F64Attr>:$start, OptionalAttr<F64Attr>:$finish,
-                   OptionalAttr<DenseI64ArrayAttr>:$nodes);
+                   OptionalAttr<DenseI64ArrayAttr>:$nodes,
+                   OptionalAttr<I64Attr>:$op,
+                   OptionalAttr<DenseI64ArrayAttr>:$origins);
   let results = (outs Variadic<TG_Tile>:$results);
   let assemblyFormat = [{
     $kind (`cost` $cost^)? ` ` `(` $inputs `)` attr-dict `:`
