@@ -3,6 +3,7 @@
 #include "cmm/Interpreter/Interpreter.h"
 
 #include "cmm/Dialect/CmmDialect.h"
+#include "cmm/Dialect/Observed.h"
 #include "cmm/Dialect/RuntimeMapping.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/Kernels.h"
@@ -76,26 +77,9 @@ LogicalResult Interpreter::checkFits(Operation *op) {
   return success();
 }
 
-/// Ops whose values reach an effect (print, save): evaluation is lazy, as in
-/// the Cloud Matrix Machine, so a value nothing observes is never computed
-/// and cannot fail (an unused inv(S) of a singular S is not an error), with
-/// or without the rewrites that would delete it.
-static llvm::DenseSet<Operation *> liveOps(Block &body) {
-  llvm::DenseSet<Operation *> live;
-  for (Operation &op : llvm::reverse(body)) {
-    bool needed = !isPure(&op) && !isa<RandOp, LoadOp>(op);
-    for (Value result : op.getResults())
-      for (Operation *user : result.getUsers())
-        needed = needed || live.contains(user);
-    if (needed)
-      live.insert(&op);
-  }
-  return live;
-}
-
 LogicalResult Interpreter::run(func::FuncOp main) {
   Block &body = main.getBody().front();
-  llvm::DenseSet<Operation *> live = liveOps(body);
+  llvm::DenseSet<Operation *> live = observedOps(body);
   // Free each matrix after its last use, so peak memory follows the program.
   DenseMap<Value, Operation *> lastUse;
   for (Operation &op : body)

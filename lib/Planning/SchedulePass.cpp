@@ -83,11 +83,9 @@ struct ScheduleTaskGraphPass
 
     const PlanCandidate &best = candidates[chosen];
     tg::GraphOp original = graphs[chosen];
-    PlanSummary summary;
-    summary.scheduler =
-        scheduler == SchedulerKind::HEFT ? "heft" : "roundrobin";
-    summary.nodes = machine.nodes.size();
-    summary.makespan = best.simulation.makespan;
+    PlanSummary summary = summarizePlan(
+        machine, scheduler == SchedulerKind::HEFT ? "heft" : "roundrobin",
+        best.simulation.makespan);
     OpBuilder builder(original);
     tg::GraphOp scheduled = emitScheduledGraph(
         builder, original.getLoc(), best.graph, best.schedule, best.tileSize,

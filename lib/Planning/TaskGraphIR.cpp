@@ -434,6 +434,21 @@ bool PlanEmitter::run(OpBuilder &builder, Location loc, std::string &error) {
 
 } // namespace
 
+PlanSummary cmm::planner::summarizePlan(const MachineModel &machine,
+                                        llvm::StringRef scheduler,
+                                        double makespan) {
+  PlanSummary summary;
+  summary.scheduler = scheduler.str();
+  summary.nodes = machine.nodes.size();
+  summary.makespan = makespan;
+  for (const NodeSpec &node : machine.nodes) {
+    summary.workers.push_back(std::max(1u, node.workers));
+    summary.threads.push_back(std::max(1u, node.threadsPerWorker));
+    summary.communicators.push_back(std::max(1u, node.communicators));
+  }
+  return summary;
+}
+
 tg::GraphOp cmm::planner::emitScheduledGraph(
     OpBuilder &builder, Location loc, const TaskGraph &graph,
     const Schedule &schedule, int64_t tileSize, const PlanSummary &summary,
@@ -446,6 +461,12 @@ tg::GraphOp cmm::planner::emitScheduledGraph(
   graphOp.setMakespanAttr(builder.getF64FloatAttr(summary.makespan));
   graphOp.setSchedulerAttr(builder.getStringAttr(summary.scheduler));
   graphOp.setNodesAttr(builder.getI64IntegerAttr(summary.nodes));
+  if (!summary.workers.empty()) {
+    graphOp.setWorkersAttr(builder.getDenseI64ArrayAttr(summary.workers));
+    graphOp.setThreadsAttr(builder.getDenseI64ArrayAttr(summary.threads));
+    graphOp.setCommunicatorsAttr(
+        builder.getDenseI64ArrayAttr(summary.communicators));
+  }
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(graphOp.getBodyBlock().getTerminator());
   if (!PlanEmitter(graph, schedule).run(builder, loc, error)) {

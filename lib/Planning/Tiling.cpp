@@ -3,6 +3,7 @@
 #include "cmm/Planning/Tiling.h"
 
 #include "cmm/Dialect/CmmDialect.h"
+#include "cmm/Dialect/Observed.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -253,8 +254,12 @@ std::string opName(Operation *op) {
 
 bool Tiler::run(func::FuncOp func, std::string &error) {
   opIndex = -1;
+  // Only what reaches a print or save runs (as in the interpreter).
+  llvm::DenseSet<Operation *> observed = observedOps(func.getBody().front());
   for (Operation &op : func.getBody().front()) {
     ++opIndex;
+    if (!observed.contains(&op))
+      continue;
     std::string name = opName(&op);
     bool ok = true;
     llvm::TypeSwitch<Operation *>(&op)
@@ -324,13 +329,9 @@ bool Tiler::run(func::FuncOp func, std::string &error) {
           grids[r] = reduce(input, r, dim, 1.0, name);
         })
         .Case<NormOp>([&](NormOp n) {
-          // Partial sums of squares, combined, then one square root.
+          // The norm of each tile, combined by hypot (no overflow).
           const Grid &input = in(n.getInput());
-          Grid sums = reduce(input, n, 0, 2.0, name);
-          Grid g = gridFor(n);
-          g.tiles.push_back(task(g, 0, 0, TaskKind::Elementwise, OpClass::Map,
-                                 1, 1, 1, {sums.tiles[0]}, name + " sqrt"));
-          grids[n] = g;
+          grids[n] = reduce(input, n, 0, 2.0, name);
         })
         .Case<InvOp>([&](InvOp i) {
           double n = i.getType().getDimSize(0);

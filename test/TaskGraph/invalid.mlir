@@ -265,3 +265,22 @@ cmmtg.graph @main tile_size 5 {
   // expected-error @+1 {{expected a tile shape RxC, got 3 dimension(s)}}
   %a = cmmtg.task generate () : () -> !cmmtg.tile<2x3x4>
 }
+
+// -----
+
+// expected-error @+1 {{'workers' needs one entry per node (2), got 1}}
+cmmtg.graph @main tile_size 5 attributes {makespan = 1.0 : f64, nodes = 2 : i64, workers = array<i64: 1>} {
+}
+
+// -----
+
+// expected-error @+1 {{'communicators' entries must be at least 1}}
+cmmtg.graph @main tile_size 5 attributes {makespan = 1.0 : f64, nodes = 1 : i64, communicators = array<i64: 0>} {
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{needs one (row, column) origin per result: 1 value(s) for 1 result(s)}}
+  %0 = cmmtg.task generate () {origins = array<i64: 5>} : () -> !cmmtg.tile<5x5>
+}

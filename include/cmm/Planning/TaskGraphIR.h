@@ -38,7 +38,13 @@ struct PlanSummary {
   std::string scheduler; // "heft", "roundrobin"
   unsigned nodes = 1;    // nodes of the machine
   double makespan = 0;   // predicted (simulated) makespan, seconds
+  /// Per node (empty: not recorded): what code generation needs.
+  std::vector<int64_t> workers, threads, communicators;
 };
+
+/// The summary of a plan on `machine`.
+PlanSummary summarizePlan(const MachineModel &machine,
+                          llvm::StringRef scheduler, double makespan);
 
 /// The scheduled `cmmtg.graph` of `graph` under `schedule` (a plan that
 /// passed verifySchedule): every task with its node, worker, start and

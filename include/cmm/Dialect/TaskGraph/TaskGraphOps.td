@@ -24,7 +24,9 @@ def TG_GraphOp : TG_Op<"graph", [IsolatedFromAbove, NoRegionArguments,
     `function` names the function the graph was tiled from and `tile_size`
     the side of its square tiles. Unscheduled, the body holds tasks in a
     topological order. Scheduled (`makespan` set, with the `scheduler` that
-    made the plan and the number of `nodes` of the machine), every task has
+    made the plan and the number of `nodes` of the machine, and per node
+    the `workers`, BLAS `threads` per worker and `communicators` code
+    generation needs), every task has
     a placement, and the body holds tasks, transfers and cache commands in
     start-time order.
 
@@ -46,7 +48,10 @@ def TG_GraphOp : TG_Op<"graph", [IsolatedFromAbove, NoRegionArguments,
   let arguments = (ins SymbolNameAttr:$function, I64Attr:$tile_size,
                    OptionalAttr<F64Attr>:$makespan,
                    OptionalAttr<StrAttr>:$scheduler,
-                   OptionalAttr<I64Attr>:$nodes);
+                   OptionalAttr<I64Attr>:$nodes,
+                   OptionalAttr<DenseI64ArrayAttr>:$workers,
+                   OptionalAttr<DenseI64ArrayAttr>:$threads,
+                   OptionalAttr<DenseI64ArrayAttr>:$communicators);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $function `tile_size` $tile_size attr-dict-with-keyword $body

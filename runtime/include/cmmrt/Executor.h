@@ -1,0 +1,38 @@
+//===- Executor.h - Run a plan on MPI ranks ---------------------*- C++ -*-===//
+//
+// The main function of every generated program. One MPI rank per node of
+// the plan (a plan for N nodes refuses any other rank count); on each rank:
+//
+// * a tile store holding the node's tile copies ("slots"), each released
+//   after its last local use (the plan's eviction), counting cache hits;
+// * W worker threads running the node's tasks in schedule order, each
+//   waiting for its inputs, with the plan's BLAS thread count;
+// * C communicator threads, each serving its share of the plan's sends and
+//   receives in schedule order over the pool of duplicated communicators
+//   (MPI_THREAD_MULTIPLE). A receive or send that does not complete within
+//   the timeout (default 60 s) aborts the job with a message naming the
+//   rank, the tile, the task that needs it and its source line;
+// * rank 0 gathers printed and saved matrices and writes them, in source
+//   order, after the run.
+//
+// Options of a generated program: --stats (predicted vs measured makespan,
+// bytes moved, cache hits), --recv-timeout=SECONDS, --dump-prints=DIR
+// (each printed matrix also as DIR/print<N>.npy, as the interpreter's
+// --dump-prints). CMM_TRACE=file.json writes the measured schedule as Chrome
+// trace events; CMM_RECV_TIMEOUT sets the timeout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMMRT_EXECUTOR_H
+#define CMMRT_EXECUTOR_H
+
+#include "cmmrt/Plan.h"
+
+namespace cmmrt {
+
+/// Runs `plan` on MPI_COMM_WORLD; returns the process exit code.
+int runPlan(const plan::Plan &plan, int argc, char **argv);
+
+} // namespace cmmrt
+
+#endif // CMMRT_EXECUTOR_H

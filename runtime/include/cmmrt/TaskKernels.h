@@ -1,0 +1,56 @@
+//===- TaskKernels.h - What one planned task computes -----------*- C++ -*-===//
+//
+// The arithmetic of one task of a plan on its input tiles, without MPI or
+// threads: the executor (cmmrt/Executor.h) waits for the inputs, calls
+// runTask, and stores the outputs. Each tile knows where it sits in its
+// matrix (Slot::row0, col0), which is all a task needs: a generated tile
+// is the same block of the counter-based random matrix the reference
+// interpreter makes, a merge copies sub-tiles into place, a solve
+// assembles its operands from their tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMMRT_TASKKERNELS_H
+#define CMMRT_TASKKERNELS_H
+
+#include "cmmrt/Matrix.h"
+#include "cmmrt/Plan.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cmmrt {
+
+/// An input tile and where it sits in its matrix.
+struct TileRef {
+  const Matrix *tile;
+  int64_t row0, col0;
+};
+
+/// Reads the whole matrix of a `load` op (the executor caches it so each
+/// tile does not read the file again); false with a message.
+using LoadFn = std::function<bool(int32_t op, std::shared_ptr<const Matrix> &,
+                                  std::string &error)>;
+
+/// Runs `task` of `plan` on `inputs` (in the task's input order), filling
+/// `outputs` (one per output slot, shaped by the slot). A gather's result is
+/// the whole matrix, in `outputs[0]`. False with a message (a singular
+/// matrix, a load that fails), which the caller reports with the task's
+/// name and source line.
+bool runTask(const plan::Plan &plan, const plan::Task &task,
+             const std::vector<TileRef> &inputs, std::vector<Matrix> &outputs,
+             const LoadFn &load, std::string &error);
+
+/// Copies the parts of `parts` that fall inside `out` (which sits at
+/// (row0, col0) of the same matrix); the number of elements copied.
+int64_t assemble(Matrix &out, int64_t row0, int64_t col0,
+                 const std::vector<TileRef> &parts);
+
+/// `file:line:col` of an op, for messages.
+std::string sourceLocation(const plan::Plan &plan, int32_t op);
+
+} // namespace cmmrt
+
+#endif // CMMRT_TASKKERNELS_H

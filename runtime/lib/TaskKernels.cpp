@@ -1,0 +1,322 @@
+//===- TaskKernels.cpp - What one planned task computes ---------*- C++ -*-===//
+
+#include "cmmrt/TaskKernels.h"
+
+#include "cmmrt/Format.h"
+#include "cmmrt/Kernels.h"
+#include "cmmrt/Random.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace cmmrt;
+using namespace cmmrt::plan;
+
+std::string cmmrt::sourceLocation(const Plan &plan, int32_t op) {
+  std::string file = plan.sourceFile ? plan.sourceFile : "<unknown>";
+  if (op < 0 || op >= plan.numOps)
+    return file;
+  return file + ":" + std::to_string(plan.ops[op].line) + ":" +
+         std::to_string(plan.ops[op].column);
+}
+
+int64_t cmmrt::assemble(Matrix &out, int64_t row0, int64_t col0,
+                        const std::vector<TileRef> &parts) {
+  int64_t copied = 0;
+  for (const TileRef &p : parts) {
+    int64_t r0 = std::max(row0, p.row0);
+    int64_t r1 = std::min(row0 + out.rows(), p.row0 + p.tile->rows());
+    int64_t c0 = std::max(col0, p.col0);
+    int64_t c1 = std::min(col0 + out.cols(), p.col0 + p.tile->cols());
+    if (r0 >= r1 || c0 >= c1)
+      continue;
+    for (int64_t r = r0; r < r1; ++r)
+      std::memcpy(&out(r - row0, c0 - col0),
+                  p.tile->data() + (r - p.row0) * p.tile->cols() +
+                      (c0 - p.col0),
+                  sizeof(double) * static_cast<size_t>(c1 - c0));
+    copied += (r1 - r0) * (c1 - c0);
+  }
+  return copied;
+}
+
+namespace {
+
+BinaryFn binaryFn(OpCode code) {
+  switch (code) {
+  case OpCode::Sub:
+    return BinaryFn::Sub;
+  case OpCode::Mul:
+    return BinaryFn::Mul;
+  case OpCode::Div:
+    return BinaryFn::Div;
+  case OpCode::EPow:
+    return BinaryFn::Pow;
+  case OpCode::Max:
+  case OpCode::ReduceMax:
+    return BinaryFn::Max;
+  case OpCode::Min:
+  case OpCode::ReduceMin:
+    return BinaryFn::Min;
+  case OpCode::Mod:
+    return BinaryFn::Mod;
+  case OpCode::Gt:
+    return BinaryFn::Gt;
+  case OpCode::Lt:
+    return BinaryFn::Lt;
+  case OpCode::Ge:
+    return BinaryFn::Ge;
+  case OpCode::Le:
+    return BinaryFn::Le;
+  case OpCode::Eq:
+    return BinaryFn::Eq;
+  default:
+    return BinaryFn::Add;
+  }
+}
+
+bool isBinary(OpCode code) {
+  return code >= OpCode::Add && code <= OpCode::Eq;
+}
+
+void generate(const Op &op, Matrix &out, int64_t row0, int64_t col0) {
+  switch (op.code) {
+  case OpCode::Rand:
+  case OpCode::Randn:
+    fillRandom(out, op.code == OpCode::Randn, static_cast<uint64_t>(op.a),
+               static_cast<uint64_t>(op.b), row0, col0);
+    return;
+  case OpCode::Fill:
+    std::fill(out.values().begin(), out.values().end(), op.scalar);
+    return;
+  case OpCode::Eye:
+  case OpCode::Pow: // A^0
+    for (int64_t i = 0; i < out.rows(); ++i)
+      for (int64_t j = 0; j < out.cols(); ++j)
+        out(i, j) = row0 + i == col0 + j ? 1.0 : 0.0;
+    return;
+  case OpCode::Range:
+    for (int64_t j = 0; j < out.cols(); ++j)
+      out(0, j) = static_cast<double>(op.a + col0 + j);
+    return;
+  case OpCode::Constant:
+    for (int64_t i = 0; i < out.rows(); ++i)
+      for (int64_t j = 0; j < out.cols(); ++j)
+        out(i, j) = op.data[(row0 + i) * op.cols + col0 + j];
+    return;
+  default:
+    return;
+  }
+}
+
+/// Partial reduction of one tile, or the combine of two partials.
+bool reduceTask(const Op &op, const std::vector<TileRef> &in, Matrix &out,
+                std::string &error) {
+  if (in.size() == 2) {
+    const Matrix &a = *in[0].tile, &b = *in[1].tile;
+    for (int64_t e = 0; e < out.size(); ++e) {
+      double x = a.values()[e], y = b.values()[e];
+      if (op.code == OpCode::Norm) // hypot, but NaN anywhere gives NaN
+        out.values()[e] = std::isnan(x) || std::isnan(y)
+                              ? std::numeric_limits<double>::quiet_NaN()
+                              : std::hypot(x, y);
+      else if (op.code == OpCode::ReduceMax || op.code == OpCode::ReduceMin)
+        out.values()[e] = applyBinary(binaryFn(op.code), x, y);
+      else
+        out.values()[e] = x + y;
+    }
+    return true;
+  }
+  if (in.size() != 1) {
+    error = "a reduction task takes one or two tiles";
+    return false;
+  }
+  const Matrix &tile = *in[0].tile;
+  if (op.code == OpCode::Norm) {
+    out(0, 0) = frobeniusNorm(tile);
+    return true;
+  }
+  int dim = static_cast<int>(op.a);
+  ReduceFn fn = op.code == OpCode::ReduceMax   ? ReduceFn::Max
+                : op.code == OpCode::ReduceMin ? ReduceFn::Min
+                                               : ReduceFn::Sum;
+  out = reduce(fn, tile, dim);
+  if (op.code == OpCode::ReduceMean) {
+    // Each partial divides by the whole count, so the combines just add.
+    double count = dim == 1   ? double(op.inRows)
+                   : dim == 2 ? double(op.inCols)
+                              : double(op.inRows) * double(op.inCols);
+    for (double &x : out.values())
+      x /= count;
+  }
+  return true;
+}
+
+bool elementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
+                 std::string &error) {
+  if (isBinary(op.code)) {
+    if (in.size() != 2) {
+      error = "a binary elementwise task takes two tiles";
+      return false;
+    }
+    MatrixShape shape;
+    if (!broadcastShape(in[0].tile->shape(), in[1].tile->shape(), shape) ||
+        shape != out.shape()) {
+      error = "operand tiles do not broadcast to the result tile";
+      return false;
+    }
+    out = broadcast(binaryFn(op.code), *in[0].tile, *in[1].tile);
+    return true;
+  }
+  if (in.size() != 1) {
+    error = "a unary elementwise task takes one tile";
+    return false;
+  }
+  switch (op.code) {
+  case OpCode::Scale:
+    out = scale(*in[0].tile, op.scalar);
+    return true;
+  case OpCode::Neg:
+    out = negate(*in[0].tile);
+    return true;
+  case OpCode::Map:
+    out = map(static_cast<MapFn>(op.a), *in[0].tile);
+    return true;
+  default:
+    error = "not an elementwise op";
+    return false;
+  }
+}
+
+bool checkShape(const Matrix &m, const Op &op, std::string &error) {
+  if (m.rows() == op.rows && m.cols() == op.cols)
+    return true;
+  error = std::string("'") + op.text + "' now holds a " +
+          std::to_string(m.rows()) + "x" + std::to_string(m.cols()) +
+          " matrix but held " + std::to_string(op.rows) + "x" +
+          std::to_string(op.cols) + " when the program was compiled";
+  return false;
+}
+
+std::string shapeString(int64_t rows, int64_t cols) {
+  return std::to_string(rows) + "x" + std::to_string(cols);
+}
+
+} // namespace
+
+bool cmmrt::runTask(const Plan &plan, const Task &task,
+                    const std::vector<TileRef> &inputs,
+                    std::vector<Matrix> &outputs, const LoadFn &load,
+                    std::string &error) {
+  const Op *op = task.op >= 0 ? &plan.ops[task.op] : nullptr;
+  outputs.clear();
+  for (int32_t o = 0; o < task.numOutputs; ++o) {
+    const Slot &s = plan.slots[task.firstOutput + o];
+    outputs.emplace_back(s.rows, s.cols);
+  }
+  const Slot *first = task.numOutputs ? &plan.slots[task.firstOutput] : nullptr;
+  if (!op && task.kind != TaskKind::Merge) {
+    error = "task has no op";
+    return false;
+  }
+  switch (task.kind) {
+  case TaskKind::Generate:
+    generate(*op, outputs[0], first->row0, first->col0);
+    return true;
+  case TaskKind::Load: {
+    std::shared_ptr<const Matrix> whole;
+    if (!load(task.op, whole, error) || !checkShape(*whole, *op, error))
+      return false;
+    assemble(outputs[0], first->row0, first->col0, {{whole.get(), 0, 0}});
+    return true;
+  }
+  case TaskKind::Gemm:
+  case TaskKind::GemmAcc: {
+    const Matrix &a = *inputs[0].tile, &b = *inputs[1].tile;
+    Matrix &c = outputs[0];
+    double beta = 0.0;
+    if (task.kind == TaskKind::GemmAcc) {
+      c = *inputs[2].tile;
+      beta = 1.0;
+    }
+    if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols()) {
+      error = "tile shapes do not agree: " + shapeString(a.rows(), a.cols()) +
+              " * " + shapeString(b.rows(), b.cols());
+      return false;
+    }
+    if (a.cols() > 0)
+      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, a.rows(),
+                  b.cols(), a.cols(), 1.0, a.data(), a.cols(), b.data(),
+                  b.cols(), beta, c.data(), c.cols());
+    return true;
+  }
+  case TaskKind::Elementwise:
+    return elementwise(*op, inputs, outputs[0], error);
+  case TaskKind::Transpose:
+    outputs[0] = transpose(*inputs[0].tile);
+    return true;
+  case TaskKind::Reduce:
+    return reduceTask(*op, inputs, outputs[0], error);
+  case TaskKind::Merge:
+    if (assemble(outputs[0], first->row0, first->col0, inputs) !=
+        outputs[0].size()) {
+      error = "sub-tiles do not cover the merged tile";
+      return false;
+    }
+    return true;
+  case TaskKind::Gather: {
+    Matrix whole(op->rows, op->cols);
+    if (assemble(whole, 0, 0, inputs) != whole.size()) {
+      error = "the gathered tiles do not cover the matrix";
+      return false;
+    }
+    outputs.clear();
+    outputs.push_back(std::move(whole));
+    return true;
+  }
+  case TaskKind::Solve: {
+    // Operand 0 (inRows x inCols), then operand 1 (solve), from their tiles
+    // in order.
+    Matrix lhs(op->inRows, op->inCols);
+    Matrix rhs(op->code == OpCode::Solve ? op->rows : 0,
+               op->code == OpCode::Solve ? op->cols : 0);
+    std::vector<TileRef> left, right;
+    int64_t covered = 0;
+    for (const TileRef &t : inputs) {
+      if (covered < lhs.size()) {
+        left.push_back(t);
+        covered += t.tile->size();
+      } else {
+        right.push_back(t);
+      }
+    }
+    if (assemble(lhs, 0, 0, left) != lhs.size() ||
+        assemble(rhs, 0, 0, right) != rhs.size()) {
+      error = "the operand tiles do not cover the operands";
+      return false;
+    }
+    Matrix result;
+    bool ok = op->code == OpCode::Inv ? inverse(lhs, result)
+                                      : solve(lhs, rhs, result);
+    if (!ok) {
+      error = op->code == OpCode::Inv
+                  ? "inv: the " + shapeString(lhs.rows(), lhs.cols()) +
+                        " matrix is singular"
+                  : "A \\ B: the " + shapeString(lhs.rows(), lhs.cols()) +
+                        " matrix A is singular";
+      return false;
+    }
+    for (int32_t o = 0; o < task.numOutputs; ++o) {
+      const Slot &s = plan.slots[task.firstOutput + o];
+      assemble(outputs[o], s.row0, s.col0, {{&result, 0, 0}});
+    }
+    return true;
+  }
+  }
+  error = "unknown task kind";
+  return false;
+}

@@ -1,0 +1,517 @@
+//===- Executor.cpp - Run a plan on MPI ranks -------------------*- C++ -*-===//
+
+#include "cmmrt/Executor.h"
+
+#include "cmmrt/Format.h"
+#include "cmmrt/MatrixIO.h"
+#include "cmmrt/TaskKernels.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+// OpenBLAS's thread count (process-wide in Debian's default pthread build).
+extern "C" void openblas_set_num_threads(int);
+
+using namespace cmmrt;
+using namespace cmmrt::plan;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  bool stats = false;
+  double recvTimeout = 60.0;
+  std::string dumpPrints;
+  std::string trace;
+};
+
+/// One measured interval for CMM_TRACE.
+struct TraceEvent {
+  std::string name, category;
+  int thread; // workers 0..W-1, communicators 1000 + c
+  double start, finish;
+};
+
+class Executor {
+public:
+  Executor(const Plan &plan, const Options &options, int rank)
+      : plan(plan), options(options), rank(rank), slots(plan.numSlots),
+        remainingUses(plan.numSlots), reads(plan.numSlots) {
+    for (int32_t s = 0; s < plan.numSlots; ++s)
+      remainingUses[s] = plan.slots[s].uses;
+    for (int32_t t = 0; t < plan.numTasks; ++t)
+      if (plan.tasks[t].node == rank && plan.tasks[t].kind == TaskKind::Load)
+        ++loadTilesLeft[plan.tasks[t].op];
+  }
+
+  void run();
+  /// Rank 0: the program's output, in source order; false on an error.
+  bool writeOutputs();
+  void reportStats(double seconds);
+  void writeTrace();
+
+private:
+  [[noreturn]] void fail(const std::string &message);
+  std::shared_ptr<const Matrix> waitFor(int32_t slot);
+  void put(int32_t slot, Matrix value);
+  void release(int32_t slot);
+  void worker(int w);
+  void communicator(int c);
+  void transfer(const Transfer &x, int32_t index);
+  bool loadWhole(int32_t op, std::shared_ptr<const Matrix> &out,
+                 std::string &error);
+  double now() const {
+    return std::chrono::duration<double>(Clock::now() - begin).count();
+  }
+  void record(TraceEvent e) {
+    if (options.trace.empty())
+      return;
+    std::lock_guard<std::mutex> lock(traceMutex);
+    events.push_back(std::move(e));
+  }
+  /// The first task on this node that reads `slot`, for messages.
+  std::string neededBy(int32_t slot) const;
+
+  const Plan &plan;
+  const Options &options;
+  int rank;
+  Clock::time_point begin = Clock::now();
+
+  std::mutex mutex;
+  std::condition_variable ready;
+  std::vector<std::shared_ptr<const Matrix>> slots;
+  std::vector<int32_t> remainingUses;
+  std::vector<std::atomic<int32_t>> reads;
+  std::vector<bool> received = std::vector<bool>(plan.numSlots, false);
+
+  std::mutex loadMutex;
+  std::map<int32_t, std::shared_ptr<const Matrix>> loaded;
+  std::map<int32_t, int32_t> loadTilesLeft;
+
+  std::vector<MPI_Comm> comms;
+  std::map<int32_t, Matrix> results; // rank 0: gathered matrices by op
+
+  std::atomic<long long> bytesSent{0}, bytesReceived{0}, cacheHits{0};
+  std::atomic<long long> tasksRun{0};
+  std::mutex traceMutex;
+  std::vector<TraceEvent> events;
+};
+
+void Executor::fail(const std::string &message) {
+  std::fprintf(stderr, "cmm: rank %d: %s\n", rank, message.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+std::string Executor::neededBy(int32_t slot) const {
+  for (int32_t t = 0; t < plan.numTasks; ++t) {
+    const Task &task = plan.tasks[t];
+    if (task.node != rank)
+      continue;
+    for (int32_t i = 0; i < task.numInputs; ++i)
+      if (plan.inputs[task.firstInput + i] == slot)
+        return std::string("task '") + task.name + "' (" +
+               sourceLocation(plan, task.op) + ")";
+  }
+  return "a later transfer";
+}
+
+std::shared_ptr<const Matrix> Executor::waitFor(int32_t slot) {
+  std::unique_lock<std::mutex> lock(mutex);
+  ready.wait(lock, [&] { return slots[slot] != nullptr; });
+  if (received[slot] && reads[slot].fetch_add(1) > 0)
+    ++cacheHits; // a received tile read again: no second transfer
+  return slots[slot];
+}
+
+void Executor::put(int32_t slot, Matrix value) {
+  auto tile = std::make_shared<const Matrix>(std::move(value));
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    slots[slot] = std::move(tile);
+  }
+  ready.notify_all();
+}
+
+void Executor::release(int32_t slot) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (--remainingUses[slot] <= 0)
+    slots[slot].reset(); // the plan's eviction: the last local use is done
+}
+
+bool Executor::loadWhole(int32_t op, std::shared_ptr<const Matrix> &out,
+                         std::string &error) {
+  std::lock_guard<std::mutex> lock(loadMutex);
+  auto it = loaded.find(op);
+  if (it == loaded.end()) {
+    auto m = std::make_shared<Matrix>();
+    if (!readMatrix(plan.ops[op].text, *m, error))
+      return false;
+    it = loaded.emplace(op, std::move(m)).first;
+  }
+  out = it->second;
+  if (--loadTilesLeft[op] <= 0) // every tile of the file is cut
+    loaded.erase(op);
+  return true;
+}
+
+void Executor::worker(int w) {
+  std::vector<TileRef> inputs;
+  std::vector<std::shared_ptr<const Matrix>> held;
+  std::vector<Matrix> outputs;
+  LoadFn load = [this](int32_t op, std::shared_ptr<const Matrix> &m,
+                       std::string &error) { return loadWhole(op, m, error); };
+  for (int32_t t = 0; t < plan.numTasks; ++t) {
+    const Task &task = plan.tasks[t];
+    if (task.node != rank || task.worker != w)
+      continue;
+    inputs.clear();
+    held.clear();
+    for (int32_t i = 0; i < task.numInputs; ++i) {
+      int32_t s = plan.inputs[task.firstInput + i];
+      held.push_back(waitFor(s));
+      inputs.push_back({held.back().get(), plan.slots[s].row0,
+                        plan.slots[s].col0});
+    }
+    double start = now();
+    std::string error;
+    if (!runTask(plan, task, inputs, outputs, load, error))
+      fail(sourceLocation(plan, task.op) + ": error: " + error + " (task '" +
+           task.name + "')");
+    for (int32_t i = 0; i < task.numInputs; ++i)
+      release(plan.inputs[task.firstInput + i]);
+    held.clear();
+    if (task.kind == TaskKind::Gather) {
+      std::lock_guard<std::mutex> lock(mutex);
+      results[task.op] = std::move(outputs[0]);
+    } else {
+      for (int32_t o = 0; o < task.numOutputs; ++o)
+        put(task.firstOutput + o, std::move(outputs[o]));
+    }
+    ++tasksRun;
+    record({task.name, "task", w, start, now()});
+  }
+}
+
+/// Polls `request` until it completes or the timeout passes.
+static bool complete(MPI_Request &request, double timeout) {
+  auto deadline = Clock::now() + std::chrono::duration<double>(timeout);
+  int done = 0;
+  for (int spins = 0;; ++spins) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done)
+      return true;
+    if (Clock::now() > deadline) {
+      MPI_Cancel(&request);
+      return false;
+    }
+    if (spins > 100)
+      std::this_thread::sleep_for(std::chrono::microseconds(
+          spins > 1000 ? 1000 : 50));
+  }
+}
+
+void Executor::transfer(const Transfer &x, int32_t index) {
+  const Slot &target = plan.slots[x.target];
+  int count = static_cast<int>(target.rows * target.cols);
+  int tag = index % 32767; // MPI guarantees tags up to 32767
+  MPI_Comm comm = comms[x.sendComm];
+  char what[256];
+  double start = now();
+  if (x.from == rank) {
+    std::shared_ptr<const Matrix> tile = waitFor(x.source);
+    start = now();
+    MPI_Request request;
+    MPI_Isend(tile->data(), count, MPI_DOUBLE, x.to, tag, comm, &request);
+    if (!complete(request, options.recvTimeout)) {
+      std::snprintf(what, sizeof what,
+                    "timed out after %g s sending a %lldx%lld tile to rank %d",
+                    options.recvTimeout, (long long)target.rows,
+                    (long long)target.cols, x.to);
+      fail(what);
+    }
+    bytesSent += 8LL * count;
+    release(x.source);
+    record({"send to " + std::to_string(x.to), "send",
+            1000 + x.sendComm, start, now()});
+    return;
+  }
+  Matrix tile(target.rows, target.cols);
+  MPI_Request request;
+  MPI_Irecv(tile.data(), count, MPI_DOUBLE, x.from, tag, comm, &request);
+  if (!complete(request, options.recvTimeout)) {
+    std::snprintf(what, sizeof what,
+                  "timed out after %g s waiting for a %lldx%lld tile from "
+                  "rank %d, needed by ",
+                  options.recvTimeout, (long long)target.rows,
+                  (long long)target.cols, x.from);
+    fail(what + neededBy(x.target));
+  }
+  bytesReceived += 8LL * count;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    received[x.target] = true;
+  }
+  put(x.target, std::move(tile));
+  record({"recv from " + std::to_string(x.from), "recv", 1000 + x.recvComm,
+          start, now()});
+}
+
+void Executor::communicator(int c) {
+  for (int32_t i = 0; i < plan.numTransfers; ++i) {
+    const Transfer &x = plan.transfers[i];
+    if ((x.from == rank && x.sendComm == c) ||
+        (x.to == rank && x.recvComm == c))
+      transfer(x, i);
+  }
+}
+
+void Executor::run() {
+  int32_t pool = 1;
+  for (int32_t n = 0; n < plan.nodes; ++n)
+    pool = std::max(pool, plan.communicators[n]);
+  comms.resize(pool);
+  for (MPI_Comm &c : comms)
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+
+  // One worker: it gets the node's BLAS threads; several: one each
+  // (Debian's pthread OpenBLAS has one process-wide thread count).
+  int workers = plan.workers[rank];
+  openblas_set_num_threads(workers == 1 ? std::max(1, plan.threads[rank]) : 1);
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  begin = Clock::now();
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w)
+    threads.emplace_back([this, w] { worker(w); });
+  // Communicator threads with nothing to do are not started.
+  for (int c = 0; c < plan.communicators[rank]; ++c) {
+    bool any = false;
+    for (int32_t i = 0; i < plan.numTransfers && !any; ++i) {
+      const Transfer &x = plan.transfers[i];
+      any = (x.from == rank && x.sendComm == c) ||
+            (x.to == rank && x.recvComm == c);
+    }
+    if (any)
+      threads.emplace_back([this, c] { communicator(c); });
+  }
+  for (std::thread &t : threads)
+    t.join();
+  for (MPI_Comm &c : comms)
+    MPI_Comm_free(&c);
+}
+
+bool Executor::writeOutputs() {
+  int printed = 0;
+  for (int32_t i = 0; i < plan.numOutputs; ++i) {
+    int32_t index = plan.outputs[i];
+    const Op &op = plan.ops[index];
+    if (op.code == OpCode::PrintScalar) {
+      std::printf("%s\n", formatScalar(op.text, op.scalar).c_str());
+      continue;
+    }
+    auto it = results.find(index);
+    if (it == results.end()) {
+      std::fprintf(stderr, "%s: error: internal: no gathered result\n",
+                   sourceLocation(plan, index).c_str());
+      return false;
+    }
+    std::string error;
+    if (op.code == OpCode::Print) {
+      std::printf("%s\n", formatSummary(op.text, it->second).c_str());
+      if (!options.dumpPrints.empty() &&
+          !writeMatrix(options.dumpPrints + "/print" +
+                           std::to_string(printed++) + ".npy",
+                       it->second, error)) {
+        std::fprintf(stderr, "%s: error: %s\n",
+                     sourceLocation(plan, index).c_str(), error.c_str());
+        return false;
+      }
+    } else if (!writeMatrix(op.text, it->second, error)) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "%s: error: %s\n",
+                   sourceLocation(plan, index).c_str(), error.c_str());
+      return false;
+    }
+  }
+  std::fflush(stdout);
+  return true;
+}
+
+void Executor::reportStats(double seconds) {
+  long long local[4] = {bytesSent.load(), bytesReceived.load(),
+                        cacheHits.load(), tasksRun.load()};
+  long long total[4] = {0, 0, 0, 0};
+  double slowest = 0;
+  MPI_Reduce(local, total, 4, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (rank != 0)
+    return;
+  std::fprintf(stderr,
+               "cmm stats: %d rank(s), tile size %lld, predicted makespan "
+               "%.4g s, measured %.4g s; %lld tasks, %d transfers, %.4g MB "
+               "moved, %lld cache hits\n",
+               plan.nodes, (long long)plan.tileSize, plan.predictedMakespan,
+               slowest, total[3], plan.numTransfers, total[1] / 1e6, total[2]);
+}
+
+void Executor::writeTrace() {
+  std::string mine;
+  for (const TraceEvent &e : events) {
+    std::string name;
+    for (char ch : e.name)
+      if (ch == '"' || ch == '\\')
+        name += std::string("\\") + ch;
+      else if (static_cast<unsigned char>(ch) >= 0x20)
+        name += ch;
+    char buffer[512];
+    std::snprintf(buffer, sizeof buffer,
+                  "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
+                  "\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
+                  mine.empty() ? "" : ",\n", name.c_str(), e.category.c_str(),
+                  rank, e.thread, e.start * 1e6,
+                  (e.finish - e.start) * 1e6);
+    mine += buffer;
+  }
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(size), offsets(size);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0,
+             MPI_COMM_WORLD);
+  std::string all;
+  if (rank == 0) {
+    int total = 0;
+    for (int r = 0; r < size; ++r) {
+      offsets[r] = total;
+      total += lengths[r];
+    }
+    all.resize(total);
+  }
+  MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(),
+              offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (rank != 0)
+    return;
+  FILE *f = std::fopen(options.trace.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "cmm: cannot write trace '%s': %s\n",
+                 options.trace.c_str(), std::strerror(errno));
+    return;
+  }
+  std::fputs("{\"traceEvents\":[\n", f);
+  bool first = true;
+  for (int r = 0; r < size; ++r) {
+    if (!lengths[r])
+      continue;
+    if (!first)
+      std::fputs(",\n", f);
+    std::fwrite(all.data() + offsets[r], 1, lengths[r], f);
+    first = false;
+  }
+  std::fputs("\n]}\n", f);
+  std::fclose(f);
+}
+
+bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
+  if (const char *t = std::getenv("CMM_TRACE"))
+    options.trace = t;
+  if (const char *t = std::getenv("CMM_RECV_TIMEOUT"))
+    options.recvTimeout = std::atof(t);
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--stats")
+      options.stats = true;
+    else if (arg.rfind("--recv-timeout=", 0) == 0)
+      options.recvTimeout = std::atof(arg.c_str() + 15);
+    else if (arg.rfind("--dump-prints=", 0) == 0)
+      options.dumpPrints = arg.substr(14);
+    else {
+      error = "unknown option '" + arg +
+              "' (options: --stats, --recv-timeout=SECONDS, "
+              "--dump-prints=DIR)";
+      return false;
+    }
+  }
+  if (!(options.recvTimeout > 0)) {
+    error = "the receive timeout must be a positive number of seconds";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  auto refuse = [&](const std::string &message) {
+    if (rank == 0)
+      std::fprintf(stderr, "cmm: error: %s\n", message.c_str());
+    MPI_Finalize();
+    return 2;
+  };
+  if (provided < MPI_THREAD_MULTIPLE)
+    return refuse("this MPI library does not provide MPI_THREAD_MULTIPLE, "
+                  "which the communicator threads need");
+  if (size != plan.nodes)
+    return refuse("this program was planned for " +
+                  std::to_string(plan.nodes) +
+                  " node(s), one MPI rank each; run it with mpirun -np " +
+                  std::to_string(plan.nodes) + " (it was started on " +
+                  std::to_string(size) + " rank(s)), or compile it again "
+                  "with --nodes=" + std::to_string(size));
+  Options options;
+  std::string error;
+  if (!parseOptions(argc, argv, options, error))
+    return refuse(error);
+
+  Executor executor(plan, options, rank);
+  auto start = std::chrono::steady_clock::now();
+  executor.run();
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  // Every rank is done before any leaves: a rank that stalls after its
+  // last transfer would otherwise hang MPI_Finalize on the others.
+  MPI_Request done;
+  MPI_Ibarrier(MPI_COMM_WORLD, &done);
+  if (!complete(done, options.recvTimeout)) {
+    std::fprintf(stderr,
+                 "cmm: rank %d: timed out after %g s waiting for the other "
+                 "ranks to finish\n",
+                 rank, options.recvTimeout);
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return 1;
+  }
+  bool ok = rank != 0 || executor.writeOutputs();
+  if (options.stats)
+    executor.reportStats(seconds);
+  if (!options.trace.empty())
+    executor.writeTrace();
+  if (!ok) {
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return 1;
+  }
+  MPI_Finalize();
+  return 0;
+}
