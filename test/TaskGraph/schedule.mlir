@@ -43,7 +43,7 @@
 // BUILTIN-NOT: cmmtg.graph
 
 // One node: no transfers.
-// ONE: cmmtg.graph @main tile_size {{[25]}} attributes {makespan = {{.*}} : f64, nodes = 1 : i64, scheduler = "heft"} {
+// ONE: cmmtg.graph @main tile_size {{[25]}} attributes {communicators = array<i64: 1>, makespan = {{.*}} : f64, nodes = 1 : i64, scheduler = "heft", threads = array<i64: 2>, workers = array<i64: 1>} {
 // ONE-NOT: cmmtg.recv
 // ONE-NOT: cmmtg.graph
 
