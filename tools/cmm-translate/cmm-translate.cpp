@@ -2,7 +2,7 @@
 //
 //   --import-cmm   .cmm source -> cmm dialect
 //   --dump-ast     .cmm source -> the AST, one node a line
-// Export translations (to C++/MPI) are registered here as they land.
+//   --cmm-to-cpp   a scheduled module -> a C++/MPI program (Target/Cpp.h)
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +10,7 @@
 #include "cmm/Frontend/Parser.h"
 #include "cmm/InitAll.h"
 #include "cmm/Support/LargeStack.h"
+#include "cmm/Target/Cpp.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -44,6 +45,7 @@ static void registerCmmTranslations() {
 
 static int translateMain(int argc, char **argv) {
   registerCmmTranslations();
+  cmm::registerToCppTranslation();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "cmm translation driver\n"));
 }

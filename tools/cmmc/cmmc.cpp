@@ -7,6 +7,10 @@
 //                                   interpreter; --O0 skips the rewrites
 //   cmmc prog.cmm --flop-report     print flops before/after and the rules
 //   cmmc prog.cmm -D n=200 ...      override top-level scalar assignments
+//   cmmc prog.cmm --emit=plan       the tile-size sweep and the chosen plan
+//   cmmc prog.cmm --emit=cpp        the generated C++/MPI program
+//   cmmc prog.cmm -o prog           compile it (mpicxx, runtime, OpenBLAS)
+//   cmmc prog.cmm --run -np 2       compile and run it on 2 local ranks
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +21,10 @@
 #include "cmm/Interpreter/Interpreter.h"
 #include "cmm/Planner/PlanOutput.h"
 #include "cmm/Planning/Planner.h"
+#include "cmm/Planning/TaskGraphIR.h"
+#include "cmm/Target/Cpp.h"
+
+#include "Build.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -26,6 +34,8 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -41,7 +51,7 @@ static cl::opt<std::string> inputFilename(cl::Positional,
                                           cl::desc("<input .cmm file>"),
                                           cl::Required, cl::cat(cmmcCategory));
 
-enum class Emit { AST, MLIR, Opt, Plan };
+enum class Emit { AST, MLIR, Opt, Plan, Cpp };
 static cl::opt<Emit> emitAction(
     "emit", cl::desc("What to print"), cl::init(Emit::MLIR),
     cl::values(clEnumValN(Emit::AST, "ast", "the abstract syntax tree"),
@@ -49,7 +59,9 @@ static cl::opt<Emit> emitAction(
                clEnumValN(Emit::Opt, "opt",
                           "the cmm IR after the cmm-simplify pipeline"),
                clEnumValN(Emit::Plan, "plan",
-                          "the tile-size sweep and the chosen plan")),
+                          "the tile-size sweep and the chosen plan"),
+               clEnumValN(Emit::Cpp, "cpp",
+                          "the generated C++/MPI program (the chosen plan)")),
     cl::cat(cmmcCategory));
 
 static cl::opt<bool> interpret(
@@ -73,6 +85,26 @@ static cl::opt<std::string> dumpPrints(
     cl::value_desc("dir"), cl::init(""), cl::cat(cmmcCategory));
 
 static cl::OptionCategory planCategory("cmmc planning options");
+static cl::OptionCategory runCategory("cmmc run options");
+
+static cl::opt<bool> runProgramFlag(
+    "run", cl::desc("Compile the program and run it with mpirun"),
+    cl::init(false), cl::cat(runCategory));
+
+static cl::opt<unsigned> rankCount(
+    "np", cl::desc("With --run: MPI ranks, one per node (default: --nodes, "
+                   "else 1)"),
+    cl::init(0), cl::cat(runCategory));
+
+static cl::opt<std::string> hostfile(
+    "hostfile", cl::desc("With --run: Open MPI hostfile, passed to mpirun"),
+    cl::value_desc("file"), cl::init(""), cl::cat(runCategory));
+
+static cl::list<std::string> programArgs(
+    "run-arg",
+    cl::desc("With --run: an argument for the program (repeatable), e.g. "
+             "--run-arg=--stats"),
+    cl::cat(runCategory));
 
 static cl::opt<std::string> machineModelPath(
     "machine-model",
@@ -129,32 +161,57 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::init("-"),
                                            cl::cat(cmmcCategory));
 
-/// `--emit=plan`: the tile-size sweep on the machine model.
-static bool emitPlan(mlir::ModuleOp module, llvm::raw_ostream &os) {
-  namespace planner = cmm::planner;
-  planner::MachineModel machine =
-      planner::builtinMachineModel(nodeCount ? nodeCount : 1);
+namespace planner = cmm::planner;
+
+/// The machine to plan for: --machine-model (or the built-in model) with
+/// `nodes` nodes (0: the model's).
+static bool loadMachine(unsigned nodes, planner::MachineModel &machine) {
+  machine = planner::builtinMachineModel(nodes ? nodes : 1);
+  if (machineModelPath.empty())
+    return true;
   std::string error;
-  if (!machineModelPath.empty()) {
-    if (!planner::loadMachineModel(machineModelPath, machine, error)) {
-      llvm::errs() << "cmmc: error: " << error << "\n";
-      return false;
-    }
-    if (nodeCount)
-      machine = machine.withNodes(nodeCount);
+  if (!planner::loadMachineModel(machineModelPath, machine, error)) {
+    llvm::errs() << "cmmc: error: " << error << "\n";
+    return false;
   }
-  auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
+  if (nodes)
+    machine = machine.withNodes(nodes);
+  return true;
+}
+
+static planner::PlanOptions planOptions() {
   planner::PlanOptions options;
   options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
   options.scheduler = schedulerChoice == SchedulerChoice::HEFT
                           ? planner::SchedulerKind::HEFT
                           : planner::SchedulerKind::RoundRobin;
   options.dynamicTiling = dynamicTiling;
-  planner::Plan plan;
-  if (!main || !planner::planFunction(main, machine, options, plan, error)) {
+  return options;
+}
+
+/// The tile-size sweep of @main on `machine`.
+static bool planModule(mlir::ModuleOp module,
+                       const planner::MachineModel &machine,
+                       planner::Plan &plan) {
+  auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
+  std::string error;
+  if (!main ||
+      !planner::planFunction(main, machine, planOptions(), plan, error)) {
     llvm::errs() << "cmmc: error: " << (main ? error : "no @main") << "\n";
     return false;
   }
+  return true;
+}
+
+/// `--emit=plan`: the tile-size sweep on the machine model.
+static bool emitPlan(mlir::ModuleOp module, llvm::raw_ostream &os) {
+  planner::MachineModel machine;
+  planner::Plan plan;
+  if (!loadMachine(nodeCount, machine) || !planModule(module, machine, plan))
+    return false;
+  auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
+  planner::PlanOptions options = planOptions();
+  std::string error;
   planner::printPlanSummary(plan, machine, os);
   // Pictures of the chosen plan.
   const planner::PlanCandidate &best = plan.best();
@@ -201,6 +258,89 @@ static bool emitPlan(mlir::ModuleOp module, llvm::raw_ostream &os) {
   return true;
 }
 
+/// Plans the module for `nodes` nodes, appends the chosen scheduled graph
+/// and writes the C++ program to `os`.
+static bool emitCpp(mlir::ModuleOp module, unsigned nodes,
+                    llvm::raw_ostream &os) {
+  planner::MachineModel machine;
+  planner::Plan plan;
+  if (!loadMachine(nodes, machine) || !planModule(module, machine, plan))
+    return false;
+  const planner::PlanCandidate &best = plan.best();
+  planner::PlanSummary summary = planner::summarizePlan(
+      machine,
+      schedulerChoice == SchedulerChoice::HEFT ? "heft" : "roundrobin",
+      best.simulation.makespan);
+  module.getContext()->getOrLoadDialect<cmm::tg::TaskGraphDialect>();
+  mlir::OpBuilder builder = mlir::OpBuilder::atBlockEnd(module.getBody());
+  std::string error;
+  if (!planner::emitScheduledGraph(builder, module.getLoc(), best.graph,
+                                   best.schedule, best.tileSize, summary,
+                                   error)) {
+    llvm::errs() << "cmmc: internal error: " << error << "\n";
+    return false;
+  }
+  return mlir::succeeded(cmm::translateToCpp(module, os));
+}
+
+/// `-o prog` and `--run`: generate, compile with mpicxx, maybe run.
+static int buildAndRun(mlir::ModuleOp module) {
+  unsigned nodes = nodeCount;
+  if (runProgramFlag) {
+    if (nodeCount && rankCount && nodeCount != rankCount) {
+      llvm::errs() << "cmmc: error: --nodes=" << nodeCount << " and -np "
+                   << rankCount
+                   << " differ: a plan runs on one MPI rank per node\n";
+      return 1;
+    }
+    nodes = rankCount ? rankCount : (nodeCount ? nodeCount : 1);
+  }
+  llvm::SmallString<128> cppPath;
+  if (auto ec = llvm::sys::fs::createTemporaryFile("cmm-program", "cpp",
+                                                   cppPath)) {
+    llvm::errs() << "cmmc: error: cannot create a temporary file: "
+                 << ec.message() << "\n";
+    return 1;
+  }
+  llvm::FileRemover removeCpp(cppPath);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream cpp(cppPath, ec);
+    if (ec || !emitCpp(module, nodes, cpp))
+      return 1;
+  }
+  std::string program = outputFilename;
+  llvm::SmallString<128> tempProgram;
+  if (program == "-") {
+    if (auto ec = llvm::sys::fs::createTemporaryFile("cmm-program", "",
+                                                     tempProgram)) {
+      llvm::errs() << "cmmc: error: cannot create a temporary file: "
+                   << ec.message() << "\n";
+      return 1;
+    }
+    program = tempProgram.str().str();
+  }
+  llvm::FileRemover removeProgram(tempProgram);
+  std::string error;
+  if (!cmmc::compileProgram(cppPath, program, error)) {
+    llvm::errs() << "cmmc: error: " << error << "\n";
+    return 1;
+  }
+  if (!runProgramFlag)
+    return 0;
+  cmmc::RunOptions run;
+  run.ranks = nodes;
+  run.hostfile = hostfile;
+  run.programArgs.assign(programArgs.begin(), programArgs.end());
+  llvm::outs().flush();
+  int rc = cmmc::runProgram(program, run, error);
+  if (rc < 0) {
+    llvm::errs() << "cmmc: error: " << error << "\n";
+    return 1;
+  }
+  return rc;
+}
+
 static bool parseDefines(cmm::MLIRGenOptions &options) {
   for (const std::string &d : defines) {
     size_t eq = d.find('=');
@@ -229,7 +369,7 @@ static int cmmcMain(int argc, char **argv) {
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
   mlir::registerDefaultTimingManagerCLOptions();
-  cl::HideUnrelatedOptions({&cmmcCategory, &planCategory});
+  cl::HideUnrelatedOptions({&cmmcCategory, &planCategory, &runCategory});
   cl::ParseCommandLineOptions(argc, argv, "cmm compiler driver\n");
 
   cmm::MLIRGenOptions options;
@@ -245,7 +385,13 @@ static int cmmcMain(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
 
-  auto output = mlir::openOutputFile(outputFilename, &errorMessage);
+  // `-o prog` without --emit compiles a program; --run also runs it. The
+  // program file is written by the compiler, not through `output`.
+  bool build = runProgramFlag ||
+               (!interpret && !emitAction.getNumOccurrences() &&
+                outputFilename != "-");
+  auto output = mlir::openOutputFile(build ? "-" : outputFilename.getValue(),
+                                     &errorMessage);
   if (!output) {
     llvm::errs() << "cmmc: error: " << errorMessage << "\n";
     return 1;
@@ -276,7 +422,8 @@ static int cmmcMain(int argc, char **argv) {
   }
 
   bool optimize = (interpret || emitAction == Emit::Opt ||
-                   emitAction == Emit::Plan || flopReport) &&
+                   emitAction == Emit::Plan || emitAction == Emit::Cpp ||
+                   build || flopReport) &&
                   !noOptimize;
   if (optimize) {
     mlir::PassManager pm(&context);
@@ -290,6 +437,14 @@ static int cmmcMain(int argc, char **argv) {
       return 1;
   }
 
+  if (build && !interpret)
+    return buildAndRun(*module);
+  if (emitAction == Emit::Cpp && !interpret) {
+    if (!emitCpp(*module, nodeCount, output->os()))
+      return 1;
+    output->keep();
+    return 0;
+  }
   if (emitAction == Emit::Plan && !interpret) {
     if (!emitPlan(*module, output->os()))
       return 1;

@@ -1,0 +1,539 @@
+//===- TranslateToCpp.cpp - Scheduled task graphs to C++/MPI ----*- C++ -*-===//
+
+#include "cmm/Target/Cpp.h"
+
+#include "cmm/Dialect/CmmDialect.h"
+#include "cmm/Dialect/RuntimeMapping.h"
+#include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
+#include "cmm/InitAll.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+using namespace cmm;
+
+namespace {
+
+/// A C++ string literal.
+std::string quote(StringRef text) {
+  std::string out = "\"";
+  for (unsigned char ch : text) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += static_cast<char>(ch);
+    } else if (ch < 0x20 || ch >= 0x7f) {
+      char buffer[8];
+      std::snprintf(buffer, sizeof buffer, "\\%03o", ch);
+      out += buffer;
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  return out + "\"";
+}
+
+/// A C++ double literal that reads back as `v` exactly.
+std::string literal(double v) {
+  if (std::isnan(v))
+    return "NAN";
+  if (std::isinf(v))
+    return v > 0 ? "INFINITY" : "-INFINITY";
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", v);
+  std::string s = buffer;
+  if (s.find_first_of(".en") == std::string::npos)
+    s += ".0";
+  return s;
+}
+
+std::optional<FileLineColLoc> fileLoc(Location loc) {
+  std::optional<FileLineColLoc> found;
+  loc->walk([&](Location l) {
+    if (auto f = dyn_cast<FileLineColLoc>(l)) {
+      found = f;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+struct SlotInfo {
+  int64_t node, rows, cols, row0, col0;
+  int uses = 0;
+};
+
+struct TaskInfo {
+  tg::TaskKind kind;
+  int64_t op, node, worker;
+  std::vector<int> inputs;
+  int firstOutput, numOutputs;
+  std::string name;
+  double start, finish;
+  size_t order; // in the graph
+};
+
+struct TransferInfo {
+  int source, target;
+  int64_t from, to, sendComm, recvComm;
+  double start, finish;
+  size_t order;
+};
+
+const char *kindName(tg::TaskKind kind) {
+  switch (kind) {
+  case tg::TaskKind::Generate:
+    return "Generate";
+  case tg::TaskKind::Load:
+    return "Load";
+  case tg::TaskKind::Gemm:
+    return "Gemm";
+  case tg::TaskKind::GemmAcc:
+    return "GemmAcc";
+  case tg::TaskKind::Elementwise:
+    return "Elementwise";
+  case tg::TaskKind::Transpose:
+    return "Transpose";
+  case tg::TaskKind::Reduce:
+    return "Reduce";
+  case tg::TaskKind::Gather:
+    return "Gather";
+  case tg::TaskKind::Solve:
+    return "Solve";
+  case tg::TaskKind::Merge:
+    return "Merge";
+  case tg::TaskKind::DistributedGemm:
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// One entry of the op table: the runtime's OpCode and its parameters.
+struct OpEntry {
+  std::string code = "Other";
+  int64_t rows = 0, cols = 0, inRows = 0, inCols = 0;
+  double scalar = 0;
+  int64_t a = 0, b = 0;
+  std::string text;
+  std::string data; // name of the constant's array
+  int line = 0, column = 0;
+};
+
+std::pair<int64_t, int64_t> shapeOf(Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  return {t.getDimSize(0), t.getDimSize(1)};
+}
+
+const char *reduceCode(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Sum:
+    return "ReduceSum";
+  case ReduceKind::Max:
+    return "ReduceMax";
+  case ReduceKind::Min:
+    return "ReduceMin";
+  case ReduceKind::Mean:
+    return "ReduceMean";
+  }
+  return "ReduceSum";
+}
+
+const char *cmpCode(CmpPredicate p) {
+  switch (p) {
+  case CmpPredicate::GT:
+    return "Gt";
+  case CmpPredicate::LT:
+    return "Lt";
+  case CmpPredicate::GE:
+    return "Ge";
+  case CmpPredicate::LE:
+    return "Le";
+  case CmpPredicate::EQ:
+    return "Eq";
+  }
+  return "Eq";
+}
+
+class CppEmitter {
+public:
+  CppEmitter(func::FuncOp main, tg::GraphOp graph, raw_ostream &os)
+      : main(main), graph(graph), os(os) {}
+  LogicalResult run();
+
+private:
+  LogicalResult collectOps();
+  LogicalResult collectGraph();
+  void emit();
+
+  func::FuncOp main;
+  tg::GraphOp graph;
+  raw_ostream &os;
+  std::string sourceFile = "<unknown>";
+  std::vector<OpEntry> ops;
+  std::vector<std::string> constants; // definitions of constant arrays
+  std::vector<int> outputs;
+  std::vector<SlotInfo> slots;
+  std::vector<TaskInfo> tasks;
+  std::vector<TransferInfo> transfers;
+  std::vector<int64_t> workers, threads, communicators;
+};
+
+LogicalResult CppEmitter::collectOps() {
+  int index = 0;
+  for (Operation &op : main.getBody().front()) {
+    OpEntry e;
+    if (auto loc = fileLoc(op.getLoc())) {
+      e.line = loc->getLine();
+      e.column = loc->getColumn();
+      if (sourceFile == "<unknown>")
+        sourceFile = loc->getFilename().str();
+    }
+    if (op.getNumResults() == 1 &&
+        isa<RankedTensorType>(op.getResult(0).getType()))
+      std::tie(e.rows, e.cols) = shapeOf(op.getResult(0));
+    if (op.getNumOperands() >= 1 &&
+        isa<RankedTensorType>(op.getOperand(0).getType()))
+      std::tie(e.inRows, e.inCols) = shapeOf(op.getOperand(0));
+    llvm::TypeSwitch<Operation *>(&op)
+        .Case<RandOp>([&](RandOp r) {
+          e.code = r.getDistribution() == Distribution::Normal ? "Randn"
+                                                                : "Rand";
+          e.a = r.getSeed();
+          e.b = r.getCallId();
+        })
+        .Case<FillOp>([&](FillOp f) {
+          e.code = "Fill";
+          e.scalar = f.getValue().convertToDouble();
+        })
+        .Case<EyeOp>([&](EyeOp) { e.code = "Eye"; })
+        .Case<RangeOp>([&](RangeOp r) {
+          e.code = "Range";
+          e.a = r.getStart();
+          e.b = r.getStop();
+        })
+        .Case<ConstantOp>([&](ConstantOp c) {
+          e.code = "Constant";
+          e.data = "kConstant" + std::to_string(index);
+          std::string def = "const double " + e.data + "[] = {";
+          size_t n = 0;
+          for (double v : c.getValue().getValues<double>()) {
+            def += (n ? (n % 8 ? ", " : ",\n    ") : "") + literal(v);
+            ++n;
+          }
+          constants.push_back(def + "};");
+        })
+        .Case<LoadOp>([&](LoadOp l) {
+          e.code = "Load";
+          e.text = l.getPath().str();
+        })
+        .Case<MatmulOp>([&](MatmulOp) { e.code = "Matmul"; })
+        .Case<PowOp>([&](PowOp) { e.code = "Pow"; })
+        .Case<AddOp>([&](AddOp) { e.code = "Add"; })
+        .Case<SubOp>([&](SubOp) { e.code = "Sub"; })
+        .Case<MulOp>([&](MulOp) { e.code = "Mul"; })
+        .Case<DivOp>([&](DivOp) { e.code = "Div"; })
+        .Case<EPowOp>([&](EPowOp) { e.code = "EPow"; })
+        .Case<MaxOp>([&](MaxOp) { e.code = "Max"; })
+        .Case<MinOp>([&](MinOp) { e.code = "Min"; })
+        .Case<ModOp>([&](ModOp) { e.code = "Mod"; })
+        .Case<CmpOp>([&](CmpOp c) { e.code = cmpCode(c.getPredicate()); })
+        .Case<ScaleOp>([&](ScaleOp s) {
+          e.code = "Scale";
+          e.scalar = s.getFactor().convertToDouble();
+        })
+        .Case<NegOp>([&](NegOp) { e.code = "Neg"; })
+        .Case<MapOp>([&](MapOp m) {
+          e.code = "Map";
+          e.a = static_cast<int64_t>(toRuntime(m.getFn()));
+        })
+        .Case<TransposeOp>([&](TransposeOp) { e.code = "Transpose"; })
+        .Case<ReduceOp>([&](ReduceOp r) {
+          e.code = reduceCode(r.getKind());
+          e.a = r.getDim() ? int64_t(*r.getDim()) : 0;
+        })
+        .Case<NormOp>([&](NormOp) { e.code = "Norm"; })
+        .Case<InvOp>([&](InvOp) { e.code = "Inv"; })
+        .Case<SolveOp>([&](SolveOp) { e.code = "Solve"; })
+        .Case<PrintOp>([&](PrintOp p) {
+          e.code = "Print";
+          e.text = p.getLabel().str();
+          std::tie(e.rows, e.cols) = shapeOf(p.getInput());
+          outputs.push_back(index);
+        })
+        .Case<PrintScalarOp>([&](PrintScalarOp p) {
+          e.code = "PrintScalar";
+          e.text = p.getLabel().str();
+          e.scalar = p.getValue().convertToDouble();
+          outputs.push_back(index);
+        })
+        .Case<SaveOp>([&](SaveOp s) {
+          e.code = "Save";
+          e.text = s.getPath().str();
+          std::tie(e.rows, e.cols) = shapeOf(s.getInput());
+          outputs.push_back(index);
+        });
+    ops.push_back(std::move(e));
+    ++index;
+  }
+  return success();
+}
+
+LogicalResult CppEmitter::collectGraph() {
+  int64_t nodes = graph.getNodes().value_or(1);
+  auto perNode = [&](std::optional<ArrayRef<int64_t>> attr, int64_t dflt) {
+    std::vector<int64_t> v(nodes, dflt);
+    if (attr)
+      v.assign(attr->begin(), attr->end());
+    return v;
+  };
+  workers = perNode(graph.getWorkers(), 1);
+  threads = perNode(graph.getThreads(), 1);
+  communicators = perNode(graph.getCommunicators(), 1);
+
+  llvm::DenseMap<Value, int> slotOf;
+  size_t order = 0;
+  for (Operation &inner : graph.getBodyBlock()) {
+    ++order;
+    if (auto recv = dyn_cast<tg::RecvOp>(inner)) {
+      int source = slotOf.at(recv.getInput());
+      ++slots[source].uses;
+      SlotInfo target = slots[source];
+      target.node = recv.getTo();
+      target.uses = 0;
+      slotOf[recv.getResult()] = slots.size();
+      slots.push_back(target);
+      int64_t sendComm = recv.getSendComm().value_or(0);
+      int64_t recvComm = recv.getRecvComm().value_or(0);
+      if (sendComm >= communicators[recv.getFrom()] ||
+          recvComm >= communicators[recv.getTo()])
+        return recv.emitOpError("uses a communicator the node does not have");
+      transfers.push_back({source, int(slots.size() - 1), recv.getFrom(),
+                           recv.getTo(), sendComm, recvComm,
+                           recv.getStart() ? recv.getStart()->convertToDouble()
+                                           : 0.0,
+                           recv.getFinish()
+                               ? recv.getFinish()->convertToDouble()
+                               : 0.0,
+                           order});
+      continue;
+    }
+    auto task = dyn_cast<tg::TaskOp>(inner);
+    if (!task)
+      continue; // cache put/evict: the executor releases after the last use
+    if (!task.getNode())
+      return task.emitOpError("has no placement; run cmm-schedule first");
+    if (!kindName(task.getKind()))
+      return task.emitOpError(
+          "is a distributed_gemm, which the runtime does not execute yet");
+    int64_t op = task.getOp().value_or(-1);
+    if (task.getKind() != tg::TaskKind::Merge &&
+        (op < 0 || op >= int64_t(ops.size())))
+      return task.emitOpError("does not name an op of @main (attribute 'op')");
+    TaskInfo info;
+    info.kind = task.getKind();
+    info.op = op;
+    info.node = *task.getNode();
+    info.worker = task.getWorker().value_or(0);
+    if (info.node >= nodes || info.worker >= workers[info.node])
+      return task.emitOpError("is placed on a worker the machine lacks");
+    for (Value in : task.getInputs()) {
+      int s = slotOf.at(in);
+      ++slots[s].uses;
+      info.inputs.push_back(s);
+    }
+    info.firstOutput = slots.size();
+    info.numOutputs = task.getNumResults();
+    auto origins = task.getOrigins();
+    for (auto [i, result] : llvm::enumerate(task.getResults())) {
+      auto type = cast<tg::TileType>(result.getType());
+      slotOf[result] = slots.size();
+      slots.push_back({info.node, type.getRows(), type.getCols(),
+                       origins ? (*origins)[2 * i] : 0,
+                       origins ? (*origins)[2 * i + 1] : 0, 0});
+    }
+    info.name = task.getName().value_or("task").str();
+    info.start = task.getStart() ? task.getStart()->convertToDouble() : 0.0;
+    info.finish = task.getFinish() ? task.getFinish()->convertToDouble() : 0.0;
+    info.order = order;
+    tasks.push_back(std::move(info));
+  }
+  // Each node's tasks in schedule order; transfers in schedule order (ties
+  // in graph order, which is topological), so every worker and
+  // communicator thread meets its work in the order of the plan.
+  std::stable_sort(tasks.begin(), tasks.end(),
+                   [](const TaskInfo &a, const TaskInfo &b) {
+                     return std::tie(a.node, a.start, a.order) <
+                            std::tie(b.node, b.start, b.order);
+                   });
+  std::stable_sort(transfers.begin(), transfers.end(),
+                   [](const TransferInfo &a, const TransferInfo &b) {
+                     return std::tie(a.start, a.order) <
+                            std::tie(b.start, b.order);
+                   });
+  return success();
+}
+
+void CppEmitter::emit() {
+  int64_t nodes = workers.size();
+  os << "// Generated by cmm-translate --cmm-to-cpp from " << sourceFile
+     << "; do not edit.\n"
+     << "// Plan: " << nodes << " node(s), tile size " << graph.getTileSize()
+     << ", scheduler " << graph.getScheduler().value_or("?")
+     << ", predicted makespan "
+     << llvm::format("%.6g", graph.getMakespan()
+                                 ? graph.getMakespan()->convertToDouble()
+                                 : 0.0)
+     << " s.\n"
+     << "// Build: mpicxx -O2 -std=c++17 this.cpp -lcmmrt_mpi -lcmmrt "
+        "-lopenblas\n"
+     << "// Run:   mpirun -np " << nodes << " ./a.out [--stats]\n\n"
+     << "#include \"cmmrt/Executor.h\"\n\n#include <cmath>\n\n"
+     << "namespace {\nusing namespace cmmrt::plan;\n\n";
+
+  for (const std::string &c : constants)
+    os << c << "\n";
+  if (!constants.empty())
+    os << "\n";
+
+  os << "// The ops of @main: code, result rows x cols, first operand rows x "
+        "cols,\n// scalar, a, b, text, constant data, source line and "
+        "column.\nconst Op kOps[] = {\n";
+  for (auto [i, e] : llvm::enumerate(ops))
+    os << "    /*" << i << "*/ {OpCode::" << e.code << ", " << e.rows << ", "
+       << e.cols << ", " << e.inRows << ", " << e.inCols << ", "
+       << literal(e.scalar) << ", " << e.a << ", " << e.b << ", "
+       << (e.text.empty() && e.code != "Print" && e.code != "PrintScalar"
+               ? std::string("nullptr")
+               : quote(e.text))
+       << ", " << (e.data.empty() ? "nullptr" : e.data) << ", " << e.line
+       << ", " << e.column << "},\n";
+  os << "};\n\n";
+
+  os << "// Tile copies: node, rows, cols, origin row, origin column, uses "
+        "on the node.\nconst Slot kSlots[] = {\n";
+  for (auto [i, s] : llvm::enumerate(slots))
+    os << "    /*" << i << "*/ {" << s.node << ", " << s.rows << ", "
+       << s.cols << ", " << s.row0 << ", " << s.col0 << ", " << s.uses
+       << "},\n";
+  os << "};\n\n";
+
+  os << "// Input slots of the tasks, task by task.\nconst int32_t kInputs[] = "
+        "{";
+  size_t n = 0;
+  for (const TaskInfo &t : tasks)
+    for (int s : t.inputs)
+      os << (n++ % 16 ? " " : "\n    ") << s << ",";
+  if (!n)
+    os << "0";
+  os << "\n};\n\n";
+
+  os << "// Tasks, each node's in schedule order: kind, op, node, worker, "
+        "inputs\n// (first, count), outputs (first slot, count), name, "
+        "predicted start and finish.\nconst Task kTasks[] = {\n";
+  int firstInput = 0;
+  int64_t node = -1;
+  for (const TaskInfo &t : tasks) {
+    if (t.node != node) {
+      node = t.node;
+      os << "    // node " << node << "\n";
+    }
+    os << "    {TaskKind::" << kindName(t.kind) << ", " << t.op << ", "
+       << t.node << ", " << t.worker << ", " << firstInput << ", "
+       << t.inputs.size() << ", " << t.firstOutput << ", " << t.numOutputs
+       << ", " << quote(t.name) << ", " << literal(t.start) << ", "
+       << literal(t.finish) << "},\n";
+    firstInput += t.inputs.size();
+  }
+  os << "};\n\n";
+
+  os << "// Transfers in schedule order: source slot, target slot, from, to, "
+        "send\n// communicator (the message's), receiving communicator "
+        "thread, start, finish.\nconst Transfer kTransfers[] = {";
+  for (const TransferInfo &x : transfers)
+    os << "\n    {" << x.source << ", " << x.target << ", " << x.from << ", "
+       << x.to << ", " << x.sendComm << ", " << x.recvComm << ", "
+       << literal(x.start) << ", " << literal(x.finish) << "},";
+  if (transfers.empty())
+    os << "{0, 0, 0, 0, 0, 0, 0.0, 0.0}";
+  os << "\n};\n\n";
+
+  auto list = [&](const char *name, const std::vector<int64_t> &v) {
+    os << "const int32_t " << name << "[] = {";
+    for (auto [i, x] : llvm::enumerate(v))
+      os << (i ? ", " : "") << x;
+    os << "};\n";
+  };
+  list("kWorkers", workers);
+  list("kThreads", threads);
+  list("kCommunicators", communicators);
+  os << "// print, print_scalar and save, in source order.\n";
+  std::vector<int64_t> outs(outputs.begin(), outputs.end());
+  if (outs.empty())
+    outs.push_back(-1);
+  list("kOutputs", outs);
+
+  os << "\nconst Plan kPlan = {\n    " << quote(sourceFile) << ", " << nodes
+     << ", kWorkers, kThreads, kCommunicators, " << graph.getTileSize()
+     << ", "
+     << literal(graph.getMakespan() ? graph.getMakespan()->convertToDouble()
+                                    : 0.0)
+     << ",\n    kOps, " << ops.size() << ", kSlots, " << slots.size()
+     << ", kTasks, " << tasks.size() << ", kInputs,\n    kTransfers, "
+     << transfers.size() << ", kOutputs, " << outputs.size() << "};\n"
+     << "} // namespace\n\n"
+     << "int main(int argc, char **argv) { return cmmrt::runPlan(kPlan, "
+        "argc, argv); }\n";
+}
+
+LogicalResult CppEmitter::run() {
+  if (failed(collectOps()) || failed(collectGraph()))
+    return failure();
+  if (slots.empty() && tasks.empty() && !ops.empty()) {
+    // A program with only scalar prints has an empty graph; fine.
+  }
+  emit();
+  return success();
+}
+
+} // namespace
+
+LogicalResult cmm::translateToCpp(ModuleOp module, raw_ostream &os) {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main || main.isExternal())
+    return module.emitError("--cmm-to-cpp: no func.func @main with a body");
+  if (!main.getBody().hasOneBlock())
+    return main.emitError("--cmm-to-cpp: @main must have one block");
+  tg::GraphOp scheduled;
+  for (auto graph : module.getOps<tg::GraphOp>())
+    if (graph.getFunction() == main.getSymName() && graph.isScheduled()) {
+      if (scheduled)
+        return graph.emitError("--cmm-to-cpp: more than one scheduled graph "
+                               "of @main");
+      scheduled = graph;
+    }
+  if (!scheduled)
+    return module.emitError("--cmm-to-cpp: no scheduled cmmtg.graph @main "
+                            "(run --cmm-tile --cmm-schedule first)");
+  return CppEmitter(main, scheduled, os).run();
+}
+
+void cmm::registerToCppTranslation() {
+  static TranslateFromMLIRRegistration toCpp(
+      "cmm-to-cpp",
+      "translate a scheduled cmm module to a C++/MPI program",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module)
+          return op->emitError("--cmm-to-cpp expects a module");
+        return translateToCpp(module, os);
+      },
+      [](DialectRegistry &registry) { registerAllDialects(registry); });
+}

@@ -1,0 +1,125 @@
+//===- Build.cpp - Compile and run generated programs -----------*- C++ -*-===//
+
+#include "Build.h"
+
+#include "CmmcConfig.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
+#include <thread>
+
+using namespace llvm;
+
+/// An executable: the environment variable `envVar` if set, else `configured`
+/// if it exists, else `name` on PATH.
+static std::string findTool(const char *envVar, StringRef configured,
+                            StringRef name) {
+  if (const char *env = std::getenv(envVar); env && *env)
+    return env;
+  if (!configured.empty() && sys::fs::can_execute(configured))
+    return configured.str();
+  if (ErrorOr<std::string> found = sys::findProgramByName(name))
+    return *found;
+  return "";
+}
+
+bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
+                          std::string &error) {
+  std::string mpicxx = findTool("CMM_MPICXX", CMMC_MPICXX, "mpicxx");
+  if (mpicxx.empty()) {
+    error = "mpicxx not found: install Open MPI's compiler wrapper "
+            "(apt-get install libopenmpi-dev) or set CMM_MPICXX";
+    return false;
+  }
+  std::string libDir = CMMC_RUNTIME_LIBRARY_DIR;
+  if (const char *env = std::getenv("CMM_RUNTIME_LIBRARY_DIR"); env && *env)
+    libDir = env;
+  std::string includeDir = CMMC_RUNTIME_INCLUDE_DIR;
+  if (const char *env = std::getenv("CMM_RUNTIME_INCLUDE_DIR"); env && *env)
+    includeDir = env;
+  SmallString<256> runtimeLib(libDir);
+  sys::path::append(runtimeLib, "libcmmrt_mpi.a");
+  if (!sys::fs::exists(runtimeLib)) {
+    error = "the cmm runtime is missing (" + runtimeLib.str().str() +
+            "): build the project (ninja -C build) or set "
+            "CMM_RUNTIME_LIBRARY_DIR";
+    return false;
+  }
+
+  std::vector<std::string> args = {mpicxx,
+                                   "-O2",
+                                   "-std=c++17",
+                                   cppPath.str(),
+                                   "-I" + includeDir,
+                                   "-L" + libDir,
+                                   "-lcmmrt_mpi",
+                                   "-lcmmrt"};
+  SmallVector<StringRef> blas;
+  StringRef(CMMC_BLAS_LIBRARIES).split(blas, ';', -1, false);
+  for (StringRef lib : blas)
+    args.push_back(lib.str());
+  args.push_back("-lpthread");
+  args.push_back("-o");
+  args.push_back(outputPath.str());
+
+  SmallString<128> log;
+  sys::fs::createTemporaryFile("cmmc-cxx", "log", log);
+  std::optional<StringRef> redirects[] = {std::nullopt, log.str(), log.str()};
+  std::vector<StringRef> argv(args.begin(), args.end());
+  std::string execError;
+  int rc = sys::ExecuteAndWait(mpicxx, argv, std::nullopt, redirects, 0, 0,
+                               &execError);
+  std::string output;
+  if (auto buffer = MemoryBuffer::getFile(log))
+    output = (*buffer)->getBuffer().str();
+  sys::fs::remove(log);
+  if (rc == 0)
+    return true;
+  error = "compiling the generated program failed (" + join(args, " ") + ")";
+  if (!execError.empty())
+    error += ": " + execError;
+  if (StringRef(output).contains("lopenblas") ||
+      StringRef(output).contains("cblas.h"))
+    error += "\nOpenBLAS is missing: apt-get install libopenblas-dev";
+  if (!output.empty())
+    error += "\n" + output;
+  return false;
+}
+
+int cmmc::runProgram(StringRef program, const RunOptions &options,
+                     std::string &error) {
+  std::string mpirun = findTool("CMM_MPIRUN", CMMC_MPIEXEC, "mpirun");
+  if (mpirun.empty()) {
+    error = "mpirun not found: install Open MPI (apt-get install "
+            "openmpi-bin) or set CMM_MPIRUN";
+    return -1;
+  }
+  std::vector<std::string> args = {mpirun, "-np",
+                                   std::to_string(options.ranks)};
+  // More ranks than cores on one machine: Open MPI refuses unless asked.
+  if (options.hostfile.empty() &&
+      options.ranks > std::max(1u, std::thread::hardware_concurrency()))
+    args.push_back("--oversubscribe");
+  if (!options.hostfile.empty()) {
+    args.push_back("--hostfile");
+    args.push_back(options.hostfile);
+  }
+  args.push_back(program.str());
+  for (const std::string &a : options.programArgs)
+    args.push_back(a);
+  std::vector<StringRef> argv(args.begin(), args.end());
+  std::string execError;
+  int rc = sys::ExecuteAndWait(mpirun, argv, std::nullopt, {}, 0, 0,
+                               &execError);
+  if (rc < 0) {
+    error = "cannot run " + mpirun + ": " + execError;
+    return -1;
+  }
+  return rc;
+}
