@@ -74,10 +74,13 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
   // Tiling reads the IR; it runs here, the schedulers in threads.
   for (int64_t size : sizes) {
     std::vector<int64_t> startups{size};
-    if (options.dynamicTiling)
+    if (options.dynamicTiling != DynamicTiling::Off)
       if (int64_t sub = startupTileSize(func, size, machine.totalWorkers());
-          sub < size)
+          sub < size) {
+        if (options.dynamicTiling == DynamicTiling::Always)
+          startups.clear();
         startups.push_back(sub);
+      }
     for (int64_t startup : startups) {
       PlanCandidate &c = plan.candidates.emplace_back();
       c.tileSize = size;

@@ -33,11 +33,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct Options {
+/// A generated program's command line and environment.
+struct Options : ExecOptions {
   bool stats = false;
-  double recvTimeout = 60.0;
   std::string dumpPrints;
-  std::string trace;
 };
 
 /// One measured interval for CMM_TRACE.
@@ -49,7 +48,7 @@ struct TraceEvent {
 
 class Executor {
 public:
-  Executor(const Plan &plan, const Options &options, int rank)
+  Executor(const Plan &plan, const ExecOptions &options, int rank)
       : plan(plan), options(options), rank(rank), slots(plan.numSlots),
         remainingUses(plan.numSlots), reads(plan.numSlots) {
     for (int32_t s = 0; s < plan.numSlots; ++s)
@@ -60,9 +59,8 @@ public:
   }
 
   void run();
-  /// Rank 0: the program's output, in source order; false on an error.
-  bool writeOutputs();
-  void reportStats(double seconds);
+  /// Counters summed on rank 0, the gathered matrices, the slowest time.
+  void collect(double seconds, ExecResult &result);
   void writeTrace();
 
 private:
@@ -84,11 +82,11 @@ private:
     std::lock_guard<std::mutex> lock(traceMutex);
     events.push_back(std::move(e));
   }
-  /// The first task on this node that reads `slot`, for messages.
+  /// The first task that reads `slot` on its node, for messages.
   std::string neededBy(int32_t slot) const;
 
   const Plan &plan;
-  const Options &options;
+  const ExecOptions &options;
   int rank;
   Clock::time_point begin = Clock::now();
 
@@ -120,16 +118,21 @@ void Executor::fail(const std::string &message) {
 }
 
 std::string Executor::neededBy(int32_t slot) const {
+  int32_t node = plan.slots[slot].node;
   for (int32_t t = 0; t < plan.numTasks; ++t) {
     const Task &task = plan.tasks[t];
-    if (task.node != rank)
+    if (task.node != node)
       continue;
     for (int32_t i = 0; i < task.numInputs; ++i)
       if (plan.inputs[task.firstInput + i] == slot)
         return std::string("task '") + task.name + "' (" +
                sourceLocation(plan, task.op) + ")";
   }
-  return "a later transfer";
+  // Only forwarded from there: the transfer that takes it on.
+  for (int32_t i = 0; i < plan.numTransfers; ++i)
+    if (plan.transfers[i].source == slot)
+      return neededBy(plan.transfers[i].target);
+  return "no task";
 }
 
 std::shared_ptr<const Matrix> Executor::waitFor(int32_t slot) {
@@ -241,10 +244,11 @@ void Executor::transfer(const Transfer &x, int32_t index) {
     MPI_Isend(tile->data(), count, MPI_DOUBLE, x.to, tag, comm, &request);
     if (!complete(request, options.recvTimeout)) {
       std::snprintf(what, sizeof what,
-                    "timed out after %g s sending a %lldx%lld tile to rank %d",
+                    "timed out after %g s sending a %lldx%lld tile to rank "
+                    "%d, needed there by ",
                     options.recvTimeout, (long long)target.rows,
                     (long long)target.cols, x.to);
-      fail(what);
+      fail(what + neededBy(x.target));
     }
     bytesSent += 8LL * count;
     release(x.source);
@@ -317,58 +321,26 @@ void Executor::run() {
     MPI_Comm_free(&c);
 }
 
-bool Executor::writeOutputs() {
-  int printed = 0;
-  for (int32_t i = 0; i < plan.numOutputs; ++i) {
-    int32_t index = plan.outputs[i];
-    const Op &op = plan.ops[index];
-    if (op.code == OpCode::PrintScalar) {
-      std::printf("%s\n", formatScalar(op.text, op.scalar).c_str());
-      continue;
-    }
-    auto it = results.find(index);
-    if (it == results.end()) {
-      std::fprintf(stderr, "%s: error: internal: no gathered result\n",
-                   sourceLocation(plan, index).c_str());
-      return false;
-    }
-    std::string error;
-    if (op.code == OpCode::Print) {
-      std::printf("%s\n", formatSummary(op.text, it->second).c_str());
-      if (!options.dumpPrints.empty() &&
-          !writeMatrix(options.dumpPrints + "/print" +
-                           std::to_string(printed++) + ".npy",
-                       it->second, error)) {
-        std::fprintf(stderr, "%s: error: %s\n",
-                     sourceLocation(plan, index).c_str(), error.c_str());
-        return false;
-      }
-    } else if (!writeMatrix(op.text, it->second, error)) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "%s: error: %s\n",
-                   sourceLocation(plan, index).c_str(), error.c_str());
-      return false;
-    }
+void Executor::collect(double seconds, ExecResult &result) {
+  long long live = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const auto &slot : slots)
+      live += slot != nullptr;
   }
-  std::fflush(stdout);
-  return true;
-}
-
-void Executor::reportStats(double seconds) {
-  long long local[4] = {bytesSent.load(), bytesReceived.load(),
-                        cacheHits.load(), tasksRun.load()};
-  long long total[4] = {0, 0, 0, 0};
+  long long local[5] = {bytesSent.load(), bytesReceived.load(),
+                        cacheHits.load(), tasksRun.load(), live};
+  long long total[5] = {0, 0, 0, 0, 0};
   double slowest = 0;
-  MPI_Reduce(local, total, 4, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(local, total, 5, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  if (rank != 0)
-    return;
-  std::fprintf(stderr,
-               "cmm stats: %d rank(s), tile size %lld, predicted makespan "
-               "%.4g s, measured %.4g s; %lld tasks, %d transfers, %.4g MB "
-               "moved, %lld cache hits\n",
-               plan.nodes, (long long)plan.tileSize, plan.predictedMakespan,
-               slowest, total[3], plan.numTransfers, total[1] / 1e6, total[2]);
+  result.bytesSent = total[0];
+  result.bytesReceived = total[1];
+  result.cacheHits = total[2];
+  result.tasks = total[3];
+  result.liveSlots = total[4];
+  result.seconds = slowest;
+  result.gathered = std::move(results);
 }
 
 void Executor::writeTrace() {
@@ -428,6 +400,46 @@ void Executor::writeTrace() {
   std::fclose(f);
 }
 
+/// Rank 0: the program's output, in source order; false on an error.
+bool writeOutputs(const Plan &plan, const Options &options,
+                  const std::map<int32_t, Matrix> &results) {
+  int printed = 0;
+  for (int32_t i = 0; i < plan.numOutputs; ++i) {
+    int32_t index = plan.outputs[i];
+    const Op &op = plan.ops[index];
+    if (op.code == OpCode::PrintScalar) {
+      std::printf("%s\n", formatScalar(op.text, op.scalar).c_str());
+      continue;
+    }
+    auto it = results.find(index);
+    if (it == results.end()) {
+      std::fprintf(stderr, "%s: error: internal: no gathered result\n",
+                   sourceLocation(plan, index).c_str());
+      return false;
+    }
+    std::string error;
+    if (op.code == OpCode::Print) {
+      std::printf("%s\n", formatSummary(op.text, it->second).c_str());
+      if (!options.dumpPrints.empty() &&
+          !writeMatrix(options.dumpPrints + "/print" +
+                           std::to_string(printed++) + ".npy",
+                       it->second, error)) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "%s: error: %s\n",
+                     sourceLocation(plan, index).c_str(), error.c_str());
+        return false;
+      }
+    } else if (!writeMatrix(op.text, it->second, error)) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "%s: error: %s\n",
+                   sourceLocation(plan, index).c_str(), error.c_str());
+      return false;
+    }
+  }
+  std::fflush(stdout);
+  return true;
+}
+
 bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
   if (const char *t = std::getenv("CMM_TRACE"))
     options.trace = t;
@@ -457,6 +469,33 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
 
 } // namespace
 
+void cmmrt::executePlan(const Plan &plan, const ExecOptions &options,
+                        ExecResult &result) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Executor executor(plan, options, rank);
+  auto start = std::chrono::steady_clock::now();
+  executor.run();
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  // Every rank is done before any leaves: a rank that stalls after its
+  // last transfer would otherwise hang the collectives below.
+  MPI_Request done;
+  MPI_Ibarrier(MPI_COMM_WORLD, &done);
+  if (!complete(done, options.recvTimeout)) {
+    std::fprintf(stderr,
+                 "cmm: rank %d: timed out after %g s waiting for the other "
+                 "ranks to finish\n",
+                 rank, options.recvTimeout);
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  executor.collect(seconds, result);
+  if (!options.trace.empty())
+    executor.writeTrace();
+}
+
 int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -484,30 +523,17 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
   if (!parseOptions(argc, argv, options, error))
     return refuse(error);
 
-  Executor executor(plan, options, rank);
-  auto start = std::chrono::steady_clock::now();
-  executor.run();
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
-  // Every rank is done before any leaves: a rank that stalls after its
-  // last transfer would otherwise hang MPI_Finalize on the others.
-  MPI_Request done;
-  MPI_Ibarrier(MPI_COMM_WORLD, &done);
-  if (!complete(done, options.recvTimeout)) {
+  ExecResult result;
+  executePlan(plan, options, result);
+  bool ok = rank != 0 || writeOutputs(plan, options, result.gathered);
+  if (options.stats && rank == 0)
     std::fprintf(stderr,
-                 "cmm: rank %d: timed out after %g s waiting for the other "
-                 "ranks to finish\n",
-                 rank, options.recvTimeout);
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-    return 1;
-  }
-  bool ok = rank != 0 || executor.writeOutputs();
-  if (options.stats)
-    executor.reportStats(seconds);
-  if (!options.trace.empty())
-    executor.writeTrace();
+                 "cmm stats: %d rank(s), tile size %lld, predicted makespan "
+                 "%.4g s, measured %.4g s; %lld tasks, %d transfers, %.4g MB "
+                 "moved, %lld cache hits\n",
+                 plan.nodes, (long long)plan.tileSize, plan.predictedMakespan,
+                 result.seconds, result.tasks, plan.numTransfers,
+                 result.bytesReceived / 1e6, result.cacheHits);
   if (!ok) {
     MPI_Abort(MPI_COMM_WORLD, 1);
     return 1;

@@ -44,6 +44,7 @@
 #include <charconv>
 
 namespace cl = llvm::cl;
+namespace planner = cmm::planner;
 
 static cl::OptionCategory cmmcCategory("cmmc options");
 
@@ -132,11 +133,17 @@ static cl::opt<SchedulerChoice> schedulerChoice(
                           "round-robin baseline")),
     cl::cat(planCategory));
 
-static cl::opt<bool> dynamicTiling(
+static cl::opt<planner::DynamicTiling> dynamicTiling(
     "dynamic-tiling",
     cl::desc("Start matrices with fewer tiles than workers in sub-tiles "
-             "(paper section 3.2; default on, --dynamic-tiling=false off)"),
-    cl::init(true), cl::cat(planCategory));
+             "(paper section 3.2)"),
+    cl::init(planner::DynamicTiling::Auto),
+    cl::values(clEnumValN(planner::DynamicTiling::Auto, "auto",
+                          "schedule both variants, keep the better"),
+               clEnumValN(planner::DynamicTiling::Off, "off", "never"),
+               clEnumValN(planner::DynamicTiling::Always, "always",
+                          "only the dynamic variant where it applies")),
+    cl::cat(planCategory));
 
 static cl::opt<std::string> planTrace(
     "plan-trace",
@@ -160,8 +167,6 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"),
                                            cl::cat(cmmcCategory));
-
-namespace planner = cmm::planner;
 
 /// The machine to plan for: --machine-model (or the built-in model) with
 /// `nodes` nodes (0: the model's).

@@ -24,15 +24,19 @@ namespace cmm::planner {
 
 enum class SchedulerKind { HEFT, RoundRobin };
 
+/// Dynamic tiling (paper section 3.2; Tiling.h) in the sweep: never; both
+/// variants of a tile size where it applies, the better wins; or only the
+/// dynamic variant where it applies (to compare, as the paper's Table 6).
+enum class DynamicTiling { Off, Auto, Always };
+
 struct PlanOptions {
   std::vector<int64_t> tileSizes; // empty: defaultTileSizes()
   SchedulerKind scheduler = SchedulerKind::HEFT;
   SchedulerOptions schedule;
   bool parallel = true; // one thread per candidate (at most the cores)
-  /// Dynamic tiling (paper section 3.2; Tiling.h): for each tile size where
-  /// the start-up matrices have fewer tiles than the machine has workers,
-  /// a second candidate starts them in sub-tiles; the better one wins.
-  bool dynamicTiling = true;
+  /// For each tile size where the start-up matrices have fewer tiles than
+  /// the machine has workers, whether candidates start them in sub-tiles.
+  DynamicTiling dynamicTiling = DynamicTiling::Auto;
 };
 
 struct PlanCandidate {

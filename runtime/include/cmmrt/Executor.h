@@ -26,12 +26,35 @@
 #ifndef CMMRT_EXECUTOR_H
 #define CMMRT_EXECUTOR_H
 
+#include "cmmrt/Matrix.h"
 #include "cmmrt/Plan.h"
+
+#include <map>
+#include <string>
 
 namespace cmmrt {
 
 /// Runs `plan` on MPI_COMM_WORLD; returns the process exit code.
 int runPlan(const plan::Plan &plan, int argc, char **argv);
+
+struct ExecOptions {
+  double recvTimeout = 60.0; // seconds a receive or send may wait
+  std::string trace;         // CMM_TRACE: Chrome trace events file
+};
+
+/// What one rank saw; the counters summed over ranks on rank 0.
+struct ExecResult {
+  std::map<int32_t, Matrix> gathered; // rank 0: gathered matrices by op
+  long long bytesSent = 0, bytesReceived = 0, cacheHits = 0, tasks = 0;
+  long long liveSlots = 0; // tile copies still held after the run
+  double seconds = 0;      // the slowest rank's run time
+};
+
+/// The run itself, for tests: MPI is initialized with MPI_THREAD_MULTIPLE
+/// and MPI_COMM_WORLD has `plan.nodes` ranks. A failure (a task error, a
+/// timeout) prints its message and aborts the job.
+void executePlan(const plan::Plan &plan, const ExecOptions &options,
+                 ExecResult &result);
 
 } // namespace cmmrt
 

@@ -1,0 +1,147 @@
+"""Compiles one program of examples/ at its test size with cmmc and runs it
+under mpirun on NP ranks, for three tile sizes (one tile per matrix, about
+half, about a third: ragged edges; on several ranks also one tile with
+dynamic tiling forced, so sub-tiles are merged) and at both optimisation
+levels. Every printed matrix (--dump-prints) and every saved file must
+equal the reference interpreter's at the same level within a relative
+Frobenius error of 1e-10, the printed lines must carry the same labels and
+shapes, and on several ranks some run must move tiles between ranks.
+usage: run_compiled.py CMMC PROGRAM NP WORKDIR
+"""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Oracle"))
+import cmm_examples  # noqa: E402
+
+TOLERANCE = 1e-10
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+
+
+def run(cmd, cwd, timeout=600):
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=ENV,
+                       timeout=timeout)
+    if p.returncode != 0:
+        sys.exit("FAILED (exit %d): %s\n%s%s" % (p.returncode, " ".join(cmd),
+                                                  p.stdout, p.stderr))
+    return p.stdout
+
+
+def dumps(directory):
+    return [np.load(f) for f in
+            sorted(glob.glob(os.path.join(directory, "print*.npy")),
+                   key=lambda f: int(re.search(r"print(\d+)", f).group(1)))]
+
+
+def shape_of(line):
+    """The label and shape of a print line (numbers may differ in the last
+    digit: tiles sum in another order)."""
+    m = re.match(r"^(.*) (\d+x\d+) sum=", line)
+    return (m.group(1), m.group(2)) if m else (line.split(" = ")[0], "scalar")
+
+
+def compare(x, y, where):
+    assert x.shape == y.shape, "%s: shape %s vs %s" % (where, x.shape, y.shape)
+    assert np.array_equal(np.isnan(x), np.isnan(y)), "%s: NaNs differ" % where
+    finite = np.isfinite(x) & np.isfinite(y)
+    assert np.array_equal(np.where(finite, 0, np.nan_to_num(x)),
+                          np.where(finite, 0, np.nan_to_num(y))), \
+        "%s: infinities differ" % where
+    xf, yf = np.where(finite, x, 0), np.where(finite, y, 0)
+    denom = np.linalg.norm(yf)
+    err = np.linalg.norm(xf - yf) / (denom if denom else 1.0)
+    assert err <= TOLERANCE, "%s: relative Frobenius error %.3g > %g" % (
+        where, err, TOLERANCE)
+
+
+def take_saved(work):
+    """The files the program saved in its working directory (then removed)."""
+    saved = {}
+    for f in glob.glob(os.path.join(work, "*.npy")):
+        saved[os.path.basename(f)] = np.load(f)
+        os.remove(f)
+    return saved
+
+
+def largest_dimension(cmmc, prog, flags, work):
+    ir = run([cmmc, prog, "--emit=mlir"] + flags, work)
+    dims = [int(d) for d in re.findall(r"tensor<(\d+)x", ir)]
+    dims += [int(d) for d in re.findall(r"tensor<\d+x(\d+)x", ir)]
+    return max(dims + [1])
+
+
+def main():
+    cmmc, prog, ranks, work = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
+        sys.argv[4]
+    examples = os.path.dirname(prog)
+    name = os.path.splitext(os.path.basename(prog))[0]
+    work = os.path.join(work, "%s-np%d" % (name, ranks))
+    shutil.rmtree(work, ignore_errors=True)
+    flags = dict((os.path.abspath(p), f) for p, f in
+                 cmm_examples.programs(examples, work))[os.path.abspath(prog)]
+    largest = largest_dimension(cmmc, prog, flags, work)
+    tiles = sorted({largest, max(1, (largest + 1) // 2),
+                    max(1, (largest + 2) // 3)}, reverse=True)
+    configs = [(t, []) for t in tiles]
+    if ranks > 1:
+        configs.append((largest, ["--dynamic-tiling=always"]))
+    checked, moved = 0, 0
+    for level in ([], ["--O0"]):
+        ref_dir = os.path.join(work, "ref" + "".join(level))
+        os.makedirs(ref_dir)
+        ref_out = run([cmmc, prog, "--interpret", "--dump-prints=" + ref_dir]
+                      + flags + level, work)
+        reference = dumps(ref_dir)
+        ref_saved = take_saved(work)
+        for tile, extra in configs:
+            tag = "t%d%s%s" % (tile, "".join(level), "-dyn" if extra else "")
+            exe = os.path.join(work, name + "-" + tag)
+            run([cmmc, prog, "-o", exe, "--nodes=%d" % ranks,
+                 "--tile-sizes=%d" % tile] + flags + level + extra, work)
+            out_dir = os.path.join(work, "out-" + tag)
+            os.makedirs(out_dir)
+            p = subprocess.run(["mpirun", "-np", str(ranks), exe, "--stats",
+                                "--dump-prints=" + out_dir], cwd=work,
+                               capture_output=True, text=True, env=ENV,
+                               timeout=600)
+            where = "%s, %d rank(s), tile %d%s%s" % (
+                name, ranks, tile, " --O0" if level else "", " " + " ".join(extra))
+            assert p.returncode == 0, "%s: exit %d\n%s" % (where, p.returncode,
+                                                         p.stderr)
+            out = p.stdout
+            stats = re.search(r"(\d+) transfers", p.stderr)
+            assert stats, "%s: no --stats line in\n%s" % (where, p.stderr)
+            moved += int(stats.group(1))
+            got = dumps(out_dir)
+            assert [shape_of(l) for l in out.splitlines()] == \
+                [shape_of(l) for l in ref_out.splitlines()], \
+                "%s: printed lines differ:\n%s\nvs interpreter:\n%s" % (
+                    where, out, ref_out)
+            assert len(got) == len(reference), "%s: %d prints, expected %d" % (
+                where, len(got), len(reference))
+            for i, (x, y) in enumerate(zip(got, reference)):
+                compare(x, y, "%s: print %d" % (where, i))
+                checked += 1
+            saved = take_saved(work)
+            assert sorted(saved) == sorted(ref_saved), \
+                "%s: saved %s, the interpreter %s" % (where, sorted(saved),
+                                                     sorted(ref_saved))
+            for f in saved:
+                compare(saved[f], ref_saved[f], "%s: saved %s" % (where, f))
+                checked += 1
+    assert ranks == 1 or moved > 0, "%s on %d ranks never moved a tile" % (
+        name, ranks)
+    print("ok %s on %d rank(s): tiles %s, both levels, %d matrices checked, "
+          "%d transfers" % (name, ranks, tiles, checked, moved))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""A rank that stops mid-run ends the job: compiles a program whose ranks
+exchange tiles for several seconds, runs it on 2 ranks with a 3 s receive
+timeout, stops rank 1 (SIGSTOP) after a second, and checks that mpirun
+exits non-zero within the timeout plus 10 s, with a message naming the
+waiting rank, the task and its source line.
+usage: stall.py CMMC WORKDIR
+"""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+TIMEOUT = 3.0
+PROGRAM = """# Repeated products: the ranks exchange tiles all the time.
+n = 1000
+A = rand(n, n)
+for i in 1:200
+    A = (A * A) ./ n
+end
+print(A)
+"""
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+
+
+def rank_pid(exe, rank):
+    """The pid of `exe` running as MPI rank `rank` (from /proc)."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink("/proc/%s/exe" % pid) != exe:
+                continue
+            env = open("/proc/%s/environ" % pid, "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if ("OMPI_COMM_WORLD_RANK=%d" % rank).encode() in env:
+            return int(pid)
+    return None
+
+
+def main():
+    cmmc, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    source = os.path.join(work, "stall.cmm")
+    with open(source, "w") as f:
+        f.write(PROGRAM)
+    exe = os.path.realpath(os.path.join(work, "stall"))
+    subprocess.run([cmmc, source, "-o", exe, "--nodes=2", "--tile-sizes=250"],
+                   check=True)
+    job = subprocess.Popen(["mpirun", "-np", "2", exe,
+                            "--recv-timeout=%g" % TIMEOUT],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, env=ENV)
+    time.sleep(1.0)
+    pid = None
+    for _ in range(50):
+        pid = rank_pid(exe, 1)
+        if pid:
+            break
+        time.sleep(0.1)
+    assert pid, "rank 1 not found"
+    assert job.poll() is None, "the job ended before rank 1 was stopped:\n" + \
+        job.communicate()[1]
+    os.kill(pid, signal.SIGSTOP)
+    stopped = time.time()
+    try:
+        out, err = job.communicate(timeout=TIMEOUT + 10)
+    except subprocess.TimeoutExpired:
+        os.kill(pid, signal.SIGKILL)
+        job.kill()
+        sys.exit("FAILED: the job still ran %g s after rank 1 stopped"
+                 % (TIMEOUT + 10))
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    elapsed = time.time() - stopped
+    assert job.returncode != 0, "the job exited 0 with a stopped rank"
+    m = re.search(r"cmm: rank 0: timed out after 3 s .*(needed by|needed "
+                  r"there by) task '[^']+' \(.*stall\.cmm:\d+:\d+\)", err)
+    assert m, "no message naming rank 0, the task and its line in:\n" + err
+    print("ok: exit %d %.1f s after the stop: %s" % (job.returncode, elapsed,
+                                                    m.group(0)))
+
+
+if __name__ == "__main__":
+    main()

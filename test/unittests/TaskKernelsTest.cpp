@@ -1,0 +1,259 @@
+//===- TaskKernelsTest.cpp - Planned tasks on tiles -------------*- C++ -*-===//
+//
+// Each task kind on tiles against the whole-matrix kernel (cmmrt/Kernels.h)
+// of the reference interpreter or a hand result: a matrix cut into tiles,
+// run task by task as a plan would, and put back together must equal the
+// matrix computed whole.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmmrt/Format.h"
+#include "cmmrt/Kernels.h"
+#include "cmmrt/Random.h"
+#include "cmmrt/TaskKernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace cmmrt;
+using namespace cmmrt::plan;
+
+namespace {
+
+Matrix randomMatrix(int64_t rows, int64_t cols, uint64_t id) {
+  Matrix m(rows, cols);
+  fillRandom(m, false, 7, id);
+  return m;
+}
+
+Matrix block(const Matrix &m, int64_t r0, int64_t c0, int64_t rows,
+             int64_t cols) {
+  Matrix b(rows, cols);
+  assemble(b, r0, c0, {{&m, 0, 0}});
+  return b;
+}
+
+double relativeError(const Matrix &x, const Matrix &y) {
+  double num = 0, den = 0;
+  for (int64_t i = 0; i < x.size(); ++i) {
+    num += (x.data()[i] - y.data()[i]) * (x.data()[i] - y.data()[i]);
+    den += y.data()[i] * y.data()[i];
+  }
+  return std::sqrt(num) / (den ? std::sqrt(den) : 1.0);
+}
+
+/// A one-task plan: `op`, and output slots (rows, cols, row0, col0).
+struct OneTask {
+  std::vector<Op> ops;
+  std::vector<Slot> slots;
+  Plan plan{};
+  Task task{};
+  OneTask(Op op, TaskKind kind, std::vector<Slot> outputs) : ops{op} {
+    slots = std::move(outputs);
+    plan.sourceFile = "test.cmm";
+    plan.ops = ops.data();
+    plan.numOps = 1;
+    plan.slots = slots.data();
+    plan.numSlots = slots.size();
+    task.kind = kind;
+    task.op = kind == TaskKind::Merge ? -1 : 0;
+    task.firstOutput = 0;
+    task.numOutputs = slots.size();
+    task.name = "t";
+  }
+  bool run(const std::vector<TileRef> &inputs, std::vector<Matrix> &out,
+           std::string &error) {
+    LoadFn noLoad = [](int32_t, std::shared_ptr<const Matrix> &,
+                       std::string &e) {
+      e = "no load";
+      return false;
+    };
+    return runTask(plan, task, inputs, out, noLoad, error);
+  }
+};
+
+Op op(OpCode code, int64_t rows = 0, int64_t cols = 0) {
+  Op o{};
+  o.code = code;
+  o.rows = rows;
+  o.cols = cols;
+  o.line = 3;
+  o.column = 7;
+  return o;
+}
+
+Slot slot(int64_t rows, int64_t cols, int64_t row0 = 0, int64_t col0 = 0) {
+  return {0, rows, cols, row0, col0, 1};
+}
+
+} // namespace
+
+TEST(TaskKernels, AssembleCopiesOnlyTheOverlap) {
+  Matrix whole = randomMatrix(5, 7, 1);
+  Matrix out(2, 3, -1.0);
+  // Tiles of 3x4 at their origins; the 2x3 block at (2, 3) straddles four.
+  std::vector<TileRef> parts;
+  std::vector<Matrix> tiles;
+  for (int64_t r = 0; r < 5; r += 3)
+    for (int64_t c = 0; c < 7; c += 4)
+      tiles.push_back(block(whole, r, c, std::min<int64_t>(3, 5 - r),
+                            std::min<int64_t>(4, 7 - c)));
+  size_t t = 0;
+  for (int64_t r = 0; r < 5; r += 3)
+    for (int64_t c = 0; c < 7; c += 4)
+      parts.push_back({&tiles[t++], r, c});
+  EXPECT_EQ(assemble(out, 2, 3, parts), 6);
+  EXPECT_EQ(relativeError(out, block(whole, 2, 3, 2, 3)), 0.0);
+}
+
+TEST(TaskKernels, GeneratedTilesAreBlocksOfTheWholeMatrix) {
+  Op rand = op(OpCode::Randn, 9, 8);
+  rand.a = 42;
+  rand.b = 5;
+  Matrix whole(9, 8);
+  fillRandom(whole, true, 42, 5);
+  OneTask t(rand, TaskKind::Generate, {slot(4, 3, 4, 6)});
+  std::vector<Matrix> out;
+  std::string error;
+  ASSERT_TRUE(t.run({}, out, error)) << error;
+  // Only columns 6..7 exist: the slot is 4x3 by the plan, but the op is 8
+  // wide, so compare the part inside the matrix.
+  EXPECT_EQ(relativeError(block(out[0], 0, 0, 4, 2), block(whole, 4, 6, 4, 2)),
+            0.0);
+
+  Op range = op(OpCode::Range, 1, 10);
+  range.a = -3;
+  OneTask r(range, TaskKind::Generate, {slot(1, 4, 0, 4)});
+  ASSERT_TRUE(r.run({}, out, error));
+  EXPECT_EQ(out[0](0, 0), 1.0); // element 4 of -3:6
+  EXPECT_EQ(out[0](0, 3), 4.0);
+
+  OneTask eye(op(OpCode::Eye, 6, 6), TaskKind::Generate, {slot(3, 3, 3, 0)});
+  ASSERT_TRUE(eye.run({}, out, error));
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 3; ++j)
+      EXPECT_EQ(out[0](i, j), 0.0); // an off-diagonal block
+}
+
+TEST(TaskKernels, GemmAccumulateChainEqualsTheProduct) {
+  // C = A B with A 5x7, B 7x4 cut along k into 3 + 4: gemm then gemm_acc.
+  Matrix a = randomMatrix(5, 7, 2), b = randomMatrix(7, 4, 3);
+  Matrix a0 = block(a, 0, 0, 5, 3), a1 = block(a, 0, 3, 5, 4);
+  Matrix b0 = block(b, 0, 0, 3, 4), b1 = block(b, 3, 0, 4, 4);
+  OneTask gemm(op(OpCode::Matmul, 5, 4), TaskKind::Gemm, {slot(5, 4)});
+  std::vector<Matrix> partial, out;
+  std::string error;
+  ASSERT_TRUE(gemm.run({{&a0, 0, 0}, {&b0, 0, 0}}, partial, error));
+  OneTask acc(op(OpCode::Matmul, 5, 4), TaskKind::GemmAcc, {slot(5, 4)});
+  ASSERT_TRUE(acc.run({{&a1, 0, 3}, {&b1, 3, 0}, {&partial[0], 0, 0}}, out,
+                      error));
+  EXPECT_LT(relativeError(out[0], matmul(a, b)), 1e-15);
+  // Shapes that do not agree are an error, not a crash.
+  EXPECT_FALSE(gemm.run({{&a0, 0, 0}, {&b1, 0, 0}}, out, error));
+  EXPECT_NE(error.find("do not agree"), std::string::npos);
+}
+
+TEST(TaskKernels, ReductionsOfTilesEqualTheWholeReduction) {
+  Matrix m = randomMatrix(6, 5, 4);
+  m(2, 3) = -7.0;
+  Matrix top = block(m, 0, 0, 3, 5), bottom = block(m, 3, 0, 3, 5);
+  struct Case {
+    OpCode code;
+    ReduceFn fn;
+  } cases[] = {{OpCode::ReduceSum, ReduceFn::Sum},
+               {OpCode::ReduceMax, ReduceFn::Max},
+               {OpCode::ReduceMin, ReduceFn::Min},
+               {OpCode::ReduceMean, ReduceFn::Mean}};
+  for (const Case &c : cases)
+    for (int dim : {0, 1}) { // dims that combine the two row blocks
+      Op o = op(c.code, dim ? 1 : 1, dim ? 5 : 1);
+      o.inRows = 6;
+      o.inCols = 5;
+      o.a = dim;
+      Slot s = slot(1, dim ? 5 : 1);
+      OneTask t(o, TaskKind::Reduce, {s});
+      std::vector<Matrix> p0, p1, out;
+      std::string error;
+      ASSERT_TRUE(t.run({{&top, 0, 0}}, p0, error)) << error;
+      ASSERT_TRUE(t.run({{&bottom, 3, 0}}, p1, error)) << error;
+      ASSERT_TRUE(t.run({{&p0[0], 0, 0}, {&p1[0], 0, 0}}, out, error));
+      EXPECT_LT(relativeError(out[0], reduce(c.fn, m, dim)), 1e-15)
+          << "reduction " << int(c.code) << " dim " << dim;
+    }
+}
+
+TEST(TaskKernels, NormOfTilesIsHypotOfTileNorms) {
+  Matrix m = randomMatrix(4, 4, 5);
+  m(0, 0) = 1e200; // squares would overflow
+  Matrix left = block(m, 0, 0, 4, 2), right = block(m, 0, 2, 4, 2);
+  Op norm = op(OpCode::Norm, 1, 1);
+  OneTask t(norm, TaskKind::Reduce, {slot(1, 1)});
+  std::vector<Matrix> p0, p1, out;
+  std::string error;
+  ASSERT_TRUE(t.run({{&left, 0, 0}}, p0, error));
+  ASSERT_TRUE(t.run({{&right, 0, 2}}, p1, error));
+  ASSERT_TRUE(t.run({{&p0[0], 0, 0}, {&p1[0], 0, 0}}, out, error));
+  EXPECT_NEAR(out[0](0, 0) / frobeniusNorm(m), 1.0, 1e-15);
+  // NaN anywhere gives NaN, as the whole-matrix norm.
+  p1[0](0, 0) = std::numeric_limits<double>::quiet_NaN();
+  ASSERT_TRUE(t.run({{&p0[0], 0, 0}, {&p1[0], 0, 0}}, out, error));
+  EXPECT_TRUE(std::isnan(out[0](0, 0)));
+}
+
+TEST(TaskKernels, ElementwiseBroadcastsTiles) {
+  Matrix a = randomMatrix(3, 4, 6), row = randomMatrix(1, 4, 7);
+  OneTask t(op(OpCode::Div, 3, 4), TaskKind::Elementwise, {slot(3, 4)});
+  std::vector<Matrix> out;
+  std::string error;
+  ASSERT_TRUE(t.run({{&a, 0, 0}, {&row, 0, 0}}, out, error));
+  EXPECT_EQ(relativeError(out[0], broadcast(BinaryFn::Div, a, row)), 0.0);
+  Matrix wrong = randomMatrix(2, 4, 8);
+  EXPECT_FALSE(t.run({{&a, 0, 0}, {&wrong, 0, 0}}, out, error));
+}
+
+TEST(TaskKernels, MergeRequiresFullCover) {
+  Matrix m = randomMatrix(4, 4, 9);
+  Matrix q[4] = {block(m, 0, 0, 2, 2), block(m, 0, 2, 2, 2),
+                 block(m, 2, 0, 2, 2), block(m, 2, 2, 2, 2)};
+  OneTask t(op(OpCode::Other), TaskKind::Merge, {slot(4, 4)});
+  std::vector<Matrix> out;
+  std::string error;
+  ASSERT_TRUE(t.run({{&q[0], 0, 0}, {&q[1], 0, 2}, {&q[2], 2, 0},
+                     {&q[3], 2, 2}},
+                    out, error))
+      << error;
+  EXPECT_EQ(relativeError(out[0], m), 0.0);
+  EXPECT_FALSE(t.run({{&q[0], 0, 0}, {&q[1], 0, 2}}, out, error));
+  EXPECT_NE(error.find("do not cover"), std::string::npos);
+}
+
+TEST(TaskKernels, SolveFromTilesAndSingularMessage) {
+  Matrix a = randomMatrix(4, 4, 10);
+  for (int64_t i = 0; i < 4; ++i)
+    a(i, i) += 4.0; // well conditioned
+  Matrix b = randomMatrix(4, 2, 11);
+  Op solveOp = op(OpCode::Solve, 4, 2);
+  solveOp.inRows = 4;
+  solveOp.inCols = 4;
+  // A in two row blocks, then B whole; the result as two row tiles.
+  Matrix a0 = block(a, 0, 0, 2, 4), a1 = block(a, 2, 0, 2, 4);
+  OneTask t(solveOp, TaskKind::Solve, {slot(2, 2, 0, 0), slot(2, 2, 2, 0)});
+  std::vector<Matrix> out;
+  std::string error;
+  ASSERT_TRUE(t.run({{&a0, 0, 0}, {&a1, 2, 0}, {&b, 0, 0}}, out, error))
+      << error;
+  Matrix x;
+  ASSERT_TRUE(solve(a, b, x));
+  EXPECT_LT(relativeError(out[0], block(x, 0, 0, 2, 2)), 1e-14);
+  EXPECT_LT(relativeError(out[1], block(x, 2, 0, 2, 2)), 1e-14);
+
+  Matrix zero(4, 4);
+  Op invOp = op(OpCode::Inv, 4, 4);
+  invOp.inRows = invOp.inCols = 4;
+  OneTask inv(invOp, TaskKind::Solve, {slot(4, 4)});
+  EXPECT_FALSE(inv.run({{&zero, 0, 0}}, out, error));
+  EXPECT_EQ(error, "inv: the 4x4 matrix is singular");
+  EXPECT_EQ(sourceLocation(inv.plan, 0), "test.cmm:3:7");
+}
