@@ -20,8 +20,15 @@ using namespace llvm;
 /// if it exists, else `name` on PATH.
 static std::string findTool(const char *envVar, StringRef configured,
                             StringRef name) {
-  if (const char *env = std::getenv(envVar); env && *env)
-    return env;
+  if (const char *env = std::getenv(envVar); env && *env) {
+    if (sys::fs::can_execute(env))
+      return env;
+    if (StringRef(env).contains('/'))
+      return "";
+    if (ErrorOr<std::string> found = sys::findProgramByName(env))
+      return *found;
+    return "";
+  }
   if (!configured.empty() && sys::fs::can_execute(configured))
     return configured.str();
   if (ErrorOr<std::string> found = sys::findProgramByName(name))
@@ -33,8 +40,14 @@ bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
                           std::string &error) {
   std::string mpicxx = findTool("CMM_MPICXX", CMMC_MPICXX, "mpicxx");
   if (mpicxx.empty()) {
-    error = "mpicxx not found: install Open MPI's compiler wrapper "
-            "(apt-get install libopenmpi-dev) or set CMM_MPICXX";
+    error = "mpicxx not found" +
+            std::string(std::getenv("CMM_MPICXX") ? " (CMM_MPICXX is set to '" +
+                                                        std::string(std::getenv(
+                                                            "CMM_MPICXX")) +
+                                                        "')"
+                                                  : "") +
+            ": install Open MPI's compiler wrapper (apt-get install "
+            "libopenmpi-dev) or set CMM_MPICXX";
     return false;
   }
   std::string libDir = CMMC_RUNTIME_LIBRARY_DIR;
@@ -97,7 +110,7 @@ int cmmc::runProgram(StringRef program, const RunOptions &options,
   std::string mpirun = findTool("CMM_MPIRUN", CMMC_MPIEXEC, "mpirun");
   if (mpirun.empty()) {
     error = "mpirun not found: install Open MPI (apt-get install "
-            "openmpi-bin) or set CMM_MPIRUN";
+            "openmpi-bin) or set CMM_MPIRUN to an executable";
     return -1;
   }
   std::vector<std::string> args = {mpirun, "-np",

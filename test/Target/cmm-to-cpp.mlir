@@ -1,0 +1,49 @@
+// cmm-translate --cmm-to-cpp: a scheduled module becomes the executor's
+// tables: ops of @main, tile copies, each node's tasks in schedule order,
+// transfers with their communicators, the outputs in source order.
+// RUN: cmm-opt %s --cmm-tile="tile-sizes=5" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" | cmm-translate --cmm-to-cpp | FileCheck %s
+// The same graph unscheduled cannot be translated.
+// RUN: cmm-opt %s --cmm-tile="tile-sizes=5" | not cmm-translate --cmm-to-cpp 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
+// RUN: not cmm-translate --cmm-to-cpp %S/Inputs/no-op.mlir 2>&1 | FileCheck %S/Inputs/no-op.mlir
+
+// CHECK: // Plan: 2 node(s), tile size 5, scheduler heft, predicted makespan
+// CHECK: #include "cmmrt/Executor.h"
+// CHECK: const Op kOps[] = {
+// CHECK-NEXT: /*0*/ {OpCode::Rand, 10, 10, 0, 0, 0.0, 1, 1, nullptr, nullptr, [[#]], [[#]]},
+// CHECK-NEXT: /*1*/ {OpCode::Rand, 10, 10, 0, 0, 0.0, 1, 2, nullptr, nullptr,
+// CHECK-NEXT: /*2*/ {OpCode::Matmul, 10, 10, 10, 10,
+// CHECK-NEXT: /*3*/ {OpCode::Print, 10, 10, 10, 10, 0.0, 0, 0, "C", nullptr,
+// CHECK-NEXT: /*4*/ {OpCode::PrintScalar, 0, 0, 0, 0, 2.5, 0, 0, "s", nullptr,
+// CHECK-NEXT: /*5*/ {OpCode::Other,
+// CHECK-NEXT: };
+// Eight 5x5 rand tiles at their origins, on one node or the other.
+// CHECK: const Slot kSlots[] = {
+// CHECK-DAG: {{[01]}}, 5, 5, 0, 0,
+// CHECK-DAG: {{[01]}}, 5, 5, 0, 5,
+// CHECK-DAG: {{[01]}}, 5, 5, 5, 0,
+// CHECK-DAG: {{[01]}}, 5, 5, 5, 5,
+// CHECK: const Task kTasks[] = {
+// CHECK-NEXT: // node 0
+// CHECK: {TaskKind::Gemm, 2, {{[01]}}, {{[01]}},
+// CHECK: {TaskKind::GemmAcc, 2,
+// The gather runs on the master, after everything it reads.
+// CHECK: {TaskKind::Gather, 3, 0, {{[01]}}, {{[0-9]+}}, 4, {{[0-9]+}}, 0, "print
+// CHECK: // node 1
+// CHECK: const Transfer kTransfers[] = {
+// CHECK-NEXT: {{{[0-9]+}}, {{[0-9]+}}, {{[01]}}, {{[01]}}, 0, 0,
+// CHECK: const int32_t kWorkers[] = {2, 2};
+// CHECK: const int32_t kThreads[] = {1, 1};
+// CHECK: const int32_t kCommunicators[] = {1, 1};
+// CHECK: const int32_t kOutputs[] = {3, 4};
+// CHECK: const Plan kPlan = {
+// CHECK: int main(int argc, char **argv) { return cmmrt::runPlan(kPlan, argc, argv); }
+
+// UNSCHEDULED: error: --cmm-to-cpp: no scheduled cmmtg.graph @main (run --cmm-tile --cmm-schedule first)
+func.func @main() {
+  %a = cmm.rand uniform seed 1 id 1 : tensor<10x10xf64>
+  %b = cmm.rand uniform seed 1 id 2 : tensor<10x10xf64>
+  %c = cmm.matmul %a, %b : (tensor<10x10xf64>, tensor<10x10xf64>) -> tensor<10x10xf64>
+  cmm.print %c "C" : tensor<10x10xf64>
+  cmm.print_scalar "s" 2.5
+  return
+}
