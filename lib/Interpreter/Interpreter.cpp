@@ -37,6 +37,11 @@ public:
   }
 
   LogicalResult run(func::FuncOp main);
+  /// One op on its own (an op without operands: rand, load).
+  LogicalResult executeAlone(Operation *op) {
+    return failed(checkFits(op)) ? failure() : execute(op);
+  }
+  const Matrix &valueOf(Value v) { return get(v); }
 
 private:
   LogicalResult execute(Operation *op);
@@ -254,4 +259,23 @@ LogicalResult cmm::interpret(ModuleOp module, raw_ostream &out,
   if (!main.getBody().hasOneBlock())
     return main.emitError("@main must have a single block");
   return Interpreter(out, dumpDir).run(main);
+}
+
+LogicalResult cmm::dumpInputs(ModuleOp module, StringRef dir) {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main || main.getBody().empty())
+    return module.emitError("no 'func.func @main' to take inputs from");
+  unsigned count = 0;
+  for (Operation &op : main.getBody().front()) {
+    if (!isa<RandOp, LoadOp>(op))
+      continue;
+    Interpreter one(llvm::nulls(), "");
+    if (failed(one.executeAlone(&op)))
+      return failure();
+    std::string error,
+        path = (dir + "/input" + Twine(count++) + ".npy").str();
+    if (!cmmrt::writeMatrix(path, one.valueOf(op.getResult(0)), error))
+      return op.emitError(error);
+  }
+  return success();
 }

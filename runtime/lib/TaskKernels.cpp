@@ -211,7 +211,7 @@ std::string shapeString(int64_t rows, int64_t cols) {
 bool cmmrt::runTask(const Plan &plan, const Task &task,
                     const std::vector<TileRef> &inputs,
                     std::vector<Matrix> &outputs, const LoadFn &load,
-                    std::string &error) {
+                    std::string &error, Matrix *accumulator) {
   const Op *op = task.op >= 0 ? &plan.ops[task.op] : nullptr;
   outputs.clear();
   for (int32_t o = 0; o < task.numOutputs; ++o) {
@@ -240,7 +240,7 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
     Matrix &c = outputs[0];
     double beta = 0.0;
     if (task.kind == TaskKind::GemmAcc) {
-      c = *inputs[2].tile;
+      c = accumulator ? std::move(*accumulator) : *inputs[2].tile;
       beta = 1.0;
     }
     if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols()) {
@@ -319,4 +319,36 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
   }
   error = "unknown task kind";
   return false;
+}
+
+std::string cmmrt::summarizeTiles(const std::string &label, int64_t rows,
+                                  int64_t cols,
+                                  const std::vector<TileRef> &tiles) {
+  double sum = 0, norm = 0;
+  bool nan = false, inf = false;
+  std::vector<std::pair<int64_t, double>> firstRow;
+  for (const TileRef &t : tiles) {
+    sum += sumOf(*t.tile);
+    double n = frobeniusNorm(*t.tile);
+    nan |= std::isnan(n);
+    inf |= std::isinf(n);
+    if (!nan && !inf)
+      norm = std::hypot(norm, n);
+    if (t.row0 == 0)
+      for (int64_t j = 0; j < t.tile->cols() && t.col0 + j < 4; ++j)
+        firstRow.push_back({t.col0 + j, (*t.tile)(0, j)});
+  }
+  if (nan)
+    norm = std::numeric_limits<double>::quiet_NaN();
+  else if (inf)
+    norm = std::numeric_limits<double>::infinity();
+  std::sort(firstRow.begin(), firstRow.end());
+  std::string s = label + " " + std::to_string(rows) + "x" +
+                  std::to_string(cols) + " sum=" + formatNumber(sum) +
+                  " norm=" + formatNumber(norm) + " [";
+  for (size_t j = 0; j < firstRow.size(); ++j)
+    s += (j ? " " : "") + formatNumber(firstRow[j].second);
+  if (cols > 4)
+    s += " ...";
+  return s + "]";
 }

@@ -102,7 +102,8 @@ private:
   std::map<int32_t, int32_t> loadTilesLeft;
 
   std::vector<MPI_Comm> comms;
-  std::map<int32_t, Matrix> results; // rank 0: gathered matrices by op
+  std::map<int32_t, Matrix> results;       // rank 0: gathered matrices by op
+  std::map<int32_t, std::string> printed;  // rank 0: print lines by op
 
   std::atomic<long long> bytesSent{0}, bytesReceived{0}, cacheHits{0};
   std::atomic<long long> tasksRun{0};
@@ -194,11 +195,42 @@ void Executor::worker(int w) {
     }
     double start = now();
     std::string error;
-    if (!runTask(plan, task, inputs, outputs, load, error))
+    if (task.kind == TaskKind::Gather && plan.ops[task.op].code == OpCode::Print &&
+        !options.keepPrinted) {
+      // The line alone: no need to assemble the matrix.
+      const Op &op = plan.ops[task.op];
+      std::string line = summarizeTiles(op.text, op.rows, op.cols, inputs);
+      for (int32_t i = 0; i < task.numInputs; ++i)
+        release(plan.inputs[task.firstInput + i]);
+      held.clear();
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        printed[task.op] = std::move(line);
+      }
+      ++tasksRun;
+      record({task.name, "task", w, start, now()});
+      continue;
+    }
+    // A gemm_acc that is the last reader of its accumulator takes it over.
+    Matrix stolen;
+    Matrix *accumulator = nullptr;
+    if (task.kind == TaskKind::GemmAcc) {
+      int32_t acc = plan.inputs[task.firstInput + 2];
+      std::lock_guard<std::mutex> lock(mutex);
+      if (remainingUses[acc] == 1 && held[2].use_count() == 2) {
+        slots[acc].reset();
+        remainingUses[acc] = 0;
+        stolen = std::move(const_cast<Matrix &>(*held[2]));
+        inputs[2].tile = &stolen;
+        accumulator = &stolen;
+      }
+    }
+    if (!runTask(plan, task, inputs, outputs, load, error, accumulator))
       fail(sourceLocation(plan, task.op) + ": error: " + error + " (task '" +
            task.name + "')");
     for (int32_t i = 0; i < task.numInputs; ++i)
-      release(plan.inputs[task.firstInput + i]);
+      if (!accumulator || i != 2)
+        release(plan.inputs[task.firstInput + i]);
     held.clear();
     if (task.kind == TaskKind::Gather) {
       std::lock_guard<std::mutex> lock(mutex);
@@ -341,6 +373,7 @@ void Executor::collect(double seconds, ExecResult &result) {
   result.liveSlots = total[4];
   result.seconds = slowest;
   result.gathered = std::move(results);
+  result.printed = std::move(printed);
 }
 
 void Executor::writeTrace() {
@@ -402,13 +435,18 @@ void Executor::writeTrace() {
 
 /// Rank 0: the program's output, in source order; false on an error.
 bool writeOutputs(const Plan &plan, const Options &options,
-                  const std::map<int32_t, Matrix> &results) {
+                  const ExecResult &result) {
+  const std::map<int32_t, Matrix> &results = result.gathered;
   int printed = 0;
   for (int32_t i = 0; i < plan.numOutputs; ++i) {
     int32_t index = plan.outputs[i];
     const Op &op = plan.ops[index];
     if (op.code == OpCode::PrintScalar) {
       std::printf("%s\n", formatScalar(op.text, op.scalar).c_str());
+      continue;
+    }
+    if (auto line = result.printed.find(index); line != result.printed.end()) {
+      std::printf("%s\n", line->second.c_str());
       continue;
     }
     auto it = results.find(index);
@@ -451,8 +489,10 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
       options.stats = true;
     else if (arg.rfind("--recv-timeout=", 0) == 0)
       options.recvTimeout = std::atof(arg.c_str() + 15);
-    else if (arg.rfind("--dump-prints=", 0) == 0)
+    else if (arg.rfind("--dump-prints=", 0) == 0) {
       options.dumpPrints = arg.substr(14);
+      options.keepPrinted = true;
+    }
     else {
       error = "unknown option '" + arg +
               "' (options: --stats, --recv-timeout=SECONDS, "
@@ -525,7 +565,7 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
 
   ExecResult result;
   executePlan(plan, options, result);
-  bool ok = rank != 0 || writeOutputs(plan, options, result.gathered);
+  bool ok = rank != 0 || writeOutputs(plan, options, result);
   if (options.stats && rank == 0)
     std::fprintf(stderr,
                  "cmm stats: %d rank(s), tile size %lld, predicted makespan "

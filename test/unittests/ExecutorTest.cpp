@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cmmrt/Executor.h"
+#include "cmmrt/Format.h"
 #include "cmmrt/Random.h"
 
 #include <gtest/gtest.h>
@@ -150,13 +151,17 @@ TEST(Executor, TransferReuseAndGather) {
   b.task(TaskKind::Gather, printTwice, 0, {t0});
   b.task(TaskKind::Gather, printNeg, 0, {n0});
 
+  ExecOptions keep;
+  keep.keepPrinted = true; // whole matrices, as --dump-prints
   ExecResult result;
-  executePlan(b.finish(), ExecOptions{}, result);
+  executePlan(b.finish(), keep, result);
   if (worldRank() != 0)
     return;
   Matrix expected(4, 4);
   fillRandom(expected, false, 1, 2);
   ASSERT_EQ(result.gathered.size(), 2u);
+  ASSERT_EQ(result.gathered[printTwice].size(), 16);
+  ASSERT_EQ(result.gathered[printNeg].size(), 16);
   for (int64_t e = 0; e < 16; ++e) {
     EXPECT_EQ(result.gathered[printTwice].data()[e], 2 * expected.data()[e]);
     EXPECT_EQ(result.gathered[printNeg].data()[e], -expected.data()[e]);
@@ -184,12 +189,14 @@ TEST(Executor, RingThroughEveryRank) {
     tile = b.send(tile, 0, 1);
   b.task(TaskKind::Gather, print, 0, {tile});
 
+  // Without --dump-prints a print keeps only its line, made from the tiles.
   ExecResult result;
   executePlan(b.finish(), ExecOptions{}, result);
   if (worldRank() != 0)
     return;
-  for (double x : result.gathered[print].values())
-    EXPECT_EQ(x, std::ldexp(1.0, size - 1));
+  EXPECT_TRUE(result.gathered.empty());
+  EXPECT_EQ(result.printed[print],
+            formatSummary("m", Matrix(2, 3, std::ldexp(1.0, size - 1))));
   EXPECT_EQ(result.bytesReceived, 6 * 8 * (size > 1 ? size : 0));
   EXPECT_EQ(result.cacheHits, 0);
   EXPECT_EQ(result.liveSlots, 0);

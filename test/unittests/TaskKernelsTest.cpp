@@ -257,3 +257,25 @@ TEST(TaskKernels, SolveFromTilesAndSingularMessage) {
   EXPECT_EQ(error, "inv: the 4x4 matrix is singular");
   EXPECT_EQ(sourceLocation(inv.plan, 0), "test.cmm:3:7");
 }
+
+TEST(TaskKernels, PrintLineFromTilesEqualsTheWholeMatrixLine) {
+  Matrix m = randomMatrix(5, 7, 12);
+  std::vector<Matrix> tiles;
+  std::vector<TileRef> refs;
+  // Ragged 2x3 tiles, listed in an order other than row-major.
+  for (int64_t c = 6; c >= 0; c -= 3)
+    for (int64_t r = 0; r < 5; r += 2) {
+      int64_t c0 = c - c % 3;
+      tiles.push_back(block(m, r, c0, std::min<int64_t>(2, 5 - r),
+                            std::min<int64_t>(3, 7 - c0)));
+    }
+  size_t t = 0;
+  for (int64_t c = 6; c >= 0; c -= 3)
+    for (int64_t r = 0; r < 5; r += 2)
+      refs.push_back({&tiles[t++], r, c - c % 3});
+  EXPECT_EQ(summarizeTiles("M", 5, 7, refs), formatSummary("M", m));
+  // NaN and Inf in the norm as for the whole matrix.
+  tiles[0](0, 0) = std::numeric_limits<double>::infinity();
+  m(0, 6) = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(summarizeTiles("M", 5, 7, refs), formatSummary("M", m));
+}

@@ -85,6 +85,12 @@ static cl::opt<std::string> dumpPrints(
              "precision as DIR/print<N>.npy"),
     cl::value_desc("dir"), cl::init(""), cl::cat(cmmcCategory));
 
+static cl::opt<std::string> dumpInputsDir(
+    "dump-inputs",
+    cl::desc("Save every rand/randn/load value, in program order, as "
+             "DIR/input<N>.npy, and stop (inputs for benchmark ports)"),
+    cl::value_desc("dir"), cl::init(""), cl::cat(cmmcCategory));
+
 static cl::OptionCategory planCategory("cmmc planning options");
 static cl::OptionCategory runCategory("cmmc run options");
 
@@ -442,6 +448,8 @@ static int cmmcMain(int argc, char **argv) {
       return 1;
   }
 
+  if (!dumpInputsDir.empty())
+    return mlir::failed(cmm::dumpInputs(*module, dumpInputsDir)) ? 1 : 0;
   if (build && !interpret)
     return buildAndRun(*module);
   if (emitAction == Emit::Cpp && !interpret) {

@@ -26,6 +26,12 @@ namespace cmm {
 mlir::LogicalResult interpret(mlir::ModuleOp module, llvm::raw_ostream &out,
                               llvm::StringRef dumpDir = "");
 
+/// Saves the program's inputs without running it: the value of every
+/// `rand`/`randn` call and `load` of `@main`, in program (trace) order, as
+/// `<dir>/input<N>.npy`. Benchmark ports in other languages read them so
+/// that every implementation computes on the same numbers.
+mlir::LogicalResult dumpInputs(mlir::ModuleOp module, llvm::StringRef dir);
+
 } // namespace cmm
 
 #endif // CMM_INTERPRETER_INTERPRETER_H

@@ -40,11 +40,15 @@ int runPlan(const plan::Plan &plan, int argc, char **argv);
 struct ExecOptions {
   double recvTimeout = 60.0; // seconds a receive or send may wait
   std::string trace;         // CMM_TRACE: Chrome trace events file
+  /// Gather printed matrices whole (for --dump-prints); otherwise a print
+  /// keeps only its line, made from the tiles.
+  bool keepPrinted = false;
 };
 
 /// What one rank saw; the counters summed over ranks on rank 0.
 struct ExecResult {
   std::map<int32_t, Matrix> gathered; // rank 0: gathered matrices by op
+  std::map<int32_t, std::string> printed; // rank 0: print lines by op
   long long bytesSent = 0, bytesReceived = 0, cacheHits = 0, tasks = 0;
   long long liveSlots = 0; // tile copies still held after the run
   double seconds = 0;      // the slowest rank's run time

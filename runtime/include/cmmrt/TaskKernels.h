@@ -39,9 +39,19 @@ using LoadFn = std::function<bool(int32_t op, std::shared_ptr<const Matrix> &,
 /// the whole matrix, in `outputs[0]`. False with a message (a singular
 /// matrix, a load that fails), which the caller reports with the task's
 /// name and source line.
+///
+/// A gemm_acc whose accumulator nobody else reads may pass it in
+/// `accumulator` (moved into the output instead of copied).
 bool runTask(const plan::Plan &plan, const plan::Task &task,
              const std::vector<TileRef> &inputs, std::vector<Matrix> &outputs,
-             const LoadFn &load, std::string &error);
+             const LoadFn &load, std::string &error,
+             Matrix *accumulator = nullptr);
+
+/// The `print` line of a `rows x cols` matrix from its tiles, without
+/// assembling it (cmmrt::formatSummary of the whole matrix, up to the
+/// order in which the sum adds).
+std::string summarizeTiles(const std::string &label, int64_t rows,
+                           int64_t cols, const std::vector<TileRef> &tiles);
 
 /// Copies the parts of `parts` that fall inside `out` (which sits at
 /// (row0, col0) of the same matrix); the number of elements copied.
