@@ -7,6 +7,7 @@
 #include "cmmrt/TaskKernels.h"
 
 #include <mpi.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -329,7 +330,18 @@ void Executor::run() {
   // One worker: it gets the node's BLAS threads; several: one each
   // (Debian's pthread OpenBLAS has one process-wide thread count).
   int workers = plan.workers[rank];
-  openblas_set_num_threads(workers == 1 ? std::max(1, plan.threads[rank]) : 1);
+  int blasThreads = workers == 1 ? std::max(1, plan.threads[rank]) : 1;
+  openblas_set_num_threads(blasThreads);
+  // mpirun binds each rank to one core by default, which would run every
+  // BLAS thread and worker of the rank on that core.
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 &&
+      CPU_COUNT(&cpus) < workers * blasThreads)
+    std::fprintf(stderr,
+                 "cmm: rank %d: warning: bound to %d core(s) but the plan runs "
+                 "%d worker(s) x %d BLAS thread(s) here; start it with "
+                 "mpirun --bind-to none (cmmc --run does)\n",
+                 rank, CPU_COUNT(&cpus), workers, blasThreads);
 
   MPI_Barrier(MPI_COMM_WORLD);
   begin = Clock::now();

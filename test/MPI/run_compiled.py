@@ -108,7 +108,8 @@ def main():
                  "--tile-sizes=%d" % tile] + flags + level + extra, work)
             out_dir = os.path.join(work, "out-" + tag)
             os.makedirs(out_dir)
-            p = subprocess.run(["mpirun", "-np", str(ranks), exe, "--stats",
+            p = subprocess.run(["mpirun", "-np", str(ranks), "--bind-to",
+                                "none", exe, "--stats",
                                 "--dump-prints=" + out_dir], cwd=work,
                                capture_output=True, text=True, env=ENV,
                                timeout=600)

@@ -113,8 +113,11 @@ int cmmc::runProgram(StringRef program, const RunOptions &options,
             "openmpi-bin) or set CMM_MPIRUN to an executable";
     return -1;
   }
+  // The executor runs worker, BLAS and communicator threads in each rank:
+  // Open MPI's default binding of a rank to one core would serialise them.
   std::vector<std::string> args = {mpirun, "-np",
-                                   std::to_string(options.ranks)};
+                                   std::to_string(options.ranks), "--bind-to",
+                                   "none"};
   // More ranks than cores on one machine: Open MPI refuses unless asked.
   if (options.hostfile.empty() &&
       options.ranks > std::max(1u, std::thread::hardware_concurrency()))
