@@ -10,6 +10,7 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 using namespace cmmrt;
 
@@ -50,12 +51,30 @@ Matrix cmmrt::range(int64_t start, int64_t stop) {
   return m;
 }
 
+void cmmrt::multiplyAdd(const Matrix &a, const Matrix &b, double beta,
+                        Matrix &c) {
+  assert(a.cols() == b.rows() && c.rows() == a.rows() &&
+         c.cols() == b.cols() && "matmul shape mismatch");
+  if (a.cols() == 0 || c.size() == 0)
+    return;
+  // Matrix-vector products on dgemv: dgemm with one column streams the
+  // matrix several times slower.
+  if (b.cols() == 1)
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, a.rows(), a.cols(), 1.0,
+                a.data(), a.cols(), b.data(), 1, beta, c.data(), 1);
+  else if (a.rows() == 1)
+    cblas_dgemv(CblasRowMajor, CblasTrans, b.rows(), b.cols(), 1.0, b.data(),
+                b.cols(), a.data(), 1, beta, c.data(), 1);
+  else
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, a.rows(),
+                b.cols(), a.cols(), 1.0, a.data(), a.cols(), b.data(),
+                b.cols(), beta, c.data(), c.cols());
+}
+
 Matrix cmmrt::matmul(const Matrix &a, const Matrix &b) {
   assert(a.cols() == b.rows() && "matmul shape mismatch");
   Matrix c(a.rows(), b.cols());
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, a.rows(), b.cols(),
-              a.cols(), 1.0, a.data(), a.cols(), b.data(), b.cols(), 0.0,
-              c.data(), c.cols());
+  multiplyAdd(a, b, 0.0, c);
   return c;
 }
 
@@ -141,19 +160,102 @@ double cmmrt::applyBinary(BinaryFn fn, double x, double y) {
   return 0;
 }
 
+namespace {
+/// r = f(a, b) with broadcasting, the function inlined so the common cases
+/// (same shapes, a scalar operand, a row or column against a matrix)
+/// vectorise.
+template <typename F>
+void broadcastInto(Matrix &r, const Matrix &a, const Matrix &b, F f) {
+  const int64_t rows = r.rows(), cols = r.cols();
+  double *out = r.data();
+  const double *x = a.data(), *y = b.data();
+  if (a.shape() == r.shape() && b.shape() == r.shape()) {
+    for (int64_t e = 0, n = r.size(); e < n; ++e)
+      out[e] = f(x[e], y[e]);
+    return;
+  }
+  if (a.shape() == r.shape() && b.size() == 1) {
+    const double v = y[0];
+    for (int64_t e = 0, n = r.size(); e < n; ++e)
+      out[e] = f(x[e], v);
+    return;
+  }
+  if (b.shape() == r.shape() && a.size() == 1) {
+    const double v = x[0];
+    for (int64_t e = 0, n = r.size(); e < n; ++e)
+      out[e] = f(v, y[e]);
+    return;
+  }
+  // Stride 0 along a stretched dimension.
+  const int64_t ari = a.rows() == 1 ? 0 : a.cols(), acj = a.cols() == 1 ? 0 : 1;
+  const int64_t bri = b.rows() == 1 ? 0 : b.cols(), bcj = b.cols() == 1 ? 0 : 1;
+  for (int64_t i = 0; i < rows; ++i) {
+    const double *xr = x + i * ari, *yr = y + i * bri;
+    double *o = out + i * cols;
+    if (acj && bcj)
+      for (int64_t j = 0; j < cols; ++j)
+        o[j] = f(xr[j], yr[j]);
+    else if (acj)
+      for (int64_t j = 0; j < cols; ++j)
+        o[j] = f(xr[j], yr[0]);
+    else if (bcj)
+      for (int64_t j = 0; j < cols; ++j)
+        o[j] = f(xr[0], yr[j]);
+    else
+      for (int64_t j = 0; j < cols; ++j)
+        o[j] = f(xr[0], yr[0]);
+  }
+}
+} // namespace
+
 Matrix cmmrt::broadcast(BinaryFn fn, const Matrix &a, const Matrix &b) {
   MatrixShape shape;
   bool ok = broadcastShape(a.shape(), b.shape(), shape);
   assert(ok && "shapes do not broadcast");
   (void)ok;
   Matrix r(shape.rows, shape.cols);
-  // Stride 0 along a stretched dimension.
-  int64_t ari = a.rows() == 1 ? 0 : 1, acj = a.cols() == 1 ? 0 : 1;
-  int64_t bri = b.rows() == 1 ? 0 : 1, bcj = b.cols() == 1 ? 0 : 1;
-  for (int64_t i = 0; i < shape.rows; ++i)
-    for (int64_t j = 0; j < shape.cols; ++j)
-      r(i, j) = applyBinary(fn, a(i * ari, j * acj), b(i * bri, j * bcj));
+  broadcastTo(fn, a, b, r);
   return r;
+}
+
+void cmmrt::broadcastTo(BinaryFn fn, const Matrix &a, const Matrix &b,
+                        Matrix &r) {
+  switch (fn) {
+  case BinaryFn::Add:
+    broadcastInto(r, a, b, [](double x, double y) { return x + y; });
+    break;
+  case BinaryFn::Sub:
+    broadcastInto(r, a, b, [](double x, double y) { return x - y; });
+    break;
+  case BinaryFn::Mul:
+    broadcastInto(r, a, b, [](double x, double y) { return x * y; });
+    break;
+  case BinaryFn::Div:
+    broadcastInto(r, a, b, [](double x, double y) { return x / y; });
+    break;
+  case BinaryFn::Gt:
+    broadcastInto(r, a, b, [](double x, double y) { return x > y ? 1.0 : 0.0; });
+    break;
+  case BinaryFn::Lt:
+    broadcastInto(r, a, b, [](double x, double y) { return x < y ? 1.0 : 0.0; });
+    break;
+  case BinaryFn::Ge:
+    broadcastInto(r, a, b,
+                  [](double x, double y) { return x >= y ? 1.0 : 0.0; });
+    break;
+  case BinaryFn::Le:
+    broadcastInto(r, a, b,
+                  [](double x, double y) { return x <= y ? 1.0 : 0.0; });
+    break;
+  case BinaryFn::Eq:
+    broadcastInto(r, a, b,
+                  [](double x, double y) { return x == y ? 1.0 : 0.0; });
+    break;
+  default: // pow, max, min, mod: the scalar definitions
+    broadcastInto(r, a, b,
+                  [fn](double x, double y) { return applyBinary(fn, x, y); });
+    break;
+  }
 }
 
 double cmmrt::applyMap(MapFn fn, double x) {
@@ -182,9 +284,30 @@ double cmmrt::applyMap(MapFn fn, double x) {
 
 Matrix cmmrt::map(MapFn fn, const Matrix &a) {
   Matrix r = a;
-  for (double &x : r.values())
-    x = applyMap(fn, x);
+  mapInPlace(fn, r);
   return r;
+}
+
+void cmmrt::mapInPlace(MapFn fn, Matrix &r) {
+  double *x = r.data();
+  const int64_t n = r.size();
+  switch (fn) { // the loop inside the switch: one call per element at most
+  case MapFn::Abs:
+    for (int64_t e = 0; e < n; ++e)
+      x[e] = std::fabs(x[e]);
+    break;
+  case MapFn::Floor:
+    for (int64_t e = 0; e < n; ++e)
+      x[e] = std::floor(x[e]);
+    break;
+  case MapFn::Sqrt:
+    for (int64_t e = 0; e < n; ++e)
+      x[e] = std::sqrt(x[e]);
+    break;
+  default:
+    for (int64_t e = 0; e < n; ++e)
+      x[e] = applyMap(fn, x[e]);
+  }
 }
 
 namespace {
@@ -232,13 +355,14 @@ Matrix cmmrt::reduce(ReduceFn fn, const Matrix &a, int dim) {
     return r;
   }
   if (dim == 1) {
+    // Row by row (cache order); each column still adds top to bottom.
+    std::vector<Reducer> reds(a.cols(), Reducer(fn));
+    for (int64_t i = 0; i < a.rows(); ++i)
+      for (int64_t j = 0; j < a.cols(); ++j)
+        reds[j].add(a(i, j));
     Matrix r(1, a.cols());
-    for (int64_t j = 0; j < a.cols(); ++j) {
-      Reducer red(fn);
-      for (int64_t i = 0; i < a.rows(); ++i)
-        red.add(a(i, j));
-      r(0, j) = red.result();
-    }
+    for (int64_t j = 0; j < a.cols(); ++j)
+      r(0, j) = reds[j].result();
     return r;
   }
   Matrix r(a.rows(), 1);

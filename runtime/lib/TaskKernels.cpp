@@ -6,8 +6,6 @@
 #include "cmmrt/Kernels.h"
 #include "cmmrt/Random.h"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -192,6 +190,46 @@ bool elementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
   }
 }
 
+/// An elementwise task into `out` (the result's shape), which may be one of
+/// the inputs.
+bool elementwiseInto(const Op &op, const std::vector<TileRef> &in,
+                     Matrix &out, std::string &error) {
+  if (isBinary(op.code)) {
+    MatrixShape shape;
+    if (in.size() != 2 ||
+        !broadcastShape(in[0].tile->shape(), in[1].tile->shape(), shape) ||
+        shape != out.shape()) {
+      error = "operand tiles do not broadcast to the result tile";
+      return false;
+    }
+    broadcastTo(binaryFn(op.code), *in[0].tile, *in[1].tile, out);
+    return true;
+  }
+  if (in.size() != 1 || in[0].tile->shape() != out.shape()) {
+    error = "a unary elementwise task takes one tile of the result's shape";
+    return false;
+  }
+  if (in[0].tile != &out)
+    out = *in[0].tile;
+  double *x = out.data();
+  switch (op.code) {
+  case OpCode::Scale:
+    for (int64_t e = 0; e < out.size(); ++e)
+      x[e] *= op.scalar;
+    return true;
+  case OpCode::Neg:
+    for (int64_t e = 0; e < out.size(); ++e)
+      x[e] = -x[e];
+    return true;
+  case OpCode::Map:
+    mapInPlace(static_cast<MapFn>(op.a), out);
+    return true;
+  default:
+    error = "not an elementwise op";
+    return false;
+  }
+}
+
 bool checkShape(const Matrix &m, const Op &op, std::string &error) {
   if (m.rows() == op.rows && m.cols() == op.cols)
     return true;
@@ -211,7 +249,7 @@ std::string shapeString(int64_t rows, int64_t cols) {
 bool cmmrt::runTask(const Plan &plan, const Task &task,
                     const std::vector<TileRef> &inputs,
                     std::vector<Matrix> &outputs, const LoadFn &load,
-                    std::string &error, Matrix *accumulator) {
+                    std::string &error, Matrix *reuse, int reuseInput) {
   const Op *op = task.op >= 0 ? &plan.ops[task.op] : nullptr;
   outputs.clear();
   for (int32_t o = 0; o < task.numOutputs; ++o) {
@@ -240,7 +278,7 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
     Matrix &c = outputs[0];
     double beta = 0.0;
     if (task.kind == TaskKind::GemmAcc) {
-      c = accumulator ? std::move(*accumulator) : *inputs[2].tile;
+      c = reuse && reuseInput == 2 ? std::move(*reuse) : *inputs[2].tile;
       beta = 1.0;
     }
     if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols()) {
@@ -248,13 +286,17 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
               " * " + shapeString(b.rows(), b.cols());
       return false;
     }
-    if (a.cols() > 0)
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, a.rows(),
-                  b.cols(), a.cols(), 1.0, a.data(), a.cols(), b.data(),
-                  b.cols(), beta, c.data(), c.cols());
+    multiplyAdd(a, b, beta, c);
     return true;
   }
   case TaskKind::Elementwise:
+    if (reuse && reuse->shape() == outputs[0].shape()) {
+      // In place: the inputs still point at `reuse`, read before written.
+      if (!elementwiseInto(*op, inputs, *reuse, error))
+        return false;
+      outputs[0] = std::move(*reuse);
+      return true;
+    }
     return elementwise(*op, inputs, outputs[0], error);
   case TaskKind::Transpose:
     outputs[0] = transpose(*inputs[0].tile);

@@ -67,6 +67,9 @@ public:
 private:
   [[noreturn]] void fail(const std::string &message);
   std::shared_ptr<const Matrix> waitFor(int32_t slot);
+  /// An input `task` may overwrite (taken out of the store), or -1.
+  int stealableInput(const Task &task,
+                     const std::vector<std::shared_ptr<const Matrix>> &held);
   void put(int32_t slot, Matrix value);
   void release(int32_t slot);
   void worker(int w);
@@ -176,6 +179,30 @@ bool Executor::loadWhole(int32_t op, std::shared_ptr<const Matrix> &out,
   return true;
 }
 
+int Executor::stealableInput(
+    const Task &task, const std::vector<std::shared_ptr<const Matrix>> &held) {
+  std::vector<int> candidates;
+  if (task.kind == TaskKind::GemmAcc)
+    candidates = {2};
+  else if (task.kind == TaskKind::Elementwise && task.numOutputs == 1)
+    for (int i = 0; i < task.numInputs; ++i)
+      candidates.push_back(i);
+  const Slot &out = task.numOutputs ? plan.slots[task.firstOutput] : Slot{};
+  std::lock_guard<std::mutex> lock(mutex);
+  for (int i : candidates) {
+    int32_t s = plan.inputs[task.firstInput + i];
+    const Slot &in = plan.slots[s];
+    // Ours alone: this task is its last reader here and no one else holds it.
+    if (in.rows == out.rows && in.cols == out.cols && remainingUses[s] == 1 &&
+        held[i].use_count() == 2 && slots[s] == held[i]) {
+      slots[s].reset();
+      remainingUses[s] = 0;
+      return i;
+    }
+  }
+  return -1;
+}
+
 void Executor::worker(int w) {
   std::vector<TileRef> inputs;
   std::vector<std::shared_ptr<const Matrix>> held;
@@ -212,25 +239,21 @@ void Executor::worker(int w) {
       record({task.name, "task", w, start, now()});
       continue;
     }
-    // A gemm_acc that is the last reader of its accumulator takes it over.
+    // The last reader of a tile of its result's shape takes the buffer
+    // over: a gemm_acc its accumulator, an elementwise task one operand
+    // (no allocation, no first-touch page faults).
     Matrix stolen;
-    Matrix *accumulator = nullptr;
-    if (task.kind == TaskKind::GemmAcc) {
-      int32_t acc = plan.inputs[task.firstInput + 2];
-      std::lock_guard<std::mutex> lock(mutex);
-      if (remainingUses[acc] == 1 && held[2].use_count() == 2) {
-        slots[acc].reset();
-        remainingUses[acc] = 0;
-        stolen = std::move(const_cast<Matrix &>(*held[2]));
-        inputs[2].tile = &stolen;
-        accumulator = &stolen;
-      }
+    int reuse = stealableInput(task, held);
+    if (reuse >= 0) {
+      stolen = std::move(const_cast<Matrix &>(*held[reuse]));
+      inputs[reuse].tile = &stolen;
     }
-    if (!runTask(plan, task, inputs, outputs, load, error, accumulator))
+    if (!runTask(plan, task, inputs, outputs, load, error,
+                 reuse >= 0 ? &stolen : nullptr, reuse))
       fail(sourceLocation(plan, task.op) + ": error: " + error + " (task '" +
            task.name + "')");
     for (int32_t i = 0; i < task.numInputs; ++i)
-      if (!accumulator || i != 2)
+      if (i != reuse)
         release(plan.inputs[task.firstInput + i]);
     held.clear();
     if (task.kind == TaskKind::Gather) {

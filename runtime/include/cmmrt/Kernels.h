@@ -25,8 +25,10 @@ bool broadcastShape(MatrixShape a, MatrixShape b, MatrixShape &out);
 Matrix identity(int64_t n);
 Matrix range(int64_t start, int64_t stop);
 
-/// C = A * B with dgemm. Shapes must agree.
+/// C = A * B with dgemm (dgemv for a vector operand). Shapes must agree.
 Matrix matmul(const Matrix &a, const Matrix &b);
+/// C = A * B + beta * C, in place.
+void multiplyAdd(const Matrix &a, const Matrix &b, double beta, Matrix &c);
 /// A^k for a square A and k >= 0, by repeated squaring.
 Matrix power(const Matrix &a, int64_t k);
 Matrix transpose(const Matrix &a);
@@ -37,11 +39,15 @@ Matrix negate(const Matrix &a);
 /// propagate NaN; Mod takes the sign of the divisor; comparisons give 1.0 or
 /// 0.0.
 Matrix broadcast(BinaryFn fn, const Matrix &a, const Matrix &b);
+/// The same into `out`, which has the broadcast shape and may be `a` or `b`
+/// itself (elements are read before they are written).
+void broadcastTo(BinaryFn fn, const Matrix &a, const Matrix &b, Matrix &out);
 double applyBinary(BinaryFn fn, double x, double y);
 double applyMap(MapFn fn, double x);
 
 /// Elementwise function; Round ties to even.
 Matrix map(MapFn fn, const Matrix &a);
+void mapInPlace(MapFn fn, Matrix &a);
 
 /// dim 0 reduces everything to 1x1, dim 1 each column (1xn), dim 2 each row
 /// (mx1). Max and Min propagate NaN.

@@ -40,12 +40,14 @@ using LoadFn = std::function<bool(int32_t op, std::shared_ptr<const Matrix> &,
 /// matrix, a load that fails), which the caller reports with the task's
 /// name and source line.
 ///
-/// A gemm_acc whose accumulator nobody else reads may pass it in
-/// `accumulator` (moved into the output instead of copied).
+/// `reuse`, when given, is the buffer of the input `inputs[reuseInput]`
+/// (which then points to it) that nobody else reads: a gemm_acc moves its
+/// accumulator into the output instead of copying it, an elementwise task
+/// computes in it in place (it has the result's shape).
 bool runTask(const plan::Plan &plan, const plan::Task &task,
              const std::vector<TileRef> &inputs, std::vector<Matrix> &outputs,
-             const LoadFn &load, std::string &error,
-             Matrix *accumulator = nullptr);
+             const LoadFn &load, std::string &error, Matrix *reuse = nullptr,
+             int reuseInput = -1);
 
 /// The `print` line of a `rows x cols` matrix from its tiles, without
 /// assembling it (cmmrt::formatSummary of the whole matrix, up to the
