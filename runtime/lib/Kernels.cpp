@@ -251,7 +251,13 @@ void cmmrt::broadcastTo(BinaryFn fn, const Matrix &a, const Matrix &b,
     broadcastInto(r, a, b,
                   [](double x, double y) { return x == y ? 1.0 : 0.0; });
     break;
-  default: // pow, max, min, mod: the scalar definitions
+  case BinaryFn::Pow:
+    // Squares are common (x .^ 2) and x * x is what pow gives for them.
+    broadcastInto(r, a, b, [](double x, double y) {
+      return y == 2.0 ? x * x : std::pow(x, y);
+    });
+    break;
+  default: // max, min, mod: the scalar definitions
     broadcastInto(r, a, b,
                   [fn](double x, double y) { return applyBinary(fn, x, y); });
     break;
