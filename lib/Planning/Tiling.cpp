@@ -444,5 +444,8 @@ std::vector<int64_t> cmm::planner::defaultTileSizes(func::FuncOp func) {
   std::set<int64_t> sizes;
   for (int percent = 10; percent <= 70; percent += 10)
     sizes.insert(std::max<int64_t>(1, largest * percent / 100));
+  // And the untiled plan: one tile per matrix, whole-matrix kernels (best
+  // when the machine has one node, or the program is small).
+  sizes.insert(largest);
   return {sizes.begin(), sizes.end()};
 }

@@ -6,7 +6,7 @@
 // gemm_acc along k: 2 x 2 x 2 = 8 product tasks; the ragged 7x7 one
 // likewise; the 3x7 * 7x3 product of the last case 1 x 1 x 2 = 2.
 // RUN: cmm-opt %s -split-input-file --cmm-tile="tile-sizes=5" | grep -E "cmmtg.task gemm(_acc)? " | count 18
-// Without tile-sizes: 10 %, 20 %, ..., 70 % of the largest dimension.
+// Without tile-sizes: 10 %, 20 %, ..., 70 % and 100 % of the largest dimension.
 // RUN: cmm-opt %s -split-input-file --cmm-tile | FileCheck %s --check-prefix=SWEEP
 // RUN: not cmm-opt %S/Inputs/no-main.mlir --cmm-tile 2>&1 | FileCheck %S/Inputs/no-main.mlir --check-prefix=NOMAIN
 
@@ -41,6 +41,7 @@
 // SWEEP: cmmtg.graph @main tile_size 5 {
 // SWEEP: cmmtg.graph @main tile_size 6 {
 // SWEEP: cmmtg.graph @main tile_size 7 {
+// SWEEP: cmmtg.graph @main tile_size 10 {
 // SWEEP-NOT: cmmtg.graph
 // SWEEP: // {{-----}}
 func.func @main() {

@@ -125,7 +125,7 @@ static cl::opt<unsigned> nodeCount(
 
 static cl::list<int64_t> tileSizes(
     "tile-sizes", cl::CommaSeparated,
-    cl::desc("Candidate tile sizes (default: 10-70 % of the largest "
+    cl::desc("Candidate tile sizes (default: 10-70 % and 100 % of the largest "
              "dimension)"),
     cl::cat(planCategory));
 

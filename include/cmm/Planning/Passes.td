@@ -27,7 +27,7 @@ def TileTaskGraph : Pass<"cmm-tile", "mlir::ModuleOp"> {
   let dependentDialects = ["cmm::tg::TaskGraphDialect"];
   let options = [
     ListOption<"tileSizes", "tile-sizes", "int64_t",
-               "Candidate tile sizes (default: 10%, 20%, ..., 70% of the "
+               "Candidate tile sizes (default: 10%, 20%, ..., 70% and 100% of the "
                "largest matrix dimension)">,
     Option<"dynamicWorkers", "dynamic-tiling-workers", "unsigned",
            /*default=*/"0",

@@ -50,7 +50,8 @@ int64_t startupTileSize(mlir::func::FuncOp func, int64_t size,
                         unsigned workers);
 
 /// The default sweep: 10 %, 20 %, ..., 70 % of the largest matrix dimension
-/// (the paper found 10-50 % best), without duplicates, at least 1.
+/// (the paper found 10-50 % best) and 100 % (one tile per matrix), without
+/// duplicates, at least 1.
 std::vector<int64_t> defaultTileSizes(mlir::func::FuncOp func);
 
 } // namespace cmm::planner
