@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -20,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -92,6 +94,10 @@ private:
   const Plan &plan;
   const ExecOptions &options;
   int rank;
+  double physicalBytes = [] {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? double(pages) * double(size) : 1e18;
+  }();
   Clock::time_point begin = Clock::now();
 
   std::mutex mutex;
@@ -248,8 +254,28 @@ void Executor::worker(int w) {
       stolen = std::move(const_cast<Matrix &>(*held[reuse]));
       inputs[reuse].tile = &stolen;
     }
-    if (!runTask(plan, task, inputs, outputs, load, error,
-                 reuse >= 0 ? &stolen : nullptr, reuse))
+    // A tile larger than the node's memory is an error at its source line,
+    // not an out-of-memory kill.
+    double bytes = 0;
+    for (int32_t o = 0; o < task.numOutputs; ++o) {
+      const Slot &s = plan.slots[task.firstOutput + o];
+      bytes += 8.0 * double(s.rows) * double(s.cols);
+    }
+    if (task.kind == TaskKind::Gather)
+      bytes = 8.0 * double(plan.ops[task.op].rows) * plan.ops[task.op].cols;
+    if (bytes > physicalBytes)
+      fail(sourceLocation(plan, task.op) + ": error: cannot allocate " +
+           formatNumber(bytes / (1 << 30)) + " GiB for task '" + task.name +
+           "': the node has " + formatNumber(physicalBytes / (1 << 30)) +
+           " GiB of memory");
+    bool ran = false;
+    try {
+      ran = runTask(plan, task, inputs, outputs, load, error,
+                    reuse >= 0 ? &stolen : nullptr, reuse);
+    } catch (const std::bad_alloc &) {
+      error = "out of memory";
+    }
+    if (!ran)
       fail(sourceLocation(plan, task.op) + ": error: " + error + " (task '" +
            task.name + "')");
     for (int32_t i = 0; i < task.numInputs; ++i)

@@ -1,0 +1,70 @@
+//===- Cosma.h - COSMA's distributed matrix product on MPI ------*- C++ -*-===//
+//
+// C = op(A) op(B) (op: identity or transpose) on the ranks of a
+// communicator, in the decomposition of cmmrt/CosmaStrategy.h (Algorithm 1
+// of Kwasniewski et al., SC'19):
+//
+// * data layout (section 7.6): rank (i, j, l) of the grid [gm, gn, gk]
+//   starts with its share of the panels it will exchange: of A's block
+//   (rows of block i, k of block l) the columns of each round split among
+//   the gn ranks (i, *, l) that need them, of B's block (k of block l,
+//   columns of block j) the rows of each round split among the gm ranks
+//   (*, j, l); so no element is reshuffled locally and every element of A
+//   and B lives on exactly one rank;
+// * rounds: per round, the A panel is gathered along j (MPI_Iallgatherv
+//   among the ranks (i, *, l)) and the B panel along i, then multiplied
+//   into the partial C with one local DGEMM; the next round's gathers are
+//   issued before this round's DGEMM (double buffering, section 7.3), and
+//   all buffers are allocated once (section 7.5);
+// * the partial C blocks are summed along k onto rank (i, j, 0)
+//   (MPI_Reduce); ranks outside the grid stay idle.
+//
+// Inputs are produced in place, in the layout above, by a callback giving
+// any element of op(A) or op(B) (as COSMA's own benchmark does), so the
+// layout costs no communication. Words moved are counted per rank the way
+// a PMPI interposition counts them (payload each rank sends to the other
+// ranks of a collective).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMMRT_COSMA_H
+#define CMMRT_COSMA_H
+
+#include "cmmrt/CosmaStrategy.h"
+#include "cmmrt/Matrix.h"
+
+#include <mpi.h>
+
+#include <functional>
+
+namespace cmmrt {
+
+/// Element (i, j) of an operand, as the product sees it (after op).
+using ElementFn = std::function<double(int64_t i, int64_t j)>;
+
+struct CosmaResult {
+  /// Rank (i, j, 0) of the grid: its block of C, at (row0, col0).
+  Matrix block;
+  int64_t row0 = 0, col0 = 0;
+  bool holdsBlock = false;
+  /// Words this rank sent to and received from other ranks.
+  double wordsSent = 0, wordsReceived = 0;
+  double seconds = 0; // the product, after the inputs exist
+};
+
+/// Runs the product on `comm` (its size must be the strategy's p). Panels
+/// of A are stored as op(A) sees them when `transA` is false, else as
+/// A itself (k x m) and multiplied with CblasTrans; likewise B.
+void cosmaMultiply(const CosmaStrategy &strategy, const ElementFn &a,
+                   const ElementFn &b, bool transA, bool transB,
+                   MPI_Comm comm, CosmaResult &result);
+
+/// The words each rank of the grid sends and receives in cosmaMultiply,
+/// predicted from the strategy alone (one entry per rank of `p`).
+void cosmaPredictedWords(const CosmaStrategy &strategy,
+                         std::vector<double> &sent,
+                         std::vector<double> &received);
+
+} // namespace cmmrt
+
+#endif // CMMRT_COSMA_H

@@ -1,0 +1,272 @@
+//===- Cosma.cpp - COSMA's distributed matrix product on MPI ----*- C++ -*-===//
+
+#include "cmmrt/Cosma.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+using namespace cmmrt;
+
+namespace {
+
+/// [begin, end) of block `index` when `extent` is cut in blocks of `size`.
+struct Range {
+  int64_t begin = 0, end = 0;
+  int64_t size() const { return end - begin; }
+};
+
+Range block(int64_t extent, int64_t size, int64_t index) {
+  Range r;
+  r.begin = std::min(extent, index * size);
+  r.end = std::min(extent, (index + 1) * size);
+  return r;
+}
+
+/// Piece `part` of `parts` near-equal pieces of [0, extent).
+Range piece(int64_t extent, int parts, int part) {
+  return {extent * part / parts, extent * (part + 1) / parts};
+}
+
+/// Where a rank sits in the grid; ranks past the grid are idle.
+struct Coords {
+  int i = 0, j = 0, l = 0;
+  bool active = false;
+};
+
+Coords coordsOf(const CosmaStrategy &s, int rank) {
+  Coords c;
+  if (rank >= s.usedRanks())
+    return c;
+  c.active = true;
+  c.i = rank / (s.gn * s.gk);
+  c.j = (rank / s.gk) % s.gn;
+  c.l = rank % s.gk;
+  return c;
+}
+
+/// The shape of one rank's work: its blocks and the rounds' k ranges.
+struct Work {
+  Range rows, cols, ks; // of C (rows, cols) and of k
+  std::vector<Range> rounds; // local k ranges (offsets into ks)
+};
+
+Work workOf(const CosmaStrategy &s, const Coords &c) {
+  Work w;
+  w.rows = block(s.m, s.tileM, c.i);
+  w.cols = block(s.n, s.tileN, c.j);
+  w.ks = block(s.k, s.tileK, c.l);
+  for (int r = 0; r < s.rounds; ++r)
+    w.rounds.push_back(block(w.ks.size(), s.roundK, r));
+  return w;
+}
+
+} // namespace
+
+void cmmrt::cosmaPredictedWords(const CosmaStrategy &s,
+                                std::vector<double> &sent,
+                                std::vector<double> &received) {
+  sent.assign(s.p, 0.0);
+  received.assign(s.p, 0.0);
+  for (int rank = 0; rank < s.usedRanks(); ++rank) {
+    Coords c = coordsOf(s, rank);
+    Work w = workOf(s, c);
+    for (const Range &round : w.rounds) {
+      // A panel: mi x kr, split along k among the gn ranks (i, *, l).
+      for (int part = 0; part < s.gn; ++part) {
+        double words = double(w.rows.size()) *
+                       double(piece(round.size(), s.gn, part).size());
+        if (part == c.j)
+          sent[rank] += words * (s.gn - 1);
+        else
+          received[rank] += words;
+      }
+      // B panel: kr x nj, split along k among the gm ranks (*, j, l).
+      for (int part = 0; part < s.gm; ++part) {
+        double words = double(w.cols.size()) *
+                       double(piece(round.size(), s.gm, part).size());
+        if (part == c.i)
+          sent[rank] += words * (s.gm - 1);
+        else
+          received[rank] += words;
+      }
+    }
+    // C: partial blocks summed onto (i, j, 0).
+    double face = double(w.rows.size()) * double(w.cols.size());
+    if (s.gk > 1) {
+      if (c.l == 0)
+        received[rank] += face * (s.gk - 1);
+      else
+        sent[rank] += face;
+    }
+  }
+}
+
+void cmmrt::cosmaMultiply(const CosmaStrategy &s, const ElementFn &a,
+                          const ElementFn &b, bool transA, bool transB,
+                          MPI_Comm comm, CosmaResult &result) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  result = CosmaResult();
+  Coords c = coordsOf(s, rank);
+
+  // Sub-communicators: A along j (ranks (i, *, l)), B along i (ranks
+  // (*, j, l)), C along l (ranks (i, j, *)); idle ranks get none.
+  MPI_Comm rowComm, colComm, depthComm;
+  int undefined = MPI_UNDEFINED;
+  MPI_Comm_split(comm, c.active ? c.i * s.gk + c.l : undefined, c.j, &rowComm);
+  MPI_Comm_split(comm, c.active ? c.j * s.gk + c.l : undefined, c.i, &colComm);
+  MPI_Comm_split(comm, c.active ? c.i * s.gn + c.j : undefined, c.l,
+                 &depthComm);
+  if (!c.active)
+    return;
+
+  Work w = workOf(s, c);
+  const int64_t mi = w.rows.size(), nj = w.cols.size();
+
+  // Buffers, allocated once (section 7.5): for each round this rank's
+  // pieces of A and B (the initial layout), two gathered A and B panels
+  // (double buffering) and the partial C.
+  std::vector<std::vector<double>> myA(w.rounds.size()), myB(w.rounds.size());
+  int64_t maxRound = 0;
+  for (size_t r = 0; r < w.rounds.size(); ++r) {
+    const Range round = w.rounds[r];
+    maxRound = std::max(maxRound, round.size());
+    Range ak = piece(round.size(), s.gn, c.j), bk = piece(round.size(), s.gm, c.i);
+    int64_t k0 = w.ks.begin + round.begin;
+    // A piece: op(A)(rows, k0 + ak), stored as op(A) (mi x ka) or as A
+    // (ka x mi) when transposed.
+    myA[r].resize(size_t(mi * ak.size()));
+    for (int64_t x = 0; x < mi; ++x)
+      for (int64_t y = 0; y < ak.size(); ++y) {
+        double v = a(w.rows.begin + x, k0 + ak.begin + y);
+        if (transA)
+          myA[r][size_t(y * mi + x)] = v;
+        else
+          myA[r][size_t(x * ak.size() + y)] = v;
+      }
+    // B piece: op(B)(k0 + bk, cols), stored as op(B) (kb x nj) or as B
+    // (nj x kb).
+    myB[r].resize(size_t(bk.size() * nj));
+    for (int64_t x = 0; x < bk.size(); ++x)
+      for (int64_t y = 0; y < nj; ++y) {
+        double v = b(k0 + bk.begin + x, w.cols.begin + y);
+        if (transB)
+          myB[r][size_t(y * bk.size() + x)] = v;
+        else
+          myB[r][size_t(x * nj + y)] = v;
+      }
+  }
+  std::vector<double> panelA[2], panelB[2];
+  for (int x = 0; x < 2; ++x) {
+    panelA[x].resize(size_t(mi * maxRound));
+    panelB[x].resize(size_t(maxRound * nj));
+  }
+  std::vector<double> scratchB(transB ? size_t(maxRound * nj) : 0);
+  std::vector<double> partial(size_t(mi * nj), 0.0);
+  std::vector<int> countsA(s.gn), displsA(s.gn), countsB(s.gm), displsB(s.gm);
+
+  MPI_Barrier(comm);
+  auto start = std::chrono::steady_clock::now();
+
+  MPI_Request requests[2][2];
+  auto issue = [&](size_t r) {
+    const Range round = w.rounds[r];
+    int slot = int(r % 2);
+    int offset = 0;
+    for (int part = 0; part < s.gn; ++part) {
+      countsA[part] = int(mi * piece(round.size(), s.gn, part).size());
+      displsA[part] = offset;
+      offset += countsA[part];
+    }
+    offset = 0;
+    for (int part = 0; part < s.gm; ++part) {
+      countsB[part] = int(nj * piece(round.size(), s.gm, part).size());
+      displsB[part] = offset;
+      offset += countsB[part];
+    }
+    MPI_Iallgatherv(myA[r].data(), countsA[c.j], MPI_DOUBLE,
+                    panelA[slot].data(), countsA.data(), displsA.data(),
+                    MPI_DOUBLE, rowComm, &requests[slot][0]);
+    MPI_Iallgatherv(myB[r].data(), countsB[c.i], MPI_DOUBLE,
+                    panelB[slot].data(), countsB.data(), displsB.data(),
+                    MPI_DOUBLE, colComm, &requests[slot][1]);
+    for (int part = 0; part < s.gn; ++part)
+      (part == c.j ? result.wordsSent : result.wordsReceived) +=
+          part == c.j ? double(countsA[part]) * (s.gn - 1)
+                      : double(countsA[part]);
+    for (int part = 0; part < s.gm; ++part)
+      (part == c.i ? result.wordsSent : result.wordsReceived) +=
+          part == c.i ? double(countsB[part]) * (s.gm - 1)
+                      : double(countsB[part]);
+  };
+
+  if (!w.rounds.empty())
+    issue(0);
+  for (size_t r = 0; r < w.rounds.size(); ++r) {
+    int slot = int(r % 2);
+    MPI_Waitall(2, requests[slot], MPI_STATUSES_IGNORE);
+    if (r + 1 < w.rounds.size())
+      issue(r + 1); // overlaps this round's DGEMM (section 7.3)
+    const int64_t kr = w.rounds[r].size();
+    if (kr == 0 || mi == 0 || nj == 0)
+      continue;
+    // The B panel as kr x nj, row-major: the gathered pieces are row
+    // blocks already unless B is transposed.
+    const double *bPanel = panelB[slot].data();
+    if (transB) {
+      int64_t rowOffset = 0;
+      for (int part = 0; part < s.gm; ++part) {
+        int64_t kb = piece(kr, s.gm, part).size();
+        const double *src = panelB[slot].data() + rowOffset * nj;
+        for (int64_t y = 0; y < nj; ++y)
+          for (int64_t x = 0; x < kb; ++x)
+            scratchB[size_t((rowOffset + x) * nj + y)] = src[y * kb + x];
+        rowOffset += kb;
+      }
+      bPanel = scratchB.data();
+    }
+    // The A panel arrives as column blocks (one per rank along j): one
+    // DGEMM per block against the matching rows of B.
+    int64_t kOffset = 0;
+    for (int part = 0; part < s.gn; ++part) {
+      int64_t ka = piece(kr, s.gn, part).size();
+      if (ka) {
+        const double *aBlock = panelA[slot].data() + mi * kOffset;
+        cblas_dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+                    CblasNoTrans, int(mi), int(nj), int(ka), 1.0, aBlock,
+                    transA ? int(mi) : int(ka), bPanel + kOffset * nj,
+                    int(nj), 1.0, partial.data(), int(nj));
+      }
+      kOffset += ka;
+    }
+  }
+
+  // Partial C summed along k onto (i, j, 0).
+  if (s.gk > 1) {
+    if (c.l == 0) {
+      MPI_Reduce(MPI_IN_PLACE, partial.data(), int(mi * nj), MPI_DOUBLE,
+                 MPI_SUM, 0, depthComm);
+      result.wordsReceived += double(mi * nj) * (s.gk - 1);
+    } else {
+      MPI_Reduce(partial.data(), nullptr, int(mi * nj), MPI_DOUBLE, MPI_SUM,
+                 0, depthComm);
+      result.wordsSent += double(mi * nj);
+    }
+  }
+  result.seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  if (c.l == 0) {
+    result.holdsBlock = true;
+    result.row0 = w.rows.begin;
+    result.col0 = w.cols.begin;
+    result.block = Matrix(mi, nj);
+    std::copy(partial.begin(), partial.end(), result.block.data());
+  }
+  MPI_Comm_free(&rowComm);
+  MPI_Comm_free(&colComm);
+  MPI_Comm_free(&depthComm);
+}

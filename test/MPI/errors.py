@@ -1,0 +1,77 @@
+"""Run-time errors of compiled programs end the job with a message naming
+the source line, never a crash or a hang: a singular matrix, a file that
+changed shape since compilation, a tile larger than the node's memory, the
+wrong number of ranks, an unknown option.
+usage: errors.py CMMC WORKDIR
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+
+
+def compile_program(cmmc, work, name, source, flags):
+    path = os.path.join(work, name + ".cmm")
+    with open(path, "w") as f:
+        f.write(source)
+    exe = os.path.join(work, name)
+    p = subprocess.run([cmmc, path, "-o", exe] + flags, cwd=work,
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return exe
+
+
+def expect_failure(cmd, work, pattern, what):
+    p = subprocess.run(cmd, cwd=work, capture_output=True, text=True, env=ENV,
+                       timeout=120)
+    assert p.returncode != 0, "%s: exited 0" % what
+    assert re.search(pattern, p.stderr), "%s: no match for %r in:\n%s" % (
+        what, pattern, p.stderr)
+    print("ok %s: %s" % (what, re.search(pattern, p.stderr).group(0)))
+
+
+def main():
+    cmmc, work = sys.argv[1], os.path.abspath(sys.argv[2])
+    os.makedirs(work, exist_ok=True)
+
+    exe = compile_program(cmmc, work, "singular",
+                          "A = ones(3, 3)\nB = rand(3, 3)\nprint(inv(A) * B)\n",
+                          ["--nodes=2", "--O0"])
+    expect_failure(["mpirun", "-np", "2", "--bind-to", "none", exe], work,
+                   r"singular\.cmm:3:7: error: inv: the 3x3 matrix is singular",
+                   "singular matrix")
+
+    np.save(os.path.join(work, "data.npy"), np.ones((4, 4)))
+    exe = compile_program(cmmc, work, "changed",
+                          "D = load(\"data.npy\")\nprint(D * D)\n",
+                          ["--nodes=2"])
+    np.save(os.path.join(work, "data.npy"), np.ones((5, 4)))
+    expect_failure(["mpirun", "-np", "2", "--bind-to", "none", exe], work,
+                   r"changed\.cmm:1:5: error: 'data\.npy' now holds a 5x4 "
+                   r"matrix but held 4x4 when the program was compiled",
+                   "file changed since compilation")
+
+    exe = compile_program(cmmc, work, "huge",
+                          "A = rand(300000, 300000)\nprint(A)\n",
+                          ["--nodes=1", "--tile-sizes=300000"])
+    expect_failure(["mpirun", "-np", "1", exe], work,
+                   r"huge\.cmm:1:5: error: cannot allocate \S+ GiB for task "
+                   r"'rand@1:5\[0,0\]': the node has \S+ GiB of memory",
+                   "tile larger than memory")
+
+    expect_failure(["mpirun", "-np", "2", exe], work,
+                   r"this program was planned for 1 node\(s\), one MPI rank "
+                   r"each; run it with mpirun -np 1",
+                   "wrong rank count")
+    expect_failure(["mpirun", "-np", "1", exe, "--bogus"], work,
+                   r"unknown option '--bogus'", "unknown option")
+
+
+if __name__ == "__main__":
+    main()
