@@ -18,6 +18,17 @@ double cmmrt::cosmaGridIO(int64_t m, int64_t n, int64_t k, int gm, int gn,
   return tm * tk + tk * tn + tm * tn;
 }
 
+double cmmrt::cosmaGridTraffic(int64_t m, int64_t n, int64_t k, int gm,
+                               int gn, int gk) {
+  double tm = double(ceilDiv(m, gm)), tn = double(ceilDiv(n, gn)),
+         tk = double(ceilDiv(k, gk));
+  // A rank's share of its A block goes to the gn - 1 other ranks of its
+  // row, of its B block to the gm - 1 others of its column; a rank off the
+  // first k layer sends its partial C block.
+  return tm * tk * (gn - 1) / gn + tk * tn * (gm - 1) / gm +
+         (gk > 1 ? tm * tn : 0.0);
+}
+
 double CosmaStrategy::ioWords() const {
   return cosmaGridIO(m, n, k, gm, gn, gk);
 }
@@ -93,19 +104,23 @@ bool cmmrt::computeCosmaStrategy(int64_t m, int64_t n, int64_t k, int p,
 
   // Section 7.1: among grids using between (1 - delta) p and p ranks, the
   // one whose stretched local domain moves the fewest words; ties go to
-  // the grid with more ranks, then to the larger C face per rank in memory
-  // order (gm before gn).
+  // the smaller I/O of equation (3), then to the grid with more ranks.
   int fewest = std::max(1, int(std::ceil((1 - options.maxIdleFraction) * p -
                                          1e-9)));
-  double best = std::numeric_limits<double>::infinity();
+  double best = std::numeric_limits<double>::infinity(), bestIO = best;
   for (int q = p; q >= fewest; --q)
     forEachGrid(m, n, k, q, [&](int gm, int gn, int gk) {
       // The C face must leave half the memory for panels (a^2 <= S / 2).
       if (double(ceilDiv(m, gm)) * double(ceilDiv(n, gn)) > memoryWords / 2)
         return;
+      // The words the busiest rank sends in our layout, then the paper's
+      // I/O of the domain (which ties on symmetric shapes).
+      double traffic = cosmaGridTraffic(m, n, k, gm, gn, gk);
       double io = cosmaGridIO(m, n, k, gm, gn, gk);
-      if (io < best * (1 - 1e-12)) {
-        best = io;
+      if (traffic < best * (1 - 1e-12) ||
+          (traffic <= best * (1 + 1e-12) && io < bestIO * (1 - 1e-12))) {
+        best = traffic;
+        bestIO = io;
         s.gm = gm;
         s.gn = gn;
         s.gk = gk;

@@ -115,3 +115,20 @@ TEST(CosmaStrategy, AProductThatCannotFitSaysWhatItNeeds) {
   EXPECT_NE(error.find("a rank has"), std::string::npos) << error;
   EXPECT_FALSE(computeCosmaStrategy(0, 1, 1, 1, 1e6, {}, s, error));
 }
+
+TEST(CosmaStrategy, TiesInIOGoToTheGridThatSendsLess) {
+  // A square product on 4 ranks: [2, 2, 1], [2, 1, 2] and [1, 2, 2] have
+  // the same I/O of equation (3), but only [2, 2, 1] needs no reduction
+  // of C: each rank sends 2 x 256 x 512 / 2 words.
+  CosmaStrategy s;
+  std::string error;
+  ASSERT_TRUE(computeCosmaStrategy(512, 512, 512, 4, 1e9, {}, s, error));
+  EXPECT_EQ(s.gm, 2);
+  EXPECT_EQ(s.gn, 2);
+  EXPECT_EQ(s.gk, 1);
+  EXPECT_DOUBLE_EQ(cosmaGridIO(512, 512, 512, 2, 2, 1),
+                   cosmaGridIO(512, 512, 512, 1, 2, 2));
+  EXPECT_DOUBLE_EQ(cosmaGridTraffic(512, 512, 512, 2, 2, 1), 131072);
+  EXPECT_DOUBLE_EQ(cosmaGridTraffic(512, 512, 512, 1, 2, 2),
+                   65536 + 131072);
+}

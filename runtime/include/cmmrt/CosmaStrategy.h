@@ -53,6 +53,11 @@ struct CosmaStrategy {
 
 /// The I/O of the local domain of grid [gm, gn, gk] for m x n x k.
 double cosmaGridIO(int64_t m, int64_t n, int64_t k, int gm, int gn, int gk);
+/// The words the busiest rank of grid [gm, gn, gk] sends in the layout of
+/// cmmrt/Cosma.h (its input shares to the ranks that need them, its
+/// partial C): what the fitting minimises.
+double cosmaGridTraffic(int64_t m, int64_t n, int64_t k, int gm, int gn,
+                        int gk);
 
 /// Chooses the decomposition; false with a message when the product cannot
 /// fit (`needs X GiB per rank, has Y GiB`) or the arguments are invalid.
