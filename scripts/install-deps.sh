@@ -10,6 +10,11 @@ packages=(
   libgtest-dev python3 python3-numpy
 )
 
+# --bench: also the peers and tools of bench/ (Octave, ScaLAPACK).
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(octave libscalapack-openmpi-dev)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
