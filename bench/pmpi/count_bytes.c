@@ -6,7 +6,8 @@
  * sender). Collectives count what the caller logically sends to the other
  * ranks: a broadcast root its buffer to each of the n - 1 others, an
  * allgather(v) member its contribution to each of the n - 1 others, a
- * reduce non-root its buffer, an allreduce member its buffer to n - 1
+ * reduce non-root its buffer, a reduce-scatter member the parts the
+ * others keep, an allreduce member its buffer to n - 1
  * others, an alltoall(v) member what it addresses to the others.
  *
  * Build: mpicc -shared -fPIC -O2 count_bytes.c -o libcount_bytes.so
@@ -113,6 +114,18 @@ int MPI_Reduce(const void *sb, void *rb, int c, MPI_Datatype t, MPI_Op op,
   if (!isSelf(root, comm))
     sentBytes += bytesOf(c, t);
   return PMPI_Reduce(sb, rb, c, t, op, root, comm);
+}
+
+int MPI_Reduce_scatter(const void *sb, void *rb, const int *rc,
+                       MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  /* What the other ranks keep of this rank's buffer. */
+  int me = 0, n = 1;
+  PMPI_Comm_rank(comm, &me);
+  PMPI_Comm_size(comm, &n);
+  for (int q = 0; q < n; ++q)
+    if (q != me)
+      sentBytes += bytesOf(rc[q], t);
+  return PMPI_Reduce_scatter(sb, rb, rc, t, op, comm);
 }
 
 int MPI_Allreduce(const void *sb, void *rb, int c, MPI_Datatype t, MPI_Op op,

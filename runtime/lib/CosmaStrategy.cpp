@@ -23,10 +23,10 @@ double cmmrt::cosmaGridTraffic(int64_t m, int64_t n, int64_t k, int gm,
   double tm = double(ceilDiv(m, gm)), tn = double(ceilDiv(n, gn)),
          tk = double(ceilDiv(k, gk));
   // A rank's share of its A block goes to the gn - 1 other ranks of its
-  // row, of its B block to the gm - 1 others of its column; a rank off the
-  // first k layer sends its partial C block.
+  // row, of its B block to the gm - 1 others of its column, and the parts
+  // of its partial C block that the other gk - 1 ranks keep.
   return tm * tk * (gn - 1) / gn + tk * tn * (gm - 1) / gm +
-         (gk > 1 ? tm * tn : 0.0);
+         tm * tn * (gk - 1) / gk;
 }
 
 double CosmaStrategy::ioWords() const {
@@ -104,7 +104,8 @@ bool cmmrt::computeCosmaStrategy(int64_t m, int64_t n, int64_t k, int p,
 
   // Section 7.1: among grids using between (1 - delta) p and p ranks, the
   // one whose stretched local domain moves the fewest words; ties go to
-  // the smaller I/O of equation (3), then to the grid with more ranks.
+  // the smaller I/O of equation (3), then to fewer layers along k (no
+  // reduction step), then to the grid with more ranks.
   int fewest = std::max(1, int(std::ceil((1 - options.maxIdleFraction) * p -
                                          1e-9)));
   double best = std::numeric_limits<double>::infinity(), bestIO = best;
@@ -117,8 +118,11 @@ bool cmmrt::computeCosmaStrategy(int64_t m, int64_t n, int64_t k, int p,
       // I/O of the domain (which ties on symmetric shapes).
       double traffic = cosmaGridTraffic(m, n, k, gm, gn, gk);
       double io = cosmaGridIO(m, n, k, gm, gn, gk);
+      bool sameTraffic = traffic <= best * (1 + 1e-12);
+      bool sameIO = io <= bestIO * (1 + 1e-12) && io >= bestIO * (1 - 1e-12);
       if (traffic < best * (1 - 1e-12) ||
-          (traffic <= best * (1 + 1e-12) && io < bestIO * (1 - 1e-12))) {
+          (sameTraffic && io < bestIO * (1 - 1e-12)) ||
+          (sameTraffic && sameIO && gk < s.gk)) {
         best = traffic;
         bestIO = io;
         s.gm = gm;

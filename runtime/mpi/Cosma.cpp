@@ -93,14 +93,17 @@ void cmmrt::cosmaPredictedWords(const CosmaStrategy &s,
           received[rank] += words;
       }
     }
-    // C: partial blocks summed onto (i, j, 0).
-    double face = double(w.rows.size()) * double(w.cols.size());
-    if (s.gk > 1) {
-      if (c.l == 0)
-        received[rank] += face * (s.gk - 1);
-      else
-        sent[rank] += face;
-    }
+    // C: partial blocks summed and scattered along k, rows of the block
+    // split among the gk ranks (i, j, *).
+    if (s.gk > 1)
+      for (int part = 0; part < s.gk; ++part) {
+        double words = double(piece(w.rows.size(), s.gk, part).size()) *
+                       double(w.cols.size());
+        if (part == c.l)
+          received[rank] += words * (s.gk - 1);
+        else
+          sent[rank] += words;
+      }
   }
 }
 
@@ -244,27 +247,34 @@ void cmmrt::cosmaMultiply(const CosmaStrategy &s, const ElementFn &a,
     }
   }
 
-  // Partial C summed along k onto (i, j, 0).
+  // Partial C summed along k and scattered: rank (i, j, l) keeps rows
+  // piece l of the block (a reduce-scatter moves (gk - 1) / gk of the block
+  // per rank, where a reduce onto one rank would move all of it).
+  Range mine = s.gk > 1 ? piece(mi, s.gk, c.l) : Range{0, mi};
+  std::vector<double> reduced;
+  const double *own = partial.data();
   if (s.gk > 1) {
-    if (c.l == 0) {
-      MPI_Reduce(MPI_IN_PLACE, partial.data(), int(mi * nj), MPI_DOUBLE,
-                 MPI_SUM, 0, depthComm);
-      result.wordsReceived += double(mi * nj) * (s.gk - 1);
-    } else {
-      MPI_Reduce(partial.data(), nullptr, int(mi * nj), MPI_DOUBLE, MPI_SUM,
-                 0, depthComm);
-      result.wordsSent += double(mi * nj);
+    std::vector<int> counts(s.gk);
+    for (int part = 0; part < s.gk; ++part) {
+      counts[part] = int(piece(mi, s.gk, part).size() * nj);
+      (part == c.l ? result.wordsReceived : result.wordsSent) +=
+          part == c.l ? double(counts[part]) * (s.gk - 1)
+                      : double(counts[part]);
     }
+    reduced.resize(size_t(std::max(1, counts[c.l])));
+    MPI_Reduce_scatter(partial.data(), reduced.data(), counts.data(),
+                       MPI_DOUBLE, MPI_SUM, depthComm);
+    own = reduced.data();
   }
   result.seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
-  if (c.l == 0) {
+  if (mine.size() > 0 && nj > 0) {
     result.holdsBlock = true;
-    result.row0 = w.rows.begin;
+    result.row0 = w.rows.begin + mine.begin;
     result.col0 = w.cols.begin;
-    result.block = Matrix(mi, nj);
-    std::copy(partial.begin(), partial.end(), result.block.data());
+    result.block = Matrix(mine.size(), nj);
+    std::copy(own, own + mine.size() * nj, result.block.data());
   }
   MPI_Comm_free(&rowComm);
   MPI_Comm_free(&colComm);

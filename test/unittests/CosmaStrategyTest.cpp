@@ -116,10 +116,11 @@ TEST(CosmaStrategy, AProductThatCannotFitSaysWhatItNeeds) {
   EXPECT_FALSE(computeCosmaStrategy(0, 1, 1, 1, 1e6, {}, s, error));
 }
 
-TEST(CosmaStrategy, TiesInIOGoToTheGridThatSendsLess) {
+TEST(CosmaStrategy, TiesGoToTheGridWithoutAReduction) {
   // A square product on 4 ranks: [2, 2, 1], [2, 1, 2] and [1, 2, 2] have
-  // the same I/O of equation (3), but only [2, 2, 1] needs no reduction
-  // of C: each rank sends 2 x 256 x 512 / 2 words.
+  // the same I/O of equation (3) and send the same words per rank
+  // (2 x 256 x 512 / 2; [1, 2, 2] sends half its A share and half its C
+  // block); [2, 2, 1] needs no reduction step.
   CosmaStrategy s;
   std::string error;
   ASSERT_TRUE(computeCosmaStrategy(512, 512, 512, 4, 1e9, {}, s, error));
@@ -129,6 +130,7 @@ TEST(CosmaStrategy, TiesInIOGoToTheGridThatSendsLess) {
   EXPECT_DOUBLE_EQ(cosmaGridIO(512, 512, 512, 2, 2, 1),
                    cosmaGridIO(512, 512, 512, 1, 2, 2));
   EXPECT_DOUBLE_EQ(cosmaGridTraffic(512, 512, 512, 2, 2, 1), 131072);
-  EXPECT_DOUBLE_EQ(cosmaGridTraffic(512, 512, 512, 1, 2, 2),
-                   65536 + 131072);
+  EXPECT_DOUBLE_EQ(cosmaGridTraffic(512, 512, 512, 1, 2, 2), 131072);
+  EXPECT_DOUBLE_EQ(cosmaGridTraffic(512, 512, 512, 4, 1, 1),
+                   512.0 * 512 * 3 / 4); // B shares only
 }

@@ -16,8 +16,9 @@
 //   into the partial C with one local DGEMM; the next round's gathers are
 //   issued before this round's DGEMM (double buffering, section 7.3), and
 //   all buffers are allocated once (section 7.5);
-// * the partial C blocks are summed along k onto rank (i, j, 0)
-//   (MPI_Reduce); ranks outside the grid stay idle.
+// * the partial C blocks are summed along k and scattered
+//   (MPI_Reduce_scatter): rank (i, j, l) keeps rows piece l of the block;
+//   ranks outside the grid stay idle.
 //
 // Inputs are produced in place, in the layout above, by a callback giving
 // any element of op(A) or op(B) (as COSMA's own benchmark does), so the
@@ -43,7 +44,7 @@ namespace cmmrt {
 using ElementFn = std::function<double(int64_t i, int64_t j)>;
 
 struct CosmaResult {
-  /// Rank (i, j, 0) of the grid: its block of C, at (row0, col0).
+  /// Its part of C (rows piece l of block (i, j)), at (row0, col0).
   Matrix block;
   int64_t row0 = 0, col0 = 0;
   bool holdsBlock = false;
