@@ -6,7 +6,9 @@ For every program in examples/ at its default size and node counts 1, 2, 4,
 per candidate tile size: tasks per worker, the predicted makespan, the
 zero-communication makespan and the lower bound max(critical path, work /
 workers), with the ratios the issue asks for.
-usage: bench/planner_figures.py [BUILD_DIR]   (run from the repository root)
+usage: bench/planner_figures.py [BUILD_DIR] [--summary]
+       (run from the repository root; --summary: one row per example, model
+       and node count, as in docs/planner.md)
 """
 
 import glob
@@ -32,26 +34,44 @@ def plan(cmmc, prog, model, nodes):
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    summary = "--summary" in sys.argv
+    build = args[0] if args else "build"
     cmmc = os.path.join(build, "bin", "cmmc")
-    worst_free = 0.0
-    print("| example | model | nodes | tile | tasks/worker | predicted s | zero-comm s | lower bound s | zero-comm / bound | predicted / bound | planning ms |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    worst_free = (0.0, "")
+    if summary:
+        print("| example | model | nodes | best tile | predicted s | lower bound s | predicted / bound | worst zero-comm / bound (>= 8 tasks/worker) | planning ms |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    else:
+        print("| example | model | nodes | tile | tasks/worker | predicted s | zero-comm s | lower bound s | zero-comm / bound | predicted / bound | planning ms |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for prog in sorted(glob.glob("examples/*.cmm")):
         for model, label in ((None, "built-in"), ("models/c5.9xlarge.json", "c5.9xlarge")):
             for nodes in (1, 2, 4, 8):
                 workers, rows, ms, _ = plan(cmmc, prog, model, nodes)
+                name = os.path.basename(prog)
+                worst_here = None
                 for tile, tasks, pred, bound, free in rows:
                     per = tasks / workers
                     rf, rp = free / bound, pred / bound
                     if per >= 8:
-                        worst_free = max(worst_free, rf)
-                    print("| %s | %s | %d | %d | %.1f | %.4g | %.4g | %.4g | %.3f%s | %.3f | %.1f |" % (
-                        os.path.basename(prog), label, nodes, tile, per, pred, free,
-                        bound, rf, "" if per >= 8 else " (n/a: < 8 tasks/worker)",
-                        rp, ms))
+                        worst_here = max(worst_here or 0.0, rf)
+                        if rf > worst_free[0]:
+                            worst_free = (rf, "%s %s %d nodes tile %d" % (
+                                name, label, nodes, tile))
+                    if not summary:
+                        print("| %s | %s | %d | %d | %.1f | %.4g | %.4g | %.4g | %.3f%s | %.3f | %.1f |" % (
+                            name, label, nodes, tile, per, pred, free,
+                            bound, rf, "" if per >= 8 else " (n/a: < 8 tasks/worker)",
+                            rp, ms))
+                if summary:
+                    tile, tasks, pred, bound, free = min(rows, key=lambda r: r[2])
+                    print("| %s | %s | %d | %d | %.4g | %.4g | %.3f | %s | %.1f |" % (
+                        name, label, nodes, tile, pred, bound, pred / bound,
+                        "%.3f" % worst_here if worst_here else "n/a", ms))
     print()
-    print("worst zero-comm / lower bound with >= 8 tasks per worker: %.3f" % worst_free)
+    print("worst zero-comm / lower bound with >= 8 tasks per worker: %.3f (%s)"
+          % worst_free)
 
 
 if __name__ == "__main__":
