@@ -114,8 +114,8 @@ int main(int argc, char **argv) {
       std::printf("cosma %lldx%lldx%lld on %d ranks: grid %dx%dx%d (%d used), "
                   "%d round(s); median %.4f s; at most %.4g MiB sent per "
                   "rank\n",
-                  dims[0], dims[1], dims[2], p, s.gm, s.gn, s.gk,
-                  s.usedRanks(), s.rounds, slowest, most * 8 / (1 << 20));
+                  dims[0], dims[1], dims[2], p, s.gm, s.gn, s.gk, s.usedRanks(),
+                  s.rounds, slowest, most * 8 / (1 << 20));
   }
   MPI_Finalize();
   return 0;

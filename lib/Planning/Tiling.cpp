@@ -155,8 +155,8 @@ private:
           if (k)
             inputs.push_back(acc);
           acc = task(c, i, j, k ? TaskKind::GemmAccumulate : TaskKind::Gemm,
-                     OpClass::Gemm, c.height(i), c.width(j), a.width(k),
-                     inputs, name + " k=" + std::to_string(k));
+                     OpClass::Gemm, c.height(i), c.width(j), a.width(k), inputs,
+                     name + " k=" + std::to_string(k));
         }
         c.tiles.push_back(acc);
       }
@@ -185,9 +185,9 @@ private:
           }
         DataId acc = partials.front();
         for (size_t p = 1; p < partials.size(); ++p)
-          acc = task(g, i, j, TaskKind::Reduce, OpClass::Elementwise,
-                     g.height(i), g.width(j), 1, {acc, partials[p]},
-                     name + " combine");
+          acc =
+              task(g, i, j, TaskKind::Reduce, OpClass::Elementwise, g.height(i),
+                   g.width(j), 1, {acc, partials[p]}, name + " combine");
         g.tiles.push_back(acc);
       }
     return g;
@@ -213,8 +213,8 @@ private:
     TaskId id = graph.addTask(std::move(t));
     for (int64_t i = 0; i < g.tileRows; ++i)
       for (int64_t j = 0; j < g.tileCols; ++j) {
-        g.tiles.push_back(graph.addData(id, 8.0 * g.height(i) * g.width(j),
-                                        name));
+        g.tiles.push_back(
+            graph.addData(id, 8.0 * g.height(i) * g.width(j), name));
         graph.setRegion(g.tiles.back(), i * g.size, j * g.size, g.height(i),
                         g.width(j));
       }
@@ -264,9 +264,8 @@ bool Tiler::run(func::FuncOp func, std::string &error) {
     bool ok = true;
     llvm::TypeSwitch<Operation *>(&op)
         .Case<RandOp, FillOp, EyeOp, RangeOp, ConstantOp>([&](Operation *o) {
-          grids[o->getResult(0)] =
-              perTile(o->getResult(0), TaskKind::Generate, OpClass::Generate,
-                      name);
+          grids[o->getResult(0)] = perTile(o->getResult(0), TaskKind::Generate,
+                                           OpClass::Generate, name);
         })
         .Case<LoadOp>([&](LoadOp l) {
           grids[l] = perTile(l, TaskKind::Load, OpClass::Copy, name,
@@ -301,10 +300,9 @@ bool Tiler::run(func::FuncOp func, std::string &error) {
         })
         .Case<AddOp, SubOp, MulOp, DivOp, EPowOp, MaxOp, MinOp, ModOp, CmpOp>(
             [&](Operation *o) {
-              grids[o->getResult(0)] =
-                  elementwise(o->getResult(0),
-                              {o->getOperand(0), o->getOperand(1)},
-                              OpClass::Elementwise, name);
+              grids[o->getResult(0)] = elementwise(
+                  o->getResult(0), {o->getOperand(0), o->getOperand(1)},
+                  OpClass::Elementwise, name);
             })
         .Case<ScaleOp, NegOp>([&](Operation *o) {
           grids[o->getResult(0)] = elementwise(
@@ -374,8 +372,8 @@ static double countTasks(func::FuncOp func, int64_t size) {
       total += tiles(m) * double(tileCount(a.getDimSize(1), size));
     } else if (auto p = dyn_cast<PowOp>(op)) {
       double k = double(tileCount(p.getType().getDimSize(0), size));
-      total += tiles(p) * k * 2.0 * std::max<double>(1, std::log2(
-                                        double(p.getExponent()) + 1));
+      total += tiles(p) * k * 2.0 *
+               std::max<double>(1, std::log2(double(p.getExponent()) + 1));
     } else {
       for (Value operand : op->getOperands())
         if (isa<RankedTensorType>(operand.getType()))
@@ -391,7 +389,7 @@ static double countTasks(func::FuncOp func, int64_t size) {
 /// The sub-tile size of dynamic tiling: the tile size halved (at most
 /// twice) until the largest start-up matrix has a (sub-)tile per worker.
 int64_t cmm::planner::startupTileSize(func::FuncOp func, int64_t size,
-                                     unsigned workers) {
+                                      unsigned workers) {
   double most = 0;
   func.walk([&](Operation *op) {
     if (isa<RandOp, FillOp, EyeOp, RangeOp, ConstantOp, LoadOp>(op)) {

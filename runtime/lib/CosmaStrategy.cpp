@@ -18,8 +18,8 @@ double cmmrt::cosmaGridIO(int64_t m, int64_t n, int64_t k, int gm, int gn,
   return tm * tk + tk * tn + tm * tn;
 }
 
-double cmmrt::cosmaGridTraffic(int64_t m, int64_t n, int64_t k, int gm,
-                               int gn, int gk) {
+double cmmrt::cosmaGridTraffic(int64_t m, int64_t n, int64_t k, int gm, int gn,
+                               int gk) {
   double tm = double(ceilDiv(m, gm)), tn = double(ceilDiv(n, gn)),
          tk = double(ceilDiv(k, gk));
   // A rank's share of its A block goes to the gn - 1 other ranks of its
@@ -80,8 +80,8 @@ bool cmmrt::bestGridWithRanks(int64_t m, int64_t n, int64_t k, int ranks,
 
 bool cmmrt::computeCosmaStrategy(int64_t m, int64_t n, int64_t k, int p,
                                  double memoryWords,
-                                 const CosmaOptions &options,
-                                 CosmaStrategy &s, std::string &error) {
+                                 const CosmaOptions &options, CosmaStrategy &s,
+                                 std::string &error) {
   if (m < 1 || n < 1 || k < 1 || p < 1 || !(memoryWords > 0)) {
     error = "COSMA needs positive dimensions, ranks and memory";
     return false;
@@ -106,8 +106,8 @@ bool cmmrt::computeCosmaStrategy(int64_t m, int64_t n, int64_t k, int p,
   // one whose stretched local domain moves the fewest words; ties go to
   // the smaller I/O of equation (3), then to fewer layers along k (no
   // reduction step), then to the grid with more ranks.
-  int fewest = std::max(1, int(std::ceil((1 - options.maxIdleFraction) * p -
-                                         1e-9)));
+  int fewest =
+      std::max(1, int(std::ceil((1 - options.maxIdleFraction) * p - 1e-9)));
   double best = std::numeric_limits<double>::infinity(), bestIO = best;
   for (int q = p; q >= fewest; --q)
     forEachGrid(m, n, k, q, [&](int gm, int gn, int gk) {
@@ -167,8 +167,7 @@ bool cmmrt::computeCosmaStrategy(int64_t m, int64_t n, int64_t k, int p,
     error = buffer;
     return false;
   }
-  s.rounds = int(std::max<double>(
-      1, std::ceil(perK * double(s.tileK) / free)));
+  s.rounds = int(std::max<double>(1, std::ceil(perK * double(s.tileK) / free)));
   s.roundK = ceilDiv(s.tileK, s.rounds);
   return true;
 }

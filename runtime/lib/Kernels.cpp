@@ -16,8 +16,8 @@ using namespace cmmrt;
 
 extern "C" {
 // LAPACK (Fortran, column-major), provided by OpenBLAS.
-void dgesv_(const int *n, const int *nrhs, double *a, const int *lda,
-            int *ipiv, double *b, const int *ldb, int *info);
+void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv,
+            double *b, const int *ldb, int *info);
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv,
              int *info);
 void dgetri_(const int *n, double *a, const int *lda, const int *ipiv,
@@ -53,22 +53,22 @@ Matrix cmmrt::range(int64_t start, int64_t stop) {
 
 void cmmrt::multiplyAdd(const Matrix &a, const Matrix &b, double beta,
                         Matrix &c) {
-  assert(a.cols() == b.rows() && c.rows() == a.rows() &&
-         c.cols() == b.cols() && "matmul shape mismatch");
+  assert(a.cols() == b.rows() && c.rows() == a.rows() && c.cols() == b.cols() &&
+         "matmul shape mismatch");
   if (a.cols() == 0 || c.size() == 0)
     return;
   // Matrix-vector products on dgemv: dgemm with one column streams the
   // matrix several times slower.
   if (b.cols() == 1)
-    cblas_dgemv(CblasRowMajor, CblasNoTrans, a.rows(), a.cols(), 1.0,
-                a.data(), a.cols(), b.data(), 1, beta, c.data(), 1);
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, a.rows(), a.cols(), 1.0, a.data(),
+                a.cols(), b.data(), 1, beta, c.data(), 1);
   else if (a.rows() == 1)
     cblas_dgemv(CblasRowMajor, CblasTrans, b.rows(), b.cols(), 1.0, b.data(),
                 b.cols(), a.data(), 1, beta, c.data(), 1);
   else
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, a.rows(),
-                b.cols(), a.cols(), 1.0, a.data(), a.cols(), b.data(),
-                b.cols(), beta, c.data(), c.cols());
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, a.rows(), b.cols(),
+                a.cols(), 1.0, a.data(), a.cols(), b.data(), b.cols(), beta,
+                c.data(), c.cols());
 }
 
 Matrix cmmrt::matmul(const Matrix &a, const Matrix &b) {
@@ -234,10 +234,12 @@ void cmmrt::broadcastTo(BinaryFn fn, const Matrix &a, const Matrix &b,
     broadcastInto(r, a, b, [](double x, double y) { return x / y; });
     break;
   case BinaryFn::Gt:
-    broadcastInto(r, a, b, [](double x, double y) { return x > y ? 1.0 : 0.0; });
+    broadcastInto(r, a, b,
+                  [](double x, double y) { return x > y ? 1.0 : 0.0; });
     break;
   case BinaryFn::Lt:
-    broadcastInto(r, a, b, [](double x, double y) { return x < y ? 1.0 : 0.0; });
+    broadcastInto(r, a, b,
+                  [](double x, double y) { return x < y ? 1.0 : 0.0; });
     break;
   case BinaryFn::Ge:
     broadcastInto(r, a, b,
@@ -403,8 +405,8 @@ bool cmmrt::inverse(const Matrix &a, Matrix &out) {
 bool cmmrt::solve(const Matrix &a, const Matrix &b, Matrix &out) {
   int n = static_cast<int>(a.rows());
   int nrhs = static_cast<int>(b.cols());
-  Matrix at = transpose(a);  // column-major A
-  Matrix bt = transpose(b);  // column-major B
+  Matrix at = transpose(a); // column-major A
+  Matrix bt = transpose(b); // column-major B
   std::vector<int> ipiv(n);
   int info = 0;
   dgesv_(&n, &nrhs, at.data(), &n, ipiv.data(), bt.data(), &n, &info);

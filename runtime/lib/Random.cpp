@@ -38,16 +38,15 @@ double cmmrt::uniformAt(uint64_t seed, uint64_t callId, uint64_t i,
   return toUnit(hashElement(seed, callId, i, j, 0));
 }
 
-double cmmrt::normalAt(uint64_t seed, uint64_t callId, uint64_t i,
-                       uint64_t j) {
+double cmmrt::normalAt(uint64_t seed, uint64_t callId, uint64_t i, uint64_t j) {
   // u1 in (0, 1] so that log(u1) is finite.
   double u1 = 1.0 - toUnit(hashElement(seed, callId, i, j, 0));
   double u2 = toUnit(hashElement(seed, callId, i, j, 1));
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
-void cmmrt::fillRandom(Matrix &out, bool normal, uint64_t seed,
-                       uint64_t callId, int64_t rowOffset, int64_t colOffset) {
+void cmmrt::fillRandom(Matrix &out, bool normal, uint64_t seed, uint64_t callId,
+                       int64_t rowOffset, int64_t colOffset) {
   // hashElement with the first three rounds hoisted out of the row: the same
   // values, one mix64 per element (two for normals).
   const uint64_t key = mix64(mix64(seed ^ 0x636d6d5f72616e64ULL) ^ callId);

@@ -77,9 +77,7 @@ BinaryFn binaryFn(OpCode code) {
   }
 }
 
-bool isBinary(OpCode code) {
-  return code >= OpCode::Add && code <= OpCode::Eq;
-}
+bool isBinary(OpCode code) { return code >= OpCode::Add && code <= OpCode::Eq; }
 
 void generate(const Op &op, Matrix &out, int64_t row0, int64_t col0) {
   switch (op.code) {
@@ -192,8 +190,8 @@ bool elementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
 
 /// An elementwise task into `out` (the result's shape), which may be one of
 /// the inputs.
-bool elementwiseInto(const Op &op, const std::vector<TileRef> &in,
-                     Matrix &out, std::string &error) {
+bool elementwiseInto(const Op &op, const std::vector<TileRef> &in, Matrix &out,
+                     std::string &error) {
   if (isBinary(op.code)) {
     MatrixShape shape;
     if (in.size() != 2 ||

@@ -49,7 +49,7 @@ Coords coordsOf(const CosmaStrategy &s, int rank) {
 
 /// The shape of one rank's work: its blocks and the rounds' k ranges.
 struct Work {
-  Range rows, cols, ks; // of C (rows, cols) and of k
+  Range rows, cols, ks;      // of C (rows, cols) and of k
   std::vector<Range> rounds; // local k ranges (offsets into ks)
 };
 
@@ -137,7 +137,8 @@ void cmmrt::cosmaMultiply(const CosmaStrategy &s, const ElementFn &a,
   for (size_t r = 0; r < w.rounds.size(); ++r) {
     const Range round = w.rounds[r];
     maxRound = std::max(maxRound, round.size());
-    Range ak = piece(round.size(), s.gn, c.j), bk = piece(round.size(), s.gm, c.i);
+    Range ak = piece(round.size(), s.gn, c.j),
+          bk = piece(round.size(), s.gm, c.i);
     int64_t k0 = w.ks.begin + round.begin;
     // A piece: op(A)(rows, k0 + ak), stored as op(A) (mi x ka) or as A
     // (ka x mi) when transposed.
@@ -240,8 +241,8 @@ void cmmrt::cosmaMultiply(const CosmaStrategy &s, const ElementFn &a,
         const double *aBlock = panelA[slot].data() + mi * kOffset;
         cblas_dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
                     CblasNoTrans, int(mi), int(nj), int(ka), 1.0, aBlock,
-                    transA ? int(mi) : int(ka), bPanel + kOffset * nj,
-                    int(nj), 1.0, partial.data(), int(nj));
+                    transA ? int(mi) : int(ka), bPanel + kOffset * nj, int(nj),
+                    1.0, partial.data(), int(nj));
       }
       kOffset += ka;
     }
@@ -266,9 +267,9 @@ void cmmrt::cosmaMultiply(const CosmaStrategy &s, const ElementFn &a,
                        MPI_DOUBLE, MPI_SUM, depthComm);
     own = reduced.data();
   }
-  result.seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (mine.size() > 0 && nj > 0) {
     result.holdsBlock = true;
     result.row0 = w.rows.begin + mine.begin;

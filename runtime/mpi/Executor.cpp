@@ -112,8 +112,8 @@ private:
   std::map<int32_t, int32_t> loadTilesLeft;
 
   std::vector<MPI_Comm> comms;
-  std::map<int32_t, Matrix> results;       // rank 0: gathered matrices by op
-  std::map<int32_t, std::string> printed;  // rank 0: print lines by op
+  std::map<int32_t, Matrix> results;      // rank 0: gathered matrices by op
+  std::map<int32_t, std::string> printed; // rank 0: print lines by op
 
   std::atomic<long long> bytesSent{0}, bytesReceived{0}, cacheHits{0};
   std::atomic<long long> tasksRun{0};
@@ -224,13 +224,13 @@ void Executor::worker(int w) {
     for (int32_t i = 0; i < task.numInputs; ++i) {
       int32_t s = plan.inputs[task.firstInput + i];
       held.push_back(waitFor(s));
-      inputs.push_back({held.back().get(), plan.slots[s].row0,
-                        plan.slots[s].col0});
+      inputs.push_back(
+          {held.back().get(), plan.slots[s].row0, plan.slots[s].col0});
     }
     double start = now();
     std::string error;
-    if (task.kind == TaskKind::Gather && plan.ops[task.op].code == OpCode::Print &&
-        !options.keepPrinted) {
+    if (task.kind == TaskKind::Gather &&
+        plan.ops[task.op].code == OpCode::Print && !options.keepPrinted) {
       // The line alone: no need to assemble the matrix.
       const Op &op = plan.ops[task.op];
       std::string line = summarizeTiles(op.text, op.rows, op.cols, inputs);
@@ -307,8 +307,8 @@ static bool complete(MPI_Request &request, double timeout) {
       return false;
     }
     if (spins > 100)
-      std::this_thread::sleep_for(std::chrono::microseconds(
-          spins > 1000 ? 1000 : 50));
+      std::this_thread::sleep_for(
+          std::chrono::microseconds(spins > 1000 ? 1000 : 50));
   }
 }
 
@@ -334,8 +334,8 @@ void Executor::transfer(const Transfer &x, int32_t index) {
     }
     bytesSent += 8LL * count;
     release(x.source);
-    record({"send to " + std::to_string(x.to), "send",
-            1000 + x.sendComm, start, now()});
+    record({"send to " + std::to_string(x.to), "send", 1000 + x.sendComm, start,
+            now()});
     return;
   }
   Matrix tile(target.rows, target.cols);
@@ -451,8 +451,7 @@ void Executor::writeTrace() {
                   "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
                   "\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
                   mine.empty() ? "" : ",\n", name.c_str(), e.category.c_str(),
-                  rank, e.thread, e.start * 1e6,
-                  (e.finish - e.start) * 1e6);
+                  rank, e.thread, e.start * 1e6, (e.finish - e.start) * 1e6);
     mine += buffer;
   }
   int size = 0;
@@ -553,8 +552,7 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
     else if (arg.rfind("--dump-prints=", 0) == 0) {
       options.dumpPrints = arg.substr(14);
       options.keepPrinted = true;
-    }
-    else {
+    } else {
       error = "unknown option '" + arg +
               "' (options: --stats, --recv-timeout=SECONDS, "
               "--dump-prints=DIR)";
@@ -577,9 +575,9 @@ void cmmrt::executePlan(const Plan &plan, const ExecOptions &options,
   Executor executor(plan, options, rank);
   auto start = std::chrono::steady_clock::now();
   executor.run();
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   // Every rank is done before any leaves: a rank that stalls after its
   // last transfer would otherwise hang the collectives below.
   MPI_Request done;
@@ -613,12 +611,13 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
     return refuse("this MPI library does not provide MPI_THREAD_MULTIPLE, "
                   "which the communicator threads need");
   if (size != plan.nodes)
-    return refuse("this program was planned for " +
-                  std::to_string(plan.nodes) +
+    return refuse("this program was planned for " + std::to_string(plan.nodes) +
                   " node(s), one MPI rank each; run it with mpirun -np " +
                   std::to_string(plan.nodes) + " (it was started on " +
-                  std::to_string(size) + " rank(s)), or compile it again "
-                  "with --nodes=" + std::to_string(size));
+                  std::to_string(size) +
+                  " rank(s)), or compile it again "
+                  "with --nodes=" +
+                  std::to_string(size));
   Options options;
   std::string error;
   if (!parseOptions(argc, argv, options, error))

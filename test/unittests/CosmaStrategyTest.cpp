@@ -58,8 +58,8 @@ TEST(CosmaStrategy, IdleRanksStayWithinTheTolerance) {
       options.maxIdleFraction = delta;
       CosmaStrategy s;
       std::string error;
-      ASSERT_TRUE(computeCosmaStrategy(16384, 16384, 16384, p, 1e12, options,
-                                       s, error))
+      ASSERT_TRUE(
+          computeCosmaStrategy(16384, 16384, 16384, p, 1e12, options, s, error))
           << error;
       EXPECT_LE(s.usedRanks(), p);
       EXPECT_GE(s.usedRanks(), (1 - delta) * p - 1e-9)
@@ -108,8 +108,8 @@ TEST(CosmaStrategy, ShapesOfThePaperPickMatchingGrids) {
 TEST(CosmaStrategy, AProductThatCannotFitSaysWhatItNeeds) {
   CosmaStrategy s;
   std::string error;
-  EXPECT_FALSE(computeCosmaStrategy(100000, 100000, 100000, 2, 1e6, {}, s,
-                                    error));
+  EXPECT_FALSE(
+      computeCosmaStrategy(100000, 100000, 100000, 2, 1e6, {}, s, error));
   EXPECT_NE(error.find("needs at least"), std::string::npos) << error;
   EXPECT_NE(error.find("GiB per rank"), std::string::npos) << error;
   EXPECT_NE(error.find("a rank has"), std::string::npos) << error;

@@ -1,4 +1,5 @@
-//===- CosmaTest.cpp - COSMA's product on MPI ranks --------------*- C++ -*-===//
+//===- CosmaTest.cpp - COSMA's product on MPI ranks --------------*- C++
+//-*-===//
 //
 // Run under mpirun on 1 to 5 ranks (ctest). Every shape of the paper's
 // comparison at a small size, odd dimensions, transposed operands and
@@ -56,8 +57,8 @@ void check(const Case &c) {
   int p = worldSize(), rank = worldRank();
   CosmaStrategy s;
   std::string error;
-  ASSERT_TRUE(computeCosmaStrategy(c.m, c.n, c.k, p, c.memoryWords, {}, s,
-                                   error))
+  ASSERT_TRUE(
+      computeCosmaStrategy(c.m, c.n, c.k, p, c.memoryWords, {}, s, error))
       << error;
   CosmaResult r;
   cosmaMultiply(
@@ -73,15 +74,13 @@ void check(const Case &c) {
 
   // C: every block to rank 0, against one DGEMM.
   long long header[4] = {r.holdsBlock, r.row0, r.col0, 0};
-  header[3] = r.holdsBlock ? r.block.rows() * 1000000000LL + r.block.cols()
-                           : 0;
+  header[3] = r.holdsBlock ? r.block.rows() * 1000000000LL + r.block.cols() : 0;
   std::vector<long long> headers(4 * p);
   MPI_Gather(header, 4, MPI_LONG_LONG, headers.data(), 4, MPI_LONG_LONG, 0,
              MPI_COMM_WORLD);
   int count = r.holdsBlock ? int(r.block.size()) : 0;
   std::vector<int> counts(p), displs(p);
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0,
-             MPI_COMM_WORLD);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
   int total = 0;
   for (int q = 0; q < p; ++q) {
     displs[q] = total;
@@ -146,7 +145,9 @@ int main(int argc, char **argv) {
   ::testing::InitGoogleTest(&argc, argv);
   if (worldRank() != 0)
     delete ::testing::UnitTest::GetInstance()->listeners().Release(
-        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+        ::testing::UnitTest::GetInstance()
+            ->listeners()
+            .default_result_printer());
   int failed = RUN_ALL_TESTS();
   int anyFailed = 0;
   MPI_Allreduce(&failed, &anyFailed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

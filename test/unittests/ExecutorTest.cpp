@@ -104,10 +104,9 @@ struct PlanBuilder {
   }
   const Plan &finish() {
     // The executor wants each node's tasks together, in schedule order.
-    std::stable_sort(tasks.begin(), tasks.end(),
-                     [](const Task &a, const Task &b) {
-                       return a.node < b.node;
-                     });
+    std::stable_sort(
+        tasks.begin(), tasks.end(),
+        [](const Task &a, const Task &b) { return a.node < b.node; });
     plan.sourceFile = "test.cmm";
     plan.nodes = int32_t(workers.size());
     plan.workers = workers.data();
@@ -208,7 +207,9 @@ int main(int argc, char **argv) {
   ::testing::InitGoogleTest(&argc, argv);
   if (worldRank() != 0) // one report, from rank 0
     delete ::testing::UnitTest::GetInstance()->listeners().Release(
-        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+        ::testing::UnitTest::GetInstance()
+            ->listeners()
+            .default_result_printer());
   int failed = provided < MPI_THREAD_MULTIPLE ? 1 : RUN_ALL_TESTS();
   int anyFailed = 0;
   MPI_Allreduce(&failed, &anyFailed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

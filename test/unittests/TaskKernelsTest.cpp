@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cmmrt/TaskKernels.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/Random.h"
-#include "cmmrt/TaskKernels.h"
 
 #include <gtest/gtest.h>
 
@@ -147,8 +147,8 @@ TEST(TaskKernels, GemmAccumulateChainEqualsTheProduct) {
   std::string error;
   ASSERT_TRUE(gemm.run({{&a0, 0, 0}, {&b0, 0, 0}}, partial, error));
   OneTask acc(op(OpCode::Matmul, 5, 4), TaskKind::GemmAcc, {slot(5, 4)});
-  ASSERT_TRUE(acc.run({{&a1, 0, 3}, {&b1, 3, 0}, {&partial[0], 0, 0}}, out,
-                      error));
+  ASSERT_TRUE(
+      acc.run({{&a1, 0, 3}, {&b1, 3, 0}, {&partial[0], 0, 0}}, out, error));
   EXPECT_LT(relativeError(out[0], matmul(a, b)), 1e-15);
   // Shapes that do not agree are an error, not a crash.
   EXPECT_FALSE(gemm.run({{&a0, 0, 0}, {&b1, 0, 0}}, out, error));
@@ -220,9 +220,8 @@ TEST(TaskKernels, MergeRequiresFullCover) {
   OneTask t(op(OpCode::Other), TaskKind::Merge, {slot(4, 4)});
   std::vector<Matrix> out;
   std::string error;
-  ASSERT_TRUE(t.run({{&q[0], 0, 0}, {&q[1], 0, 2}, {&q[2], 2, 0},
-                     {&q[3], 2, 2}},
-                    out, error))
+  ASSERT_TRUE(t.run(
+      {{&q[0], 0, 0}, {&q[1], 0, 2}, {&q[2], 2, 0}, {&q[3], 2, 2}}, out, error))
       << error;
   EXPECT_EQ(relativeError(out[0], m), 0.0);
   EXPECT_FALSE(t.run({{&q[0], 0, 0}, {&q[1], 0, 2}}, out, error));

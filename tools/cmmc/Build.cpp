@@ -41,11 +41,10 @@ bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
   std::string mpicxx = findTool("CMM_MPICXX", CMMC_MPICXX, "mpicxx");
   if (mpicxx.empty()) {
     error = "mpicxx not found" +
-            std::string(std::getenv("CMM_MPICXX") ? " (CMM_MPICXX is set to '" +
-                                                        std::string(std::getenv(
-                                                            "CMM_MPICXX")) +
-                                                        "')"
-                                                  : "") +
+            std::string(std::getenv("CMM_MPICXX")
+                            ? " (CMM_MPICXX is set to '" +
+                                  std::string(std::getenv("CMM_MPICXX")) + "')"
+                            : "") +
             ": install Open MPI's compiler wrapper (apt-get install "
             "libopenmpi-dev) or set CMM_MPICXX";
     return false;
@@ -115,9 +114,8 @@ int cmmc::runProgram(StringRef program, const RunOptions &options,
   }
   // The executor runs worker, BLAS and communicator threads in each rank:
   // Open MPI's default binding of a rank to one core would serialise them.
-  std::vector<std::string> args = {mpirun, "-np",
-                                   std::to_string(options.ranks), "--bind-to",
-                                   "none"};
+  std::vector<std::string> args = {mpirun, "-np", std::to_string(options.ranks),
+                                   "--bind-to", "none"};
   // More ranks than cores on one machine: Open MPI refuses unless asked.
   if (options.hostfile.empty() &&
       options.ranks > std::max(1u, std::thread::hardware_concurrency()))
@@ -131,8 +129,8 @@ int cmmc::runProgram(StringRef program, const RunOptions &options,
     args.push_back(a);
   std::vector<StringRef> argv(args.begin(), args.end());
   std::string execError;
-  int rc = sys::ExecuteAndWait(mpirun, argv, std::nullopt, {}, 0, 0,
-                               &execError);
+  int rc =
+      sys::ExecuteAndWait(mpirun, argv, std::nullopt, {}, 0, 0, &execError);
   if (rc < 0) {
     error = "cannot run " + mpirun + ": " + execError;
     return -1;

@@ -2,8 +2,9 @@
 //
 //   cmmc prog.cmm --emit=ast        print the AST
 //   cmmc prog.cmm --emit=mlir       print the traced cmm IR (the default)
-//   cmmc prog.cmm --emit=opt        print the IR after the cmm-simplify pipeline
-//   cmmc prog.cmm --interpret       run it (optimized) with the reference
+//   cmmc prog.cmm --emit=opt        print the IR after the cmm-simplify
+//   pipeline cmmc prog.cmm --interpret       run it (optimized) with the
+//   reference
 //                                   interpreter; --O0 skips the rewrites
 //   cmmc prog.cmm --flop-report     print flops before/after and the rules
 //   cmmc prog.cmm -D n=200 ...      override top-level scalar assignments
@@ -17,11 +18,11 @@
 #include "cmm/Frontend/MLIRGen.h"
 #include "cmm/Frontend/Parser.h"
 #include "cmm/InitAll.h"
-#include "cmm/Support/LargeStack.h"
 #include "cmm/Interpreter/Interpreter.h"
 #include "cmm/Planner/PlanOutput.h"
 #include "cmm/Planning/Planner.h"
 #include "cmm/Planning/TaskGraphIR.h"
+#include "cmm/Support/LargeStack.h"
 #include "cmm/Target/Cpp.h"
 
 #include "Build.h"
@@ -31,8 +32,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Support/Timing.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -65,13 +66,15 @@ static cl::opt<Emit> emitAction(
                           "the generated C++/MPI program (the chosen plan)")),
     cl::cat(cmmcCategory));
 
-static cl::opt<bool> interpret(
-    "interpret", cl::desc("Run the program with the reference interpreter"),
-    cl::init(false), cl::cat(cmmcCategory));
+static cl::opt<bool>
+    interpret("interpret",
+              cl::desc("Run the program with the reference interpreter"),
+              cl::init(false), cl::cat(cmmcCategory));
 
-static cl::opt<bool> noOptimize(
-    "O0", cl::desc("Do not run the algebraic rewrites (cmm-simplify)"),
-    cl::init(false), cl::cat(cmmcCategory));
+static cl::opt<bool>
+    noOptimize("O0",
+               cl::desc("Do not run the algebraic rewrites (cmm-simplify)"),
+               cl::init(false), cl::cat(cmmcCategory));
 
 static cl::opt<bool> flopReport(
     "flop-report",
@@ -94,18 +97,21 @@ static cl::opt<std::string> dumpInputsDir(
 static cl::OptionCategory planCategory("cmmc planning options");
 static cl::OptionCategory runCategory("cmmc run options");
 
-static cl::opt<bool> runProgramFlag(
-    "run", cl::desc("Compile the program and run it with mpirun"),
-    cl::init(false), cl::cat(runCategory));
+static cl::opt<bool>
+    runProgramFlag("run",
+                   cl::desc("Compile the program and run it with mpirun"),
+                   cl::init(false), cl::cat(runCategory));
 
-static cl::opt<unsigned> rankCount(
-    "np", cl::desc("With --run: MPI ranks, one per node (default: --nodes, "
-                   "else 1)"),
-    cl::init(0), cl::cat(runCategory));
+static cl::opt<unsigned>
+    rankCount("np",
+              cl::desc("With --run: MPI ranks, one per node (default: --nodes, "
+                       "else 1)"),
+              cl::init(0), cl::cat(runCategory));
 
-static cl::opt<std::string> hostfile(
-    "hostfile", cl::desc("With --run: Open MPI hostfile, passed to mpirun"),
-    cl::value_desc("file"), cl::init(""), cl::cat(runCategory));
+static cl::opt<std::string>
+    hostfile("hostfile",
+             cl::desc("With --run: Open MPI hostfile, passed to mpirun"),
+             cl::value_desc("file"), cl::init(""), cl::cat(runCategory));
 
 static cl::list<std::string> programArgs(
     "run-arg",
@@ -119,9 +125,10 @@ static cl::opt<std::string> machineModelPath(
              "built-in model of this machine"),
     cl::value_desc("file"), cl::init(""), cl::cat(planCategory));
 
-static cl::opt<unsigned> nodeCount(
-    "nodes", cl::desc("Number of nodes to plan for (default: the model's)"),
-    cl::init(0), cl::cat(planCategory));
+static cl::opt<unsigned>
+    nodeCount("nodes",
+              cl::desc("Number of nodes to plan for (default: the model's)"),
+              cl::init(0), cl::cat(planCategory));
 
 static cl::list<int64_t> tileSizes(
     "tile-sizes", cl::CommaSeparated,
@@ -260,8 +267,7 @@ static bool emitPlan(mlir::ModuleOp module, llvm::raw_ostream &os) {
     if (planner::planFunction(main, single, one, alone, error))
       os << llvm::format("predicted speedup of %zu nodes over 1 node at tile "
                          "size %lld: %.2f (1 node: %.4g s)\n",
-                         machine.nodes.size(),
-                         (long long)plan.best().tileSize,
+                         machine.nodes.size(), (long long)plan.best().tileSize,
                          alone.best().simulation.makespan /
                              plan.best().simulation.makespan,
                          alone.best().simulation.makespan);
@@ -279,8 +285,7 @@ static bool emitCpp(mlir::ModuleOp module, unsigned nodes,
     return false;
   const planner::PlanCandidate &best = plan.best();
   planner::PlanSummary summary = planner::summarizePlan(
-      machine,
-      schedulerChoice == SchedulerChoice::HEFT ? "heft" : "roundrobin",
+      machine, schedulerChoice == SchedulerChoice::HEFT ? "heft" : "roundrobin",
       best.simulation.makespan);
   module.getContext()->getOrLoadDialect<cmm::tg::TaskGraphDialect>();
   mlir::OpBuilder builder = mlir::OpBuilder::atBlockEnd(module.getBody());
@@ -307,8 +312,8 @@ static int buildAndRun(mlir::ModuleOp module) {
     nodes = rankCount ? rankCount : (nodeCount ? nodeCount : 1);
   }
   llvm::SmallString<128> cppPath;
-  if (auto ec = llvm::sys::fs::createTemporaryFile("cmm-program", "cpp",
-                                                   cppPath)) {
+  if (auto ec =
+          llvm::sys::fs::createTemporaryFile("cmm-program", "cpp", cppPath)) {
     llvm::errs() << "cmmc: error: cannot create a temporary file: "
                  << ec.message() << "\n";
     return 1;
@@ -398,9 +403,9 @@ static int cmmcMain(int argc, char **argv) {
 
   // `-o prog` without --emit compiles a program; --run also runs it. The
   // program file is written by the compiler, not through `output`.
-  bool build = runProgramFlag ||
-               (!interpret && !emitAction.getNumOccurrences() &&
-                outputFilename != "-");
+  bool build =
+      runProgramFlag ||
+      (!interpret && !emitAction.getNumOccurrences() && outputFilename != "-");
   auto output = mlir::openOutputFile(build ? "-" : outputFilename.getValue(),
                                      &errorMessage);
   if (!output) {
@@ -432,10 +437,10 @@ static int cmmcMain(int argc, char **argv) {
     return 1;
   }
 
-  bool optimize = (interpret || emitAction == Emit::Opt ||
-                   emitAction == Emit::Plan || emitAction == Emit::Cpp ||
-                   build || flopReport) &&
-                  !noOptimize;
+  bool optimize =
+      (interpret || emitAction == Emit::Opt || emitAction == Emit::Plan ||
+       emitAction == Emit::Cpp || build || flopReport) &&
+      !noOptimize;
   if (optimize) {
     mlir::PassManager pm(&context);
     if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
@@ -469,7 +474,7 @@ static int cmmcMain(int argc, char **argv) {
     // What the program printed before a run-time error is kept.
     output->keep();
     return mlir::failed(cmm::interpret(*module, output->os(), dumpPrints)) ? 1
-                                                                          : 0;
+                                                                           : 0;
   }
   module->print(output->os());
   output->os() << "\n";

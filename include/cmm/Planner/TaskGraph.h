@@ -22,11 +22,11 @@ using TaskId = uint32_t;
 using DataId = uint32_t;
 
 enum class TaskKind {
-  Generate,        // rand/fill/eye/range/constant tile
-  Load,            // a tile of a file, read on the master
-  Gemm,            // C = A * B on tiles
-  GemmAccumulate,  // C = C' + A * B (the paper's addmul)
-  Elementwise,     // binary/unary elementwise, scale, neg, compare
+  Generate,       // rand/fill/eye/range/constant tile
+  Load,           // a tile of a file, read on the master
+  Gemm,           // C = A * B on tiles
+  GemmAccumulate, // C = C' + A * B (the paper's addmul)
+  Elementwise,    // binary/unary elementwise, scale, neg, compare
   Transpose,
   Reduce,          // partial reduction of a tile, or a combine of partials
   Gather,          // copy a tile to the master (the paper's takecopy)

@@ -61,9 +61,8 @@ struct Plan {
 /// are set, and sets `chosen` to the one with the smallest simulated
 /// makespan (the first among equals); false with a message on error.
 bool scheduleCandidates(std::vector<PlanCandidate> &candidates,
-                        const MachineModel &machine,
-                        const PlanOptions &options, size_t &chosen,
-                        std::string &error);
+                        const MachineModel &machine, const PlanOptions &options,
+                        size_t &chosen, std::string &error);
 
 /// Plans `func` for `machine`; false with a message on error.
 bool planFunction(mlir::func::FuncOp func, const MachineModel &machine,

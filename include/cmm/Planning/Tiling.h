@@ -39,9 +39,8 @@ constexpr long long kMaxTasks = 200'000;
 /// `startupSize` so every worker gets work sooner; elementwise ops on them
 /// stay in sub-tiles, and `merge` tasks combine the sub-tiles back into
 /// whole tiles before the first op that needs whole tiles.
-bool buildTaskGraph(mlir::func::FuncOp func, int64_t tileSize,
-                    TaskGraph &graph, std::string &error,
-                    int64_t startupSize = 0);
+bool buildTaskGraph(mlir::func::FuncOp func, int64_t tileSize, TaskGraph &graph,
+                    std::string &error, int64_t startupSize = 0);
 
 /// The sub-tile size dynamic tiling uses for `workers` workers: the tile
 /// size halved (at most twice) until the largest generated or loaded matrix

@@ -204,8 +204,8 @@ LogicalResult CppEmitter::collectOps() {
       std::tie(e.inRows, e.inCols) = shapeOf(op.getOperand(0));
     llvm::TypeSwitch<Operation *>(&op)
         .Case<RandOp>([&](RandOp r) {
-          e.code = r.getDistribution() == Distribution::Normal ? "Randn"
-                                                                : "Rand";
+          e.code =
+              r.getDistribution() == Distribution::Normal ? "Randn" : "Rand";
           e.a = r.getSeed();
           e.b = r.getCallId();
         })
@@ -315,14 +315,12 @@ LogicalResult CppEmitter::collectGraph() {
       if (sendComm >= communicators[recv.getFrom()] ||
           recvComm >= communicators[recv.getTo()])
         return recv.emitOpError("uses a communicator the node does not have");
-      transfers.push_back({source, int(slots.size() - 1), recv.getFrom(),
-                           recv.getTo(), sendComm, recvComm,
-                           recv.getStart() ? recv.getStart()->convertToDouble()
-                                           : 0.0,
-                           recv.getFinish()
-                               ? recv.getFinish()->convertToDouble()
-                               : 0.0,
-                           order});
+      transfers.push_back(
+          {source, int(slots.size() - 1), recv.getFrom(), recv.getTo(),
+           sendComm, recvComm,
+           recv.getStart() ? recv.getStart()->convertToDouble() : 0.0,
+           recv.getFinish() ? recv.getFinish()->convertToDouble() : 0.0,
+           order});
       continue;
     }
     auto task = dyn_cast<tg::TaskOp>(inner);
@@ -420,9 +418,8 @@ void CppEmitter::emit() {
   os << "// Tile copies: node, rows, cols, origin row, origin column, uses "
         "on the node.\nconst Slot kSlots[] = {\n";
   for (auto [i, s] : llvm::enumerate(slots))
-    os << "    /*" << i << "*/ {" << s.node << ", " << s.rows << ", "
-       << s.cols << ", " << s.row0 << ", " << s.col0 << ", " << s.uses
-       << "},\n";
+    os << "    /*" << i << "*/ {" << s.node << ", " << s.rows << ", " << s.cols
+       << ", " << s.row0 << ", " << s.col0 << ", " << s.uses << "},\n";
   os << "};\n\n";
 
   os << "// Input slots of the tasks, task by task.\nconst int32_t kInputs[] = "
@@ -481,8 +478,7 @@ void CppEmitter::emit() {
   list("kOutputs", outs);
 
   os << "\nconst Plan kPlan = {\n    " << quote(sourceFile) << ", " << nodes
-     << ", kWorkers, kThreads, kCommunicators, " << graph.getTileSize()
-     << ", "
+     << ", kWorkers, kThreads, kCommunicators, " << graph.getTileSize() << ", "
      << literal(graph.getMakespan() ? graph.getMakespan()->convertToDouble()
                                     : 0.0)
      << ",\n    kOps, " << ops.size() << ", kSlots, " << slots.size()
@@ -527,8 +523,7 @@ LogicalResult cmm::translateToCpp(ModuleOp module, raw_ostream &os) {
 
 void cmm::registerToCppTranslation() {
   static TranslateFromMLIRRegistration toCpp(
-      "cmm-to-cpp",
-      "translate a scheduled cmm module to a C++/MPI program",
+      "cmm-to-cpp", "translate a scheduled cmm module to a C++/MPI program",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
         auto module = dyn_cast<ModuleOp>(op);
         if (!module)

@@ -57,8 +57,8 @@ struct CosmaResult {
 /// of A are stored as op(A) sees them when `transA` is false, else as
 /// A itself (k x m) and multiplied with CblasTrans; likewise B.
 void cosmaMultiply(const CosmaStrategy &strategy, const ElementFn &a,
-                   const ElementFn &b, bool transA, bool transB,
-                   MPI_Comm comm, CosmaResult &result);
+                   const ElementFn &b, bool transA, bool transB, MPI_Comm comm,
+                   CosmaResult &result);
 
 /// The words each rank of the grid sends and receives in cosmaMultiply,
 /// predicted from the strategy alone (one entry per rank of `p`).

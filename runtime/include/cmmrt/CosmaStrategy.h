@@ -67,8 +67,8 @@ bool computeCosmaStrategy(int64_t m, int64_t n, int64_t k, int p,
 
 /// The best grid with exactly `ranks` ranks (no idle ranks allowed), for
 /// comparisons such as Figure 5's.
-bool bestGridWithRanks(int64_t m, int64_t n, int64_t k, int ranks,
-                       int &gm, int &gn, int &gk);
+bool bestGridWithRanks(int64_t m, int64_t n, int64_t k, int ranks, int &gm,
+                       int &gn, int &gk);
 
 } // namespace cmmrt
 

@@ -47,7 +47,7 @@ struct ExecOptions {
 
 /// What one rank saw; the counters summed over ranks on rank 0.
 struct ExecResult {
-  std::map<int32_t, Matrix> gathered; // rank 0: gathered matrices by op
+  std::map<int32_t, Matrix> gathered;     // rank 0: gathered matrices by op
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
   long long bytesSent = 0, bytesReceived = 0, cacheHits = 0, tasks = 0;
   long long liveSlots = 0; // tile copies still held after the run

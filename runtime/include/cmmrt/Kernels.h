@@ -14,8 +14,21 @@
 
 namespace cmmrt {
 
-enum class BinaryFn { Add, Sub, Mul, Div, Pow, Max, Min, Mod, Gt, Lt, Ge, Le,
-                      Eq };
+enum class BinaryFn {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Pow,
+  Max,
+  Min,
+  Mod,
+  Gt,
+  Lt,
+  Ge,
+  Le,
+  Eq
+};
 enum class MapFn { Sqrt, Exp, Log, Abs, Sin, Cos, Tanh, Floor, Round };
 enum class ReduceFn { Sum, Max, Min, Mean };
 

@@ -37,7 +37,9 @@ public:
   MatrixShape shape() const { return shape_; }
   int64_t size() const { return shape_.numElements(); }
 
-  double &operator()(int64_t i, int64_t j) { return data_[i * shape_.cols + j]; }
+  double &operator()(int64_t i, int64_t j) {
+    return data_[i * shape_.cols + j];
+  }
   double operator()(int64_t i, int64_t j) const {
     return data_[i * shape_.cols + j];
   }

@@ -31,6 +31,8 @@ enum class TaskKind : uint8_t {
 };
 
 /// The op of the source function a task computes part of.
+// The codes in groups, one group a line.
+// clang-format off
 enum class OpCode : uint8_t {
   Rand, Randn, Fill, Eye, Range, Constant, Load,
   Matmul, Pow,
@@ -41,17 +43,18 @@ enum class OpCode : uint8_t {
   Print, PrintScalar, Save,
   Other, // an op no task computes (kept so indices match the source)
 };
+// clang-format on
 
 struct Op {
   OpCode code;
-  int64_t rows, cols;       // the result's shape (print/save: the input's)
-  int64_t inRows, inCols;   // the first operand's shape (reductions, solve)
-  double scalar;            // fill value, scale factor, printed scalar
-  int64_t a, b;             // rand: seed, call id; range: start, stop;
-                            // reduce: dim; map: function (cmmrt::MapFn)
-  const char *text;         // print/print_scalar label, load/save path
-  const double *data;       // constant: rows x cols, row-major
-  int line, column;         // in the source file
+  int64_t rows, cols;     // the result's shape (print/save: the input's)
+  int64_t inRows, inCols; // the first operand's shape (reductions, solve)
+  double scalar;          // fill value, scale factor, printed scalar
+  int64_t a, b;           // rand: seed, call id; range: start, stop;
+                          // reduce: dim; map: function (cmmrt::MapFn)
+  const char *text;       // print/print_scalar label, load/save path
+  const double *data;     // constant: rows x cols, row-major
+  int line, column;       // in the source file
 };
 
 /// One copy of a tile on one node: `rows x cols` at (row0, col0) of its

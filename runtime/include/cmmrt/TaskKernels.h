@@ -52,8 +52,8 @@ bool runTask(const plan::Plan &plan, const plan::Task &task,
 /// The `print` line of a `rows x cols` matrix from its tiles, without
 /// assembling it (cmmrt::formatSummary of the whole matrix, up to the
 /// order in which the sum adds).
-std::string summarizeTiles(const std::string &label, int64_t rows,
-                           int64_t cols, const std::vector<TileRef> &tiles);
+std::string summarizeTiles(const std::string &label, int64_t rows, int64_t cols,
+                           const std::vector<TileRef> &tiles);
 
 /// Copies the parts of `parts` that fall inside `out` (which sits at
 /// (row0, col0) of the same matrix); the number of elements copied.
