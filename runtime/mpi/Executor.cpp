@@ -67,7 +67,11 @@ public:
   void writeTrace();
 
 private:
-  [[noreturn]] void fail(const std::string &message);
+  /// Ends the job. On rank 0, the outputs of the program before `op` that
+  /// are complete are written first, in source order (as the interpreter
+  /// writes what came before a run-time error).
+  [[noreturn]] void fail(const std::string &message, int32_t op = -1);
+  void writeOutputsBefore(int32_t op);
   std::shared_ptr<const Matrix> waitFor(int32_t slot);
   /// An input `task` may overwrite (taken out of the store), or -1.
   int stealableInput(const Task &task,
@@ -112,6 +116,7 @@ private:
   std::map<int32_t, int32_t> loadTilesLeft;
 
   std::vector<MPI_Comm> comms;
+  int tagLimit = 32767; // MPI_TAG_UB + 1, at least 32768 by the standard
   std::map<int32_t, Matrix> results;      // rank 0: gathered matrices by op
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
 
@@ -121,7 +126,33 @@ private:
   std::vector<TraceEvent> events;
 };
 
-void Executor::fail(const std::string &message) {
+void Executor::writeOutputsBefore(int32_t failing) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (int32_t i = 0; i < plan.numOutputs; ++i) {
+    int32_t index = plan.outputs[i];
+    if (index >= failing)
+      break;
+    const Op &op = plan.ops[index];
+    std::string error;
+    if (op.code == OpCode::PrintScalar) {
+      std::printf("%s\n", formatScalar(op.text, op.scalar).c_str());
+    } else if (auto line = printed.find(index); line != printed.end()) {
+      std::printf("%s\n", line->second.c_str());
+    } else if (auto m = results.find(index); m != results.end()) {
+      if (op.code == OpCode::Print)
+        std::printf("%s\n", formatSummary(op.text, m->second).c_str());
+      else if (!writeMatrix(op.text, m->second, error))
+        break;
+    } else {
+      break; // not gathered yet: nothing after it may appear either
+    }
+  }
+  std::fflush(stdout);
+}
+
+void Executor::fail(const std::string &message, int32_t op) {
+  if (rank == 0 && op >= 0)
+    writeOutputsBefore(op);
   std::fprintf(stderr, "cmm: rank %d: %s\n", rank, message.c_str());
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 1);
@@ -265,9 +296,10 @@ void Executor::worker(int w) {
       bytes = 8.0 * double(plan.ops[task.op].rows) * plan.ops[task.op].cols;
     if (bytes > physicalBytes)
       fail(sourceLocation(plan, task.op) + ": error: cannot allocate " +
-           formatNumber(bytes / (1 << 30)) + " GiB for task '" + task.name +
-           "': the node has " + formatNumber(physicalBytes / (1 << 30)) +
-           " GiB of memory");
+               formatNumber(bytes / (1 << 30)) + " GiB for task '" +
+               task.name + "': the node has " +
+               formatNumber(physicalBytes / (1 << 30)) + " GiB of memory",
+           task.op);
     bool ran = false;
     try {
       ran = runTask(plan, task, inputs, outputs, load, error,
@@ -277,7 +309,8 @@ void Executor::worker(int w) {
     }
     if (!ran)
       fail(sourceLocation(plan, task.op) + ": error: " + error + " (task '" +
-           task.name + "')");
+               task.name + "')",
+           task.op);
     for (int32_t i = 0; i < task.numInputs; ++i)
       if (i != reuse)
         release(plan.inputs[task.firstInput + i]);
@@ -320,7 +353,7 @@ static bool complete(MPI_Request &request, double timeout) {
 void Executor::transfer(const Transfer &x, int32_t index) {
   const Slot &target = plan.slots[x.target];
   int count = static_cast<int>(target.rows * target.cols);
-  int tag = index % 32767; // MPI guarantees tags up to 32767
+  int tag = index % tagLimit; // unique unless the plan is huge
   MPI_Comm comm = comms[x.sendComm];
   char what[256];
   double start = now();
@@ -378,6 +411,10 @@ void Executor::run() {
   for (int32_t n = 0; n < plan.nodes; ++n)
     pool = std::max(pool, plan.communicators[n]);
   comms.resize(pool);
+  int *ub = nullptr, flag = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+  if (flag && ub && *ub > 0)
+    tagLimit = *ub;
   for (MPI_Comm &c : comms)
     MPI_Comm_dup(MPI_COMM_WORLD, &c);
 
