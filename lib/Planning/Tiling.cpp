@@ -56,12 +56,12 @@ private:
     return g;
   }
 
-  /// A task producing one tile of `grid` at (i, j).
-  DataId task(Grid &grid, int64_t i, int64_t j, TaskKind kind, OpClass op,
-              double m, double n, double k, std::vector<DataId> inputs,
-              const std::string &name, int pinned = -1) {
+  /// A task of the op being tiled, without outputs yet.
+  TaskId addTask(TaskKind kind, OpClass op, double m, double n, double k,
+                 std::vector<DataId> inputs, std::string name,
+                 int pinned = -1) {
     Task t;
-    t.name = name + "[" + std::to_string(i) + "," + std::to_string(j) + "]";
+    t.name = std::move(name);
     t.kind = kind;
     t.op = op;
     t.m = m;
@@ -70,7 +70,16 @@ private:
     t.inputs = std::move(inputs);
     t.pinnedNode = pinned;
     t.opIndex = opIndex;
-    TaskId id = graph.addTask(std::move(t));
+    return graph.addTask(std::move(t));
+  }
+
+  /// A task producing one tile of `grid` at (i, j).
+  DataId task(Grid &grid, int64_t i, int64_t j, TaskKind kind, OpClass op,
+              double m, double n, double k, std::vector<DataId> inputs,
+              const std::string &name, int pinned = -1) {
+    TaskId id = addTask(
+        kind, op, m, n, k, std::move(inputs),
+        name + "[" + std::to_string(i) + "," + std::to_string(j) + "]", pinned);
     DataId d = graph.addData(id, 8.0 * grid.height(i) * grid.width(j),
                              graph.task(id).name);
     graph.setRegion(d, i * grid.size, j * grid.size, grid.height(i),
@@ -201,16 +210,7 @@ private:
       for (DataId d : in(operand).tiles)
         inputs.push_back(d);
     Grid g = gridFor(result);
-    Task t;
-    t.name = name;
-    t.kind = kind;
-    t.op = op;
-    t.m = m;
-    t.n = n;
-    t.k = k;
-    t.inputs = std::move(inputs);
-    t.opIndex = opIndex;
-    TaskId id = graph.addTask(std::move(t));
+    TaskId id = addTask(kind, op, m, n, k, std::move(inputs), name);
     for (int64_t i = 0; i < g.tileRows; ++i)
       for (int64_t j = 0; j < g.tileCols; ++j) {
         g.tiles.push_back(
@@ -224,16 +224,8 @@ private:
   /// The tiles of `v` (sub-tiles too) copied to the master.
   void gather(Value v, const std::string &name) {
     const Grid &g = grids.at(v);
-    Task t;
-    t.name = name;
-    t.kind = TaskKind::Gather;
-    t.op = OpClass::Copy;
-    t.m = g.rows;
-    t.n = g.cols;
-    t.inputs = g.tiles;
-    t.pinnedNode = 0; // results go to the master
-    t.opIndex = opIndex;
-    graph.addTask(std::move(t));
+    addTask(TaskKind::Gather, OpClass::Copy, g.rows, g.cols, 1, g.tiles, name,
+            /*pinned=*/0); // results go to the master
   }
 
   TaskGraph &graph;

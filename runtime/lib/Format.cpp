@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 using namespace cmmrt;
 
@@ -59,16 +60,24 @@ double cmmrt::frobeniusNorm(const Matrix &m) {
 }
 
 std::string cmmrt::formatSummary(const std::string &label, const Matrix &m) {
-  std::string s = label + " " + std::to_string(m.rows()) + "x" +
-                  std::to_string(m.cols()) + " sum=" + formatNumber(sumOf(m)) +
-                  " norm=" + formatNumber(frobeniusNorm(m)) + " [";
   int64_t shown = m.cols() < 4 ? m.cols() : 4;
-  for (int64_t j = 0; j < shown; ++j) {
+  std::vector<double> firstRow(m.data(), m.data() + shown);
+  return formatSummary(label, m.rows(), m.cols(), sumOf(m), frobeniusNorm(m),
+                       firstRow);
+}
+
+std::string cmmrt::formatSummary(const std::string &label, int64_t rows,
+                                 int64_t cols, double sum, double norm,
+                                 const std::vector<double> &firstRow) {
+  std::string s = label + " " + std::to_string(rows) + "x" +
+                  std::to_string(cols) + " sum=" + formatNumber(sum) +
+                  " norm=" + formatNumber(norm) + " [";
+  for (size_t j = 0; j < firstRow.size(); ++j) {
     if (j)
       s += " ";
-    s += formatNumber(m(0, j));
+    s += formatNumber(firstRow[j]);
   }
-  if (m.cols() > shown)
+  if (cols > int64_t(firstRow.size()))
     s += " ...";
   return s + "]";
 }

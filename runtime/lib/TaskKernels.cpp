@@ -152,46 +152,10 @@ bool reduceTask(const Op &op, const std::vector<TileRef> &in, Matrix &out,
   return true;
 }
 
-bool elementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
-                 std::string &error) {
-  if (isBinary(op.code)) {
-    if (in.size() != 2) {
-      error = "a binary elementwise task takes two tiles";
-      return false;
-    }
-    MatrixShape shape;
-    if (!broadcastShape(in[0].tile->shape(), in[1].tile->shape(), shape) ||
-        shape != out.shape()) {
-      error = "operand tiles do not broadcast to the result tile";
-      return false;
-    }
-    out = broadcast(binaryFn(op.code), *in[0].tile, *in[1].tile);
-    return true;
-  }
-  if (in.size() != 1) {
-    error = "a unary elementwise task takes one tile";
-    return false;
-  }
-  switch (op.code) {
-  case OpCode::Scale:
-    out = scale(*in[0].tile, op.scalar);
-    return true;
-  case OpCode::Neg:
-    out = negate(*in[0].tile);
-    return true;
-  case OpCode::Map:
-    out = map(static_cast<MapFn>(op.a), *in[0].tile);
-    return true;
-  default:
-    error = "not an elementwise op";
-    return false;
-  }
-}
-
 /// An elementwise task into `out` (the result's shape), which may be one of
 /// the inputs.
-bool elementwiseInto(const Op &op, const std::vector<TileRef> &in, Matrix &out,
-                     std::string &error) {
+bool elementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
+                 std::string &error) {
   if (isBinary(op.code)) {
     MatrixShape shape;
     if (in.size() != 2 ||
@@ -290,7 +254,7 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
   case TaskKind::Elementwise:
     if (reuse && reuse->shape() == outputs[0].shape()) {
       // In place: the inputs still point at `reuse`, read before written.
-      if (!elementwiseInto(*op, inputs, *reuse, error))
+      if (!elementwise(*op, inputs, *reuse, error))
         return false;
       outputs[0] = std::move(*reuse);
       return true;
@@ -383,12 +347,8 @@ std::string cmmrt::summarizeTiles(const std::string &label, int64_t rows,
   else if (inf)
     norm = std::numeric_limits<double>::infinity();
   std::sort(firstRow.begin(), firstRow.end());
-  std::string s = label + " " + std::to_string(rows) + "x" +
-                  std::to_string(cols) + " sum=" + formatNumber(sum) +
-                  " norm=" + formatNumber(norm) + " [";
-  for (size_t j = 0; j < firstRow.size(); ++j)
-    s += (j ? " " : "") + formatNumber(firstRow[j].second);
-  if (cols > 4)
-    s += " ...";
-  return s + "]";
+  std::vector<double> shown;
+  for (const auto &element : firstRow)
+    shown.push_back(element.second);
+  return formatSummary(label, rows, cols, sum, norm, shown);
 }

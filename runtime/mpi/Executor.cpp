@@ -15,6 +15,7 @@
 #include <chrono>
 #include <climits>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -49,6 +50,58 @@ struct TraceEvent {
   double start, finish;
 };
 
+/// Rank 0: the program's outputs of the ops before `before`, in source
+/// order (print lines, printed matrices with `dumpPrints`, saves). A result
+/// that was never gathered ends the writing: silently when `partial` (a run
+/// that failed writes what came before the failure), else as an internal
+/// error. False on an error.
+bool writeOutputs(const Plan &plan,
+                  const std::map<int32_t, std::string> &printed,
+                  const std::map<int32_t, Matrix> &gathered,
+                  const std::string &dumpPrints, int32_t before, bool partial) {
+  int dumped = 0;
+  bool ok = true;
+  for (int32_t i = 0; i < plan.numOutputs && ok; ++i) {
+    int32_t index = plan.outputs[i];
+    if (index >= before)
+      break;
+    const Op &op = plan.ops[index];
+    if (op.code == OpCode::PrintScalar) {
+      std::printf("%s\n", formatScalar(op.text, op.scalar).c_str());
+      continue;
+    }
+    if (auto line = printed.find(index); line != printed.end()) {
+      std::printf("%s\n", line->second.c_str());
+      continue;
+    }
+    auto it = gathered.find(index);
+    if (it == gathered.end()) {
+      if (!partial)
+        std::fprintf(stderr, "%s: error: internal: no gathered result\n",
+                     sourceLocation(plan, index).c_str());
+      ok = partial;
+      break;
+    }
+    std::string error;
+    if (op.code == OpCode::Print) {
+      std::printf("%s\n", formatSummary(op.text, it->second).c_str());
+      if (!dumpPrints.empty())
+        ok = writeMatrix(dumpPrints + "/print" + std::to_string(dumped++) +
+                             ".npy",
+                         it->second, error);
+    } else {
+      ok = writeMatrix(op.text, it->second, error);
+    }
+    if (!ok) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "%s: error: %s\n",
+                   sourceLocation(plan, index).c_str(), error.c_str());
+    }
+  }
+  std::fflush(stdout);
+  return ok;
+}
+
 class Executor {
 public:
   Executor(const Plan &plan, const ExecOptions &options, int rank)
@@ -80,6 +133,11 @@ private:
   void release(int32_t slot);
   void worker(int w);
   void communicator(int c);
+  /// Whether communicator thread `c` of this rank sends or receives `x`.
+  bool serves(int c, const Transfer &x) const {
+    return (x.from == rank && x.sendComm == c) ||
+           (x.to == rank && x.recvComm == c);
+  }
   void transfer(const Transfer &x, int32_t index);
   bool loadWhole(int32_t op, std::shared_ptr<const Matrix> &out,
                  std::string &error);
@@ -128,26 +186,8 @@ private:
 
 void Executor::writeOutputsBefore(int32_t failing) {
   std::lock_guard<std::mutex> lock(mutex);
-  for (int32_t i = 0; i < plan.numOutputs; ++i) {
-    int32_t index = plan.outputs[i];
-    if (index >= failing)
-      break;
-    const Op &op = plan.ops[index];
-    std::string error;
-    if (op.code == OpCode::PrintScalar) {
-      std::printf("%s\n", formatScalar(op.text, op.scalar).c_str());
-    } else if (auto line = printed.find(index); line != printed.end()) {
-      std::printf("%s\n", line->second.c_str());
-    } else if (auto m = results.find(index); m != results.end()) {
-      if (op.code == OpCode::Print)
-        std::printf("%s\n", formatSummary(op.text, m->second).c_str());
-      else if (!writeMatrix(op.text, m->second, error))
-        break;
-    } else {
-      break; // not gathered yet: nothing after it may appear either
-    }
-  }
-  std::fflush(stdout);
+  writeOutputs(plan, printed, results, /*dumpPrints=*/"", failing,
+               /*partial=*/true);
 }
 
 void Executor::fail(const std::string &message, int32_t op) {
@@ -296,9 +336,9 @@ void Executor::worker(int w) {
       bytes = 8.0 * double(plan.ops[task.op].rows) * plan.ops[task.op].cols;
     if (bytes > physicalBytes)
       fail(sourceLocation(plan, task.op) + ": error: cannot allocate " +
-               formatNumber(bytes / (1 << 30)) + " GiB for task '" +
-               task.name + "': the node has " +
-               formatNumber(physicalBytes / (1 << 30)) + " GiB of memory",
+               formatNumber(bytes / (1 << 30)) + " GiB for task '" + task.name +
+               "': the node has " + formatNumber(physicalBytes / (1 << 30)) +
+               " GiB of memory",
            task.op);
     bool ran = false;
     try {
@@ -400,8 +440,7 @@ void Executor::transfer(const Transfer &x, int32_t index) {
 void Executor::communicator(int c) {
   for (int32_t i = 0; i < plan.numTransfers; ++i) {
     const Transfer &x = plan.transfers[i];
-    if ((x.from == rank && x.sendComm == c) ||
-        (x.to == rank && x.recvComm == c))
+    if (serves(c, x))
       transfer(x, i);
   }
 }
@@ -444,8 +483,7 @@ void Executor::run() {
     bool any = false;
     for (int32_t i = 0; i < plan.numTransfers && !any; ++i) {
       const Transfer &x = plan.transfers[i];
-      any = (x.from == rank && x.sendComm == c) ||
-            (x.to == rank && x.recvComm == c);
+      any = serves(c, x);
     }
     if (any)
       threads.emplace_back([this, c] { communicator(c); });
@@ -535,51 +573,6 @@ void Executor::writeTrace() {
   std::fclose(f);
 }
 
-/// Rank 0: the program's output, in source order; false on an error.
-bool writeOutputs(const Plan &plan, const Options &options,
-                  const ExecResult &result) {
-  const std::map<int32_t, Matrix> &results = result.gathered;
-  int printed = 0;
-  for (int32_t i = 0; i < plan.numOutputs; ++i) {
-    int32_t index = plan.outputs[i];
-    const Op &op = plan.ops[index];
-    if (op.code == OpCode::PrintScalar) {
-      std::printf("%s\n", formatScalar(op.text, op.scalar).c_str());
-      continue;
-    }
-    if (auto line = result.printed.find(index); line != result.printed.end()) {
-      std::printf("%s\n", line->second.c_str());
-      continue;
-    }
-    auto it = results.find(index);
-    if (it == results.end()) {
-      std::fprintf(stderr, "%s: error: internal: no gathered result\n",
-                   sourceLocation(plan, index).c_str());
-      return false;
-    }
-    std::string error;
-    if (op.code == OpCode::Print) {
-      std::printf("%s\n", formatSummary(op.text, it->second).c_str());
-      if (!options.dumpPrints.empty() &&
-          !writeMatrix(options.dumpPrints + "/print" +
-                           std::to_string(printed++) + ".npy",
-                       it->second, error)) {
-        std::fflush(stdout);
-        std::fprintf(stderr, "%s: error: %s\n",
-                     sourceLocation(plan, index).c_str(), error.c_str());
-        return false;
-      }
-    } else if (!writeMatrix(op.text, it->second, error)) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "%s: error: %s\n",
-                   sourceLocation(plan, index).c_str(), error.c_str());
-      return false;
-    }
-  }
-  std::fflush(stdout);
-  return true;
-}
-
 bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
   if (const char *t = std::getenv("CMM_TRACE"))
     options.trace = t;
@@ -667,7 +660,9 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
 
   ExecResult result;
   executePlan(plan, options, result);
-  bool ok = rank != 0 || writeOutputs(plan, options, result);
+  bool ok = rank != 0 || writeOutputs(plan, result.printed, result.gathered,
+                                      options.dumpPrints, INT32_MAX,
+                                      /*partial=*/false);
   if (options.stats && rank == 0)
     std::fprintf(stderr,
                  "cmm stats: %d rank(s), tile size %lld, predicted makespan "

@@ -47,6 +47,24 @@ def main():
                    r"singular\.cmm:3:7: error: inv: the 3x3 matrix is singular",
                    "singular matrix")
 
+    # What came before the error is written first, as the interpreter does
+    # (here both outputs are gathered on rank 0 before the solve fails).
+    exe = compile_program(cmmc, work, "prefix",
+                          "A = [1 2; 2 4]\nprint(A)\nsave(\"o.npy\", A)\n"
+                          "print(A \\ [1; 1])\n", ["--nodes=2"])
+    saved = os.path.join(work, "o.npy")
+    if os.path.exists(saved):
+        os.remove(saved)
+    p = subprocess.run(["mpirun", "-np", "2", "--bind-to", "none", exe],
+                       cwd=work, capture_output=True, text=True, env=ENV,
+                       timeout=120)
+    assert p.returncode != 0, "prefix: exited 0"
+    assert p.stdout == "A 2x2 sum=9 norm=5 [1 2]\n", p.stdout
+    assert re.search(r"prefix\.cmm:4:9: error: A \\ B: the 2x2 matrix A is "
+                     r"singular", p.stderr), p.stderr
+    assert np.array_equal(np.load(saved), np.array([[1.0, 2], [2, 4]]))
+    print("ok outputs before a run-time error are kept")
+
     np.save(os.path.join(work, "data.npy"), np.ones((4, 4)))
     exe = compile_program(cmmc, work, "changed",
                           "D = load(\"data.npy\")\nprint(D * D)\n",

@@ -15,6 +15,7 @@
 #include "cmmrt/Matrix.h"
 
 #include <string>
+#include <vector>
 
 namespace cmmrt {
 
@@ -27,6 +28,11 @@ double frobeniusNorm(const Matrix &m);
 
 /// The summary line of `print(A)`, without a newline.
 std::string formatSummary(const std::string &label, const Matrix &m);
+/// The same line from its parts (the first row's first elements, at most 4),
+/// for a matrix held as tiles.
+std::string formatSummary(const std::string &label, int64_t rows, int64_t cols,
+                          double sum, double norm,
+                          const std::vector<double> &firstRow);
 
 /// The line of `print(s)` for a compile-time scalar, without a newline.
 std::string formatScalar(const std::string &label, double v);
