@@ -210,7 +210,11 @@ Bounds cmm::planner::lowerBounds(const TaskGraph &graph,
     if (pin >= 0 && unsigned(pin) < cost.numNodes())
       pinned[pin] += best;
     fastest[t] = best;
-    work += best;
+    // A gang task keeps every worker of its nodes busy.
+    double holds = 0;
+    for (unsigned n : graph.task(t).gangNodes)
+      holds += cost.workers(n);
+    work += best * std::max(1.0, holds);
     double before = 0;
     for (TaskId p : graph.predecessors(t))
       before = std::max(before, longest[p]);

@@ -2,12 +2,14 @@
 
 #include "cmm/Planning/Planner.h"
 
+#include "cmm/Planner/GangGemm.h"
 #include "cmm/Planning/Tiling.h"
 
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
 #include <chrono>
+#include <numeric>
 #include <thread>
 
 using namespace cmm::planner;
@@ -20,14 +22,16 @@ static std::string scheduleCandidate(PlanCandidate &c,
                    ? scheduleHEFT(c.graph, cost, options.schedule)
                    : scheduleRoundRobin(c.graph, cost, options.schedule);
   // Every plan is checked before it is believed.
-  if (std::string err = verifySchedule(c.graph, cost, c.schedule,
-                                       options.schedule);
+  if (std::string err =
+          verifySchedule(c.graph, cost, c.schedule, options.schedule);
       !err.empty())
     return "internal error: invalid plan for tile size " +
            std::to_string(c.tileSize) + ": " + err;
   c.simulation = simulate(c.graph, cost, c.schedule);
-  c.bounds = lowerBounds(c.graph, cost);
+  // Bounds on computation alone: a gang task's time includes its
+  // transfers, which free communication removes.
   MachineCostModel free(machine.withFreeCommunication());
+  c.bounds = lowerBounds(c.graph, free);
   c.zeroCommMakespan = scheduleHEFT(c.graph, free, options.schedule).makespan;
   return "";
 }
@@ -37,9 +41,8 @@ bool cmm::planner::scheduleCandidates(std::vector<PlanCandidate> &candidates,
                                       const PlanOptions &options,
                                       size_t &chosen, std::string &error) {
   std::vector<std::string> errors(candidates.size());
-  unsigned threads = options.parallel
-                         ? std::max(1u, std::thread::hardware_concurrency())
-                         : 1;
+  unsigned threads =
+      options.parallel ? std::max(1u, std::thread::hardware_concurrency()) : 1;
   threads = std::max<size_t>(1, std::min<size_t>(threads, candidates.size()));
   std::vector<std::thread> pool;
   for (unsigned w = 0; w < threads; ++w)
@@ -67,10 +70,38 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
                                 const PlanOptions &options, Plan &plan,
                                 std::string &error) {
   auto begin = std::chrono::steady_clock::now();
-  std::vector<int64_t> sizes = options.tileSizes.empty()
-                                   ? defaultTileSizes(func)
-                                   : options.tileSizes;
+  std::vector<int64_t> sizes =
+      options.tileSizes.empty() ? defaultTileSizes(func) : options.tileSizes;
   plan.candidates.clear();
+  // Distributed products (COSMA) run on a gang of every node, the master
+  // first (it holds loaded data and gathers results).
+  std::vector<unsigned> everyNode(machine.nodes.size());
+  std::iota(everyNode.begin(), everyNode.end(), 0u);
+  const double gangMemory = gangMemoryBytes(machine);
+  GangGemmChoice forced{
+      everyNode, [&](int64_t m, int64_t n, int64_t k, const std::string &where,
+                     std::string &err) {
+        GangGemmCost cost;
+        if (gangGemmCost(machine, everyNode, m, n, k, gangMemory, cost, err))
+          return true;
+        err = where +
+              ": the product cannot run as a "
+              "distributed (COSMA) product: " +
+              err;
+        return false;
+      }};
+  int64_t autoSize = 0; // the tile size the auto choice compares with
+  GangGemmChoice chosenByCost{
+      everyNode,
+      [&](int64_t m, int64_t n, int64_t k, const std::string &, std::string &) {
+        GangGemmCost cost;
+        std::string ignored; // a product that does not fit stays tiled
+        return gangGemmCost(machine, everyNode, m, n, k, gangMemory, cost,
+                            ignored) &&
+               cost.total() < tiledGemmEstimate(machine, m, n, k, autoSize);
+      }};
+  const GangGemmChoice *always =
+      options.gemm == GemmChoice::Cosma ? &forced : nullptr;
   // Tiling reads the IR; it runs here, the schedulers in threads.
   for (int64_t size : sizes) {
     std::vector<int64_t> startups{size};
@@ -85,16 +116,30 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
       PlanCandidate &c = plan.candidates.emplace_back();
       c.tileSize = size;
       c.startupTileSize = startup;
-      if (!buildTaskGraph(func, size, c.graph, error, startup))
+      if (!buildTaskGraph(func, size, c.graph, error, startup, always))
         return false;
     }
+    // The variant with the products the cost model gives to COSMA, kept
+    // when there are any (the simulation then decides).
+    if (options.gemm == GemmChoice::Auto && machine.nodes.size() > 1) {
+      PlanCandidate c;
+      c.tileSize = c.startupTileSize = autoSize = size;
+      if (!buildTaskGraph(func, size, c.graph, error, size, &chosenByCost))
+        return false;
+      if (std::any_of(c.graph.tasks().begin(), c.graph.tasks().end(),
+                      [](const Task &t) { return t.isGang(); }))
+        plan.candidates.push_back(std::move(c));
+    }
   }
+  for (PlanCandidate &c : plan.candidates)
+    c.gangGemms = std::count_if(c.graph.tasks().begin(), c.graph.tasks().end(),
+                                [](const Task &t) { return t.isGang(); });
   if (!scheduleCandidates(plan.candidates, machine, options, plan.chosen,
                           error))
     return false;
-  plan.planningSeconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - begin)
-                             .count();
+  plan.planningSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+          .count();
   return true;
 }
 
@@ -102,8 +147,8 @@ void cmm::planner::printPlanSummary(const Plan &plan,
                                     const MachineModel &machine,
                                     llvm::raw_ostream &os) {
   unsigned workers = machine.totalWorkers();
-  os << "plan: " << machine.name << ", " << machine.nodes.size()
-     << " node(s), " << workers << " worker(s)\n";
+  os << "plan: " << machine.name << ", " << machine.nodes.size() << " node(s), "
+     << workers << " worker(s)\n";
   for (size_t i = 0; i < plan.candidates.size(); ++i) {
     const PlanCandidate &c = plan.candidates[i];
     double ratio = c.simulation.makespan / std::max(1e-300, c.bounds.lower());
@@ -111,6 +156,9 @@ void cmm::planner::printPlanSummary(const Plan &plan,
     if (c.startupTileSize && c.startupTileSize < c.tileSize)
       startup = " (dynamic tiling, start-up sub-tiles " +
                 std::to_string(c.startupTileSize) + ")";
+    if (c.gangGemms)
+      startup += " (" + std::to_string(c.gangGemms) + " COSMA product" +
+                 (c.gangGemms == 1 ? "" : "s") + ")";
     os << llvm::format("  tile %6lld: %6zu tasks, predicted %10.4g s, "
                        "lower bound %10.4g s (x%.2f), zero-comm %10.4g s, "
                        "moved %8.4g GB, %zu transfers, %u cache hits%s%s\n",

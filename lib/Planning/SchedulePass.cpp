@@ -66,6 +66,14 @@ struct ScheduleTaskGraphPass
               << " of a machine with " << machine.nodes.size() << " node(s)";
           return signalPassFailure();
         }
+      for (const Task &task : candidate.graph.tasks())
+        for (unsigned n : task.gangNodes)
+          if (n >= machine.nodes.size()) {
+            mlir::emitError(graph.getLoc(), "cmm-schedule: task '")
+                << task.name << "' has gang node " << n << " on a machine with "
+                << machine.nodes.size() << " node(s)";
+            return signalPassFailure();
+          }
     }
 
     PlanOptions options;

@@ -2,6 +2,8 @@
 
 #include "cmm/Planning/TaskGraphIR.h"
 
+#include "cmm/Planner/GangGemm.h"
+
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
@@ -170,6 +172,9 @@ tg::TaskOp createTask(OpBuilder &builder, Location loc, const TaskGraph &graph,
     op.setPinnedAttr(builder.getI64IntegerAttr(task.pinnedNode));
   if (task.opIndex >= 0)
     op.setOpAttr(builder.getI64IntegerAttr(task.opIndex));
+  if (task.isGang())
+    op.setNodesAttr(builder.getDenseI64ArrayAttr(SmallVector<int64_t>(
+        task.gangNodes.begin(), task.gangNodes.end())));
   // Origins only when some tile does not start at (0, 0), so hand-written
   // graphs and one-tile matrices stay short.
   SmallVector<int64_t> origins;
@@ -446,6 +451,7 @@ PlanSummary cmm::planner::summarizePlan(const MachineModel &machine,
     summary.threads.push_back(std::max(1u, node.threadsPerWorker));
     summary.communicators.push_back(std::max(1u, node.communicators));
   }
+  summary.gemmMemory = gangMemoryBytes(machine);
   return summary;
 }
 
@@ -467,6 +473,8 @@ tg::GraphOp cmm::planner::emitScheduledGraph(
     graphOp.setCommunicatorsAttr(
         builder.getDenseI64ArrayAttr(summary.communicators));
   }
+  if (summary.gemmMemory > 0)
+    graphOp.setGemmMemoryAttr(builder.getF64FloatAttr(summary.gemmMemory));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(graphOp.getBodyBlock().getTerminator());
   if (!PlanEmitter(graph, schedule).run(builder, loc, error)) {
@@ -490,10 +498,10 @@ LogicalResult cmm::planner::readTaskGraph(tg::GraphOp op, TaskGraph &graph) {
     auto taskOp = dyn_cast<tg::TaskOp>(inner);
     if (!taskOp)
       continue; // cache commands, the terminator
-    if (taskOp.getKind() == tg::TaskKind::DistributedGemm)
-      return taskOp.emitOpError(
-          "is a gang task; the schedulers do not place distributed_gemm yet");
     Task task;
+    if (auto gang = taskOp.getNodesAttr())
+      for (int64_t n : gang.asArrayRef())
+        task.gangNodes.push_back(unsigned(n));
     task.name = taskOp.getName().value_or("").str();
     task.kind = toPlannerKind(taskOp.getKind());
     task.op = toOpClass(taskOp.getCostClass());

@@ -35,13 +35,21 @@ struct TileTaskGraphPass
     if (sizes.empty())
       sizes = defaultTileSizes(main);
 
+    // cosma-nodes=N: every product one distributed_gemm over nodes 0..N-1.
+    GangGemmChoice gang;
+    for (unsigned n = 0; n < cosmaNodes; ++n)
+      gang.nodes.push_back(n);
+    gang.use = [](int64_t, int64_t, int64_t, const std::string &,
+                  std::string &) { return true; };
+
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
     for (int64_t size : sizes) {
       TaskGraph graph;
       std::string error;
       int64_t startup =
           dynamicWorkers ? startupTileSize(main, size, dynamicWorkers) : 0;
-      if (!buildTaskGraph(main, size, graph, error, startup)) {
+      if (!buildTaskGraph(main, size, graph, error, startup,
+                          cosmaNodes ? &gang : nullptr)) {
         mlir::emitError(main.getLoc(), "cmm-tile: ") << error;
         return signalPassFailure();
       }

@@ -39,8 +39,9 @@ struct Grid {
 
 class Tiler {
 public:
-  Tiler(TaskGraph &graph, int64_t size, int64_t startupSize)
-      : graph(graph), size(size), startupSize(startupSize) {}
+  Tiler(TaskGraph &graph, int64_t size, int64_t startupSize,
+        const GangGemmChoice *gang)
+      : graph(graph), size(size), startupSize(startupSize), gang(gang) {}
 
   bool run(func::FuncOp func, std::string &error);
 
@@ -156,6 +157,9 @@ private:
   }
 
   Grid matmul(const Grid &a, const Grid &b, Grid c, const std::string &name) {
+    if (gang && gangError.empty() &&
+        gang->use(c.rows, c.cols, a.cols, where, gangError))
+      return distributed(a, b, std::move(c), name);
     for (int64_t i = 0; i < c.tileRows; ++i)
       for (int64_t j = 0; j < c.tileCols; ++j) {
         DataId acc = 0;
@@ -168,6 +172,25 @@ private:
                      name + " k=" + std::to_string(k));
         }
         c.tiles.push_back(acc);
+      }
+    return c;
+  }
+
+  /// The product as one gang task (COSMA): A's tiles, then B's, in; C's
+  /// tiles out; on the gang's first node.
+  Grid distributed(const Grid &a, const Grid &b, Grid c,
+                   const std::string &name) {
+    std::vector<DataId> inputs(a.tiles);
+    inputs.insert(inputs.end(), b.tiles.begin(), b.tiles.end());
+    TaskId id = addTask(TaskKind::DistributedGemm, OpClass::Gemm, c.rows,
+                        c.cols, a.cols, std::move(inputs), name + " cosma");
+    graph.setGang(id, gang->nodes);
+    for (int64_t i = 0; i < c.tileRows; ++i)
+      for (int64_t j = 0; j < c.tileCols; ++j) {
+        c.tiles.push_back(
+            graph.addData(id, 8.0 * c.height(i) * c.width(j), name));
+        graph.setRegion(c.tiles.back(), i * c.size, j * c.size, c.height(i),
+                        c.width(j));
       }
     return c;
   }
@@ -230,7 +253,10 @@ private:
 
   TaskGraph &graph;
   int64_t size, startupSize;
-  int opIndex = -1; // of the op being tiled
+  const GangGemmChoice *gang;
+  std::string gangError; // set by gang->use: the tiling stops
+  std::string where;     // file:line:col of the op being tiled
+  int opIndex = -1;      // of the op being tiled
   llvm::DenseMap<Value, Grid> grids;
   // Merged grids are referred to while more are made: keep them put.
   llvm::DenseMap<Value, std::unique_ptr<Grid>> merged;
@@ -253,6 +279,10 @@ bool Tiler::run(func::FuncOp func, std::string &error) {
     if (!observed.contains(&op))
       continue;
     std::string name = opName(&op);
+    where = name;
+    if (auto loc = dyn_cast<FileLineColLoc>(op.getLoc()))
+      where = loc.getFilename().str() + ":" + std::to_string(loc.getLine()) +
+              ":" + std::to_string(loc.getColumn());
     bool ok = true;
     llvm::TypeSwitch<Operation *>(&op)
         .Case<RandOp, FillOp, EyeOp, RangeOp, ConstantOp>([&](Operation *o) {
@@ -341,6 +371,10 @@ bool Tiler::run(func::FuncOp func, std::string &error) {
                   o->getName().getStringRef().str() + "'";
           ok = false;
         });
+    if (!gangError.empty()) {
+      error = gangError;
+      return false;
+    }
     if (!ok)
       return false;
   }
@@ -401,7 +435,8 @@ int64_t cmm::planner::startupTileSize(func::FuncOp func, int64_t size,
 
 bool cmm::planner::buildTaskGraph(func::FuncOp func, int64_t tileSize,
                                   TaskGraph &graph, std::string &error,
-                                  int64_t startupSize) {
+                                  int64_t startupSize,
+                                  const GangGemmChoice *gang) {
   if (tileSize < 1) {
     error = "tile size must be at least 1";
     return false;
@@ -420,7 +455,7 @@ bool cmm::planner::buildTaskGraph(func::FuncOp func, int64_t tileSize,
   }
   if (startupSize < 1 || startupSize > tileSize)
     startupSize = tileSize;
-  return Tiler(graph, tileSize, startupSize).run(func, error);
+  return Tiler(graph, tileSize, startupSize, gang).run(func, error);
 }
 
 std::vector<int64_t> cmm::planner::defaultTileSizes(func::FuncOp func) {

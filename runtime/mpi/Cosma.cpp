@@ -65,6 +65,27 @@ Work workOf(const CosmaStrategy &s, const Coords &c) {
 
 } // namespace
 
+void cmmrt::cosmaInputRegions(const CosmaStrategy &s, int rank,
+                              std::vector<CosmaRegion> &a,
+                              std::vector<CosmaRegion> &b) {
+  a.clear();
+  b.clear();
+  Coords c = coordsOf(s, rank);
+  if (!c.active)
+    return;
+  Work w = workOf(s, c);
+  // As cosmaMultiply reads them: per round, the A piece (the block's rows,
+  // piece j of the round's k) and the B piece (piece i of the round's k,
+  // the block's columns).
+  for (const Range &round : w.rounds) {
+    Range ak = piece(round.size(), s.gn, c.j),
+          bk = piece(round.size(), s.gm, c.i);
+    int64_t k0 = w.ks.begin + round.begin;
+    a.push_back({w.rows.begin, k0 + ak.begin, w.rows.size(), ak.size()});
+    b.push_back({k0 + bk.begin, w.cols.begin, bk.size(), w.cols.size()});
+  }
+}
+
 void cmmrt::cosmaPredictedWords(const CosmaStrategy &s,
                                 std::vector<double> &sent,
                                 std::vector<double> &received) {

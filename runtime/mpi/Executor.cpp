@@ -2,6 +2,7 @@
 
 #include "cmmrt/Executor.h"
 
+#include "cmmrt/DistributedGemm.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/MatrixIO.h"
 #include "cmmrt/TaskKernels.h"
@@ -36,6 +37,8 @@ using namespace cmmrt::plan;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+bool complete(MPI_Request &request, double timeout);
 
 /// A generated program's command line and environment.
 struct Options : ExecOptions {
@@ -132,6 +135,9 @@ private:
   void put(int32_t slot, Matrix value);
   void release(int32_t slot);
   void worker(int w);
+  /// A distributed_gemm on worker `w`: every rank runs it together.
+  void distributedGemm(const Task &task, const std::vector<TileRef> &inputs,
+                       int w);
   void communicator(int c);
   /// Whether communicator thread `c` of this rank sends or receives `x`.
   bool serves(int c, const Transfer &x) const {
@@ -174,6 +180,8 @@ private:
   std::map<int32_t, int32_t> loadTilesLeft;
 
   std::vector<MPI_Comm> comms;
+  MPI_Comm gangComm = MPI_COMM_NULL; // distributed products, in plan order
+  int blasThreads = 1;               // per worker, outside gang tasks
   int tagLimit = 32767; // MPI_TAG_UB + 1, at least 32768 by the standard
   std::map<int32_t, Matrix> results;      // rank 0: gathered matrices by op
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
@@ -300,6 +308,13 @@ void Executor::worker(int w) {
     }
     double start = now();
     std::string error;
+    if (task.kind == TaskKind::DistributedGemm) {
+      distributedGemm(task, inputs, w);
+      held.clear();
+      ++tasksRun;
+      record({task.name, "task", w, start, now()});
+      continue;
+    }
     if (task.kind == TaskKind::Gather &&
         plan.ops[task.op].code == OpCode::Print && !options.keepPrinted) {
       // The line alone: no need to assemble the matrix.
@@ -367,8 +382,51 @@ void Executor::worker(int w) {
   }
 }
 
+void Executor::distributedGemm(const Task &task,
+                               const std::vector<TileRef> &inputs, int w) {
+  // Every rank has reached the product before any enters its collectives,
+  // so a stalled rank ends the job with a message instead of hanging it.
+  MPI_Request arrived;
+  MPI_Ibarrier(gangComm, &arrived);
+  if (!complete(arrived, options.recvTimeout)) {
+    char what[128];
+    std::snprintf(what, sizeof what,
+                  "timed out after %g s waiting for the other ranks to start "
+                  "the distributed product ",
+                  options.recvTimeout);
+    fail(what + std::string("'") + task.name + "' (" +
+             sourceLocation(plan, task.op) + ")",
+         task.op);
+  }
+  // The plan gives the product every worker of the node: their threads.
+  openblas_set_num_threads(
+      std::max(1, plan.workers[rank] * plan.threads[rank]));
+  std::vector<Matrix> outputs;
+  DistributedGemmStats stats;
+  std::string error;
+  bool ok = false;
+  try {
+    ok =
+        runDistributedGemm(plan, task, inputs, outputs, gangComm, stats, error);
+  } catch (const std::bad_alloc &) {
+    error = "out of memory";
+  }
+  openblas_set_num_threads(blasThreads);
+  if (!ok)
+    fail(sourceLocation(plan, task.op) + ": error: " + error + " (task '" +
+             task.name + "')",
+         task.op);
+  bytesSent += (long long)stats.bytesSent;
+  bytesReceived += (long long)stats.bytesReceived;
+  for (int32_t i = 0; i < task.numInputs; ++i)
+    release(plan.inputs[task.firstInput + i]);
+  for (int32_t o = 0; o < task.numOutputs; ++o)
+    put(task.firstOutput + o, std::move(outputs[o]));
+  (void)w;
+}
+
 /// Polls `request` until it completes or the timeout passes.
-static bool complete(MPI_Request &request, double timeout) {
+bool complete(MPI_Request &request, double timeout) {
   auto begin = Clock::now();
   auto deadline = begin + std::chrono::duration<double>(timeout);
   int done = 0;
@@ -456,11 +514,12 @@ void Executor::run() {
     tagLimit = *ub;
   for (MPI_Comm &c : comms)
     MPI_Comm_dup(MPI_COMM_WORLD, &c);
+  MPI_Comm_dup(MPI_COMM_WORLD, &gangComm);
 
   // One worker: it gets the node's BLAS threads; several: one each
   // (Debian's pthread OpenBLAS has one process-wide thread count).
   int workers = plan.workers[rank];
-  int blasThreads = workers == 1 ? std::max(1, plan.threads[rank]) : 1;
+  blasThreads = workers == 1 ? std::max(1, plan.threads[rank]) : 1;
   openblas_set_num_threads(blasThreads);
   // mpirun binds each rank to one core by default, which would run every
   // BLAS thread and worker of the rank on that core.
@@ -492,6 +551,7 @@ void Executor::run() {
     t.join();
   for (MPI_Comm &c : comms)
     MPI_Comm_free(&c);
+  MPI_Comm_free(&gangComm);
 }
 
 void Executor::collect(double seconds, ExecResult &result) {

@@ -1,7 +1,8 @@
 """Compiles one program of examples/ at its test size with cmmc and runs it
 under mpirun on NP ranks, for three tile sizes (one tile per matrix, about
 half, about a third: ragged edges; on several ranks also one tile with
-dynamic tiling forced, so sub-tiles are merged) and at both optimisation
+dynamic tiling forced, so sub-tiles are merged; and every product forced to
+run as a COSMA distributed product) and at both optimisation
 levels. Every printed matrix (--dump-prints) and every saved file must
 equal the reference interpreter's at the same level within a relative
 Frobenius error of 1e-10, the printed lines must carry the same labels and
@@ -93,6 +94,8 @@ def main():
     configs = [(t, []) for t in tiles]
     if ranks > 1:
         configs.append((largest, ["--dynamic-tiling=always"]))
+    # Every product as a COSMA gang task on all ranks (issue 6).
+    configs.append((tiles[-1], ["--gemm=cosma"]))
     checked, moved = 0, 0
     for level in ([], ["--O0"]):
         ref_dir = os.path.join(work, "ref" + "".join(level))
@@ -102,7 +105,9 @@ def main():
         reference = dumps(ref_dir)
         ref_saved = take_saved(work)
         for tile, extra in configs:
-            tag = "t%d%s%s" % (tile, "".join(level), "-dyn" if extra else "")
+            tag = "t%d%s%s" % (tile, "".join(level),
+                               extra[0].replace("=", "-").lstrip("-")
+                               if extra else "")
             exe = os.path.join(work, name + "-" + tag)
             run([cmmc, prog, "-o", exe, "--nodes=%d" % ranks,
                  "--tile-sizes=%d" % tile] + flags + level + extra, work)

@@ -1,10 +1,11 @@
 // cmm-schedule on hand-written graphs: readTaskGraph keeps kinds, cost
 // classes, time parameters and pinned nodes; graphs already scheduled are
-// left alone; gang tasks and pins outside the machine are errors.
+// left alone; gang tasks are placed; gangs and pins outside the machine are
+// errors.
 // RUN: cmm-opt %s -split-input-file --cmm-schedule="nodes=2 machine-model=%S/Inputs/test-model.json" -verify-diagnostics | FileCheck %s
 
 // The load is pinned to the master; the transpose of a 5x2 tile is 2x5.
-// CHECK-LABEL: cmmtg.graph @main tile_size 5 attributes {communicators = array<i64: 1, 1>, makespan = {{.*}} : f64, nodes = 2 : i64, scheduler = "heft", threads = array<i64: 1, 1>, workers = array<i64: 2, 2>} {
+// CHECK-LABEL: cmmtg.graph @main tile_size 5 attributes {communicators = array<i64: 1, 1>, gemm_memory = {{.*}} : f64, makespan = {{.*}} : f64, nodes = 2 : i64, scheduler = "heft", threads = array<i64: 1, 1>, workers = array<i64: 2, 2>} {
 // CHECK-DAG: %[[L:.*]] = cmmtg.task load () {finish = {{.*}}, m = 5 : i64, n = 2 : i64, name = "load", node = 0 : i64, pinned = 0 : i64, start = {{.*}}, worker = {{[01]}} : i64} : () -> !cmmtg.tile<5x2>
 // CHECK-DAG: cmmtg.task transpose ({{.*}}) {finish = {{.*}}, m = 2 : i64, n = 5 : i64, name = "t", node = {{[01]}} : i64, start = {{.*}}, worker = {{[01]}} : i64} : (!cmmtg.tile<5x2>) -> !cmmtg.tile<2x5>
 // CHECK-DAG: cmmtg.task elementwise cost map ({{.*}}) {finish = {{.*}}, m = 5 : i64, n = 2 : i64, name = "exp"
@@ -26,10 +27,26 @@ cmmtg.graph @main tile_size 7 attributes {makespan = 1.0 : f64, nodes = 4, sched
 
 // -----
 
+// A gang task (COSMA) is placed on its first node, worker 0, and holds
+// every worker of the gang from one start to one finish: "late" (ready at
+// 0) goes into the gap before it, on worker 1, not beside it.
+// CHECK-LABEL: cmmtg.graph @main tile_size 5
+// CHECK: %[[A:.*]] = cmmtg.task generate () {finish = [[GEN:[^ ]*]] : f64, {{.*}}name = "a", node = 0 : i64
+// CHECK: cmmtg.task generate () {finish = [[GEN]] : f64, {{.*}}name = "late", node = 0 : i64, start = 0.000000e+00 : f64, worker = 1 : i64}
+// CHECK: cmmtg.task distributed_gemm (%[[A]], %[[A]]) {finish = {{.*}}, k = 5 : i64, m = 5 : i64, n = 5 : i64, name = "c", node = 0 : i64, nodes = array<i64: 0, 1>, start = [[GEN]] : f64, worker = 0 : i64}
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () {name = "a", m = 5, n = 5} : () -> !cmmtg.tile<5x5>
+  %c = cmmtg.task distributed_gemm (%a, %a) {name = "c", nodes = array<i64: 0, 1>, m = 5, n = 5, k = 5} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+  %d = cmmtg.task generate () {name = "late", m = 5, n = 5} : () -> !cmmtg.tile<5x5>
+  %e = cmmtg.task elementwise (%c, %d) {name = "use", m = 5, n = 5} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+// expected-error @+1 {{cmm-schedule: task 'wide' has gang node 2 on a machine with 2 node(s)}}
 cmmtg.graph @main tile_size 5 {
   %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
-  // expected-error @+1 {{'cmmtg.task' op is a gang task; the schedulers do not place distributed_gemm yet}}
-  %c = cmmtg.task distributed_gemm (%a, %a) {nodes = array<i64: 0, 1>} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+  %c = cmmtg.task distributed_gemm (%a, %a) {name = "wide", nodes = array<i64: 0, 1, 2>} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 }
 
 // -----

@@ -22,7 +22,7 @@
 // On the test model, 5x5 tiles (8 product tasks of 0.125 s on 4 workers)
 // beat 2x2 tiles (125 small products and many transfers).
 // CHECK-LABEL: func.func @main()
-// CHECK: cmmtg.graph @main tile_size 5 attributes {communicators = array<i64: 1, 1>, makespan = {{[0-9.e+-]+}} : f64, nodes = 2 : i64, scheduler = "heft", threads = array<i64: 1, 1>, workers = array<i64: 2, 2>} {
+// CHECK: cmmtg.graph @main tile_size 5 attributes {communicators = array<i64: 1, 1>, gemm_memory = {{.*}} : f64, makespan = {{[0-9.e+-]+}} : f64, nodes = 2 : i64, scheduler = "heft", threads = array<i64: 1, 1>, workers = array<i64: 2, 2>} {
 // CHECK: cmmtg.task generate () {finish = {{.*}} : f64, m = 5 : i64, n = 5 : i64, name = "rand{{.*}}", node = {{[01]}} : i64, op = 0 : i64, start = {{.*}} : f64, worker = {{[01]}} : i64} : () -> !cmmtg.tile<5x5>
 // Tiles made on the other node are sent and enter the tile cache.
 // CHECK: %[[R:.*]] = cmmtg.recv %{{.*}} from {{[01]}} to {{[01]}} {finish = {{.*}} : f64, recv_comm = 0 : i64, send_comm = 0 : i64, start = {{.*}} : f64} : !cmmtg.tile<5x5>
@@ -39,11 +39,11 @@
 // RR: cmmtg.graph @main tile_size {{[25]}} attributes {{{.*}}makespan = {{.*}} : f64, nodes = 2 : i64, scheduler = "roundrobin"{{.*}}} {
 // RR-NOT: cmmtg.graph
 
-// BUILTIN: cmmtg.graph @main tile_size {{[25]}} attributes {communicators = array<i64: 1, 1>, makespan = {{.*}} : f64, nodes = 2 : i64, scheduler = "heft", threads = array<i64: 1, 1>, workers = array<i64: 1, 1>} {
+// BUILTIN: cmmtg.graph @main tile_size {{[25]}} attributes {communicators = array<i64: 1, 1>, gemm_memory = {{.*}} : f64, makespan = {{.*}} : f64, nodes = 2 : i64, scheduler = "heft", threads = array<i64: 1, 1>, workers = array<i64: 1, 1>} {
 // BUILTIN-NOT: cmmtg.graph
 
 // One node: no transfers.
-// ONE: cmmtg.graph @main tile_size {{[25]}} attributes {communicators = array<i64: 1>, makespan = {{.*}} : f64, nodes = 1 : i64, scheduler = "heft", threads = array<i64: 2>, workers = array<i64: 1>} {
+// ONE: cmmtg.graph @main tile_size {{[25]}} attributes {communicators = array<i64: 1>, gemm_memory = {{.*}} : f64, makespan = {{.*}} : f64, nodes = 1 : i64, scheduler = "heft", threads = array<i64: 2>, workers = array<i64: 1>} {
 // ONE-NOT: cmmtg.recv
 // ONE-NOT: cmmtg.graph
 

@@ -158,6 +158,19 @@ static cl::opt<planner::DynamicTiling> dynamicTiling(
                           "only the dynamic variant where it applies")),
     cl::cat(planCategory));
 
+static cl::opt<planner::GemmChoice> gemmChoice(
+    "gemm",
+    cl::desc("How matrix products run: chosen per product by the cost model, "
+             "as tiles, or as COSMA distributed products (issue 6)"),
+    cl::init(planner::GemmChoice::Auto),
+    cl::values(clEnumValN(planner::GemmChoice::Auto, "auto",
+                          "COSMA where the model predicts it faster"),
+               clEnumValN(planner::GemmChoice::Tiled, "tiled",
+                          "gemm-accumulate tasks on tiles (HEFT)"),
+               clEnumValN(planner::GemmChoice::Cosma, "cosma",
+                          "every product one COSMA gang task on all nodes")),
+    cl::cat(planCategory));
+
 static cl::opt<std::string> planTrace(
     "plan-trace",
     cl::desc("With --emit=plan, write the chosen plan's predicted schedule as "
@@ -204,6 +217,7 @@ static planner::PlanOptions planOptions() {
                           ? planner::SchedulerKind::HEFT
                           : planner::SchedulerKind::RoundRobin;
   options.dynamicTiling = dynamicTiling;
+  options.gemm = gemmChoice;
   return options;
 }
 

@@ -39,7 +39,7 @@ public:
 
 class MachineCostModel : public CostModel {
 public:
-  explicit MachineCostModel(MachineModel model) : model(std::move(model)) {}
+  explicit MachineCostModel(MachineModel model);
   unsigned numNodes() const override { return model.nodes.size(); }
   unsigned workers(unsigned node) const override {
     return model.nodes[node].workers;
@@ -50,17 +50,23 @@ public:
   double memoryBytes(unsigned node) const override {
     return model.nodes[node].memoryBytes;
   }
-  double taskTime(const Task &task, TaskId, unsigned node) const override {
-    return model.taskTime(node, task.op, task.m, task.n, task.k);
-  }
+  /// A distributed_gemm takes its GangGemm.h time wherever it is asked
+  /// about (it occupies its whole gang); other tasks their polynomial.
+  double taskTime(const Task &task, TaskId id, unsigned node) const override;
   double transferTime(const DataItem &data, DataId, unsigned from,
                       unsigned to) const override {
     return model.transferTime(from, to, data.bytes);
   }
   const MachineModel &machine() const { return model; }
+  /// The memory per rank distributed products may use (gangMemoryBytes).
+  double gangMemory() const { return gangBytes; }
 
 private:
   MachineModel model;
+  double gangBytes;
+  /// Gang task times by task id (a strategy per call would be wasteful:
+  /// HEFT asks for every node). One cost model serves one thread.
+  mutable std::map<TaskId, double> gangTimes;
 };
 
 /// Costs given as tables: time[task][node] and a cost per data item (paid

@@ -32,7 +32,7 @@ enum class TaskKind {
   Gather,          // copy a tile to the master (the paper's takecopy)
   Solve,           // inv/solve of a whole matrix on one node
   Merge,           // sub-tiles of dynamic tiling combined into one tile
-  DistributedGemm, // a gang task over several nodes (COSMA); not chosen yet
+  DistributedGemm, // a gang task over several nodes (COSMA, GangGemm.h)
   Abstract,        // tests: cost given per processor
 };
 
@@ -73,6 +73,10 @@ public:
   TaskId addTask(Task task);
   /// Adds a data item produced by `producer` (an existing task).
   DataId addData(TaskId producer, double bytes, std::string name = "");
+  /// Makes `task` a gang task over `nodes` (the first holds its data).
+  void setGang(TaskId task, std::vector<unsigned> nodes) {
+    taskList[task].gangNodes = std::move(nodes);
+  }
   /// Records the tile shape of `data` (the task-graph IR needs it).
   void setShape(DataId data, int64_t rows, int64_t cols) {
     dataList[data].rows = rows;

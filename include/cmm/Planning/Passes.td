@@ -34,6 +34,9 @@ def TileTaskGraph : Pass<"cmm-tile", "mlir::ModuleOp"> {
            "Dynamic tiling (paper section 3.2) for a machine with this many "
            "workers: start-up matrices with fewer tiles than workers are cut "
            "into sub-tiles and merged back later (0: off)">,
+    Option<"cosmaNodes", "cosma-nodes", "unsigned", /*default=*/"0",
+           "Make every product one distributed_gemm (COSMA) gang task over "
+           "nodes 0..N-1 (0: products are gemm-accumulate tiles)">,
   ];
 }
 

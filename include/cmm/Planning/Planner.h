@@ -29,6 +29,12 @@ enum class SchedulerKind { HEFT, RoundRobin };
 /// dynamic variant where it applies (to compare, as the paper's Table 6).
 enum class DynamicTiling { Off, Auto, Always };
 
+/// How products are run (issue 6): chosen per product by the cost model
+/// (COSMA where GangGemm.h predicts it faster than the tiled product, and
+/// the sweep keeps such a variant only if the whole plan is faster), always
+/// as gemm-accumulate tiles, or always as COSMA gang tasks.
+enum class GemmChoice { Auto, Tiled, Cosma };
+
 struct PlanOptions {
   std::vector<int64_t> tileSizes; // empty: defaultTileSizes()
   SchedulerKind scheduler = SchedulerKind::HEFT;
@@ -37,6 +43,7 @@ struct PlanOptions {
   /// For each tile size where the start-up matrices have fewer tiles than
   /// the machine has workers, whether candidates start them in sub-tiles.
   DynamicTiling dynamicTiling = DynamicTiling::Auto;
+  GemmChoice gemm = GemmChoice::Auto;
 };
 
 struct PlanCandidate {
@@ -47,6 +54,7 @@ struct PlanCandidate {
   SimulationReport simulation;
   Bounds bounds;
   double zeroCommMakespan = 0; // HEFT with free communication (Table 7)
+  unsigned gangGemms = 0;      // products run as COSMA gang tasks
 };
 
 struct Plan {

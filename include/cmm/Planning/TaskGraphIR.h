@@ -40,6 +40,8 @@ struct PlanSummary {
   double makespan = 0;   // predicted (simulated) makespan, seconds
   /// Per node (empty: not recorded): what code generation needs.
   std::vector<int64_t> workers, threads, communicators;
+  /// Memory per rank distributed products may use, bytes (0: not recorded).
+  double gemmMemory = 0;
 };
 
 /// The summary of a plan on `machine`.
@@ -62,8 +64,7 @@ tg::GraphOp emitScheduledGraph(mlir::OpBuilder &builder, mlir::Location loc,
 
 /// The task graph of a `cmmtg.graph`, scheduled or not (placement, transfers
 /// and cache commands are ignored; a recv result is the data item it
-/// copies). Fails, with an error on the op, on a `distributed_gemm` (the
-/// schedulers do not place gang tasks yet).
+/// copies; a `distributed_gemm`'s `nodes` are its gang).
 mlir::LogicalResult readTaskGraph(tg::GraphOp op, TaskGraph &graph);
 
 } // namespace cmm::planner

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <functional>
 #include <string>
 
 namespace cmm::planner {
@@ -39,8 +40,22 @@ constexpr long long kMaxTasks = 200'000;
 /// `startupSize` so every worker gets work sooner; elementwise ops on them
 /// stay in sub-tiles, and `merge` tasks combine the sub-tiles back into
 /// whole tiles before the first op that needs whole tiles.
+///
+/// With `gang`, a product for which `gang->use` says so becomes one
+/// distributed_gemm task (COSMA, issue 6) over `gang->nodes` instead of
+/// gemm-accumulate chains: inputs the tiles of A then of B, outputs the
+/// tiles of C, m, n, k the product's.
+struct GangGemmChoice {
+  std::vector<unsigned> nodes; // the gang; the first holds A, B and C
+  /// For m x k times k x n at `where` (file:line:col): true for a gang
+  /// task; false, or false with `error` set to stop the tiling.
+  std::function<bool(int64_t m, int64_t n, int64_t k, const std::string &where,
+                     std::string &error)>
+      use;
+};
 bool buildTaskGraph(mlir::func::FuncOp func, int64_t tileSize, TaskGraph &graph,
-                    std::string &error, int64_t startupSize = 0);
+                    std::string &error, int64_t startupSize = 0,
+                    const GangGemmChoice *gang = nullptr);
 
 /// The sub-tile size dynamic tiling uses for `workers` workers: the tile
 /// size halved (at most twice) until the largest generated or loaded matrix

@@ -111,7 +111,7 @@ const char *kindName(tg::TaskKind kind) {
   case tg::TaskKind::Merge:
     return "Merge";
   case tg::TaskKind::DistributedGemm:
-    return nullptr;
+    return "DistributedGemm";
   }
   return nullptr;
 }
@@ -328,9 +328,6 @@ LogicalResult CppEmitter::collectGraph() {
       continue; // cache put/evict: the executor releases after the last use
     if (!task.getNode())
       return task.emitOpError("has no placement; run cmm-schedule first");
-    if (!kindName(task.getKind()))
-      return task.emitOpError(
-          "is a distributed_gemm, which the runtime does not execute yet");
     int64_t op = task.getOp().value_or(-1);
     if (task.getKind() != tg::TaskKind::Merge &&
         (op < 0 || op >= int64_t(ops.size())))
@@ -361,6 +358,29 @@ LogicalResult CppEmitter::collectGraph() {
     info.start = task.getStart() ? task.getStart()->convertToDouble() : 0.0;
     info.finish = task.getFinish() ? task.getFinish()->convertToDouble() : 0.0;
     info.order = order;
+    if (task.getKind() == tg::TaskKind::DistributedGemm) {
+      // The runtime runs COSMA on every rank, rooted at the master: a gang
+      // over all nodes, first node 0, on each node's worker 0.
+      auto gang = task.getNodesAttr();
+      bool everyNode = gang && int64_t(gang.size()) == nodes;
+      for (int64_t i = 0; everyNode && i < nodes; ++i)
+        everyNode = gang.asArrayRef()[i] == i;
+      if (!everyNode)
+        return task.emitOpError("is a distributed_gemm whose gang is not "
+                                "every node in order (0, 1, ...); the runtime "
+                                "runs only those");
+      if (op < 0 || (ops[op].code != "Matmul" && ops[op].code != "Pow"))
+        return task.emitOpError("is a distributed_gemm of an op that is not "
+                                "a product");
+      for (int64_t n = 1; n < nodes; ++n) {
+        TaskInfo peer = info; // no operands or results off the first node
+        peer.node = n;
+        peer.worker = 0;
+        peer.inputs.clear();
+        peer.numOutputs = 0;
+        tasks.push_back(std::move(peer));
+      }
+    }
     tasks.push_back(std::move(info));
   }
   // Each node's tasks in schedule order; transfers in schedule order (ties
@@ -483,7 +503,10 @@ void CppEmitter::emit() {
                                     : 0.0)
      << ",\n    kOps, " << ops.size() << ", kSlots, " << slots.size()
      << ", kTasks, " << tasks.size() << ", kInputs,\n    kTransfers, "
-     << transfers.size() << ", kOutputs, " << outputs.size() << "};\n"
+     << transfers.size() << ", kOutputs, " << outputs.size() << ", "
+     << literal(graph.getGemmMemory() ? graph.getGemmMemory()->convertToDouble()
+                                      : 0.0)
+     << "};\n"
      << "} // namespace\n\n"
      << "int main(int argc, char **argv) { return cmmrt::runPlan(kPlan, "
         "argc, argv); }\n";

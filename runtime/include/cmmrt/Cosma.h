@@ -37,6 +37,7 @@
 #include <mpi.h>
 
 #include <functional>
+#include <vector>
 
 namespace cmmrt {
 
@@ -59,6 +60,18 @@ struct CosmaResult {
 void cosmaMultiply(const CosmaStrategy &strategy, const ElementFn &a,
                    const ElementFn &b, bool transA, bool transB, MPI_Comm comm,
                    CosmaResult &result);
+
+/// A rectangle of op(A) or op(B).
+struct CosmaRegion {
+  int64_t row0 = 0, col0 = 0, rows = 0, cols = 0;
+};
+
+/// The regions of op(A) and of op(B) that `rank` holds in the layout above
+/// (every element on exactly one rank; none on an idle rank): what a rank
+/// that has the whole operands sends each rank before cosmaMultiply.
+void cosmaInputRegions(const CosmaStrategy &strategy, int rank,
+                       std::vector<CosmaRegion> &a,
+                       std::vector<CosmaRegion> &b);
 
 /// The words each rank of the grid sends and receives in cosmaMultiply,
 /// predicted from the strategy alone (one entry per rank of `p`).

@@ -28,6 +28,10 @@ enum class TaskKind : uint8_t {
   Gather,      // every tile of a printed/saved matrix, to the master
   Solve,       // inv/solve over whole matrices, producing every result tile
   Merge,       // sub-tiles of dynamic tiling into one tile
+  /// A product run by COSMA on every rank at once (cmmrt/Cosma.h): listed
+  /// on every node for worker 0; node 0's entry has A's tiles then B's as
+  /// inputs and C's tiles as outputs, the others have none.
+  DistributedGemm,
 };
 
 /// The op of the source function a task computes part of.
@@ -106,6 +110,9 @@ struct Plan {
   int32_t numTransfers;
   const int32_t *outputs;
   int32_t numOutputs;
+  /// Memory per rank distributed products may use, bytes (0: the node's
+  /// physical memory); CMM_MAX_MEMORY lowers it at run time.
+  double gemmMemory;
 };
 
 } // namespace cmmrt::plan

@@ -26,7 +26,8 @@ def TG_GraphOp : TG_Op<"graph", [IsolatedFromAbove, NoRegionArguments,
     topological order. Scheduled (`makespan` set, with the `scheduler` that
     made the plan and the number of `nodes` of the machine, and per node
     the `workers`, BLAS `threads` per worker and `communicators` code
-    generation needs), every task has
+    generation needs, and the `gemm_memory` in bytes per rank that
+    distributed products may use), every task has
     a placement, and the body holds tasks, transfers and cache commands in
     start-time order.
 
@@ -51,7 +52,8 @@ def TG_GraphOp : TG_Op<"graph", [IsolatedFromAbove, NoRegionArguments,
                    OptionalAttr<I64Attr>:$nodes,
                    OptionalAttr<DenseI64ArrayAttr>:$workers,
                    OptionalAttr<DenseI64ArrayAttr>:$threads,
-                   OptionalAttr<DenseI64ArrayAttr>:$communicators);
+                   OptionalAttr<DenseI64ArrayAttr>:$communicators,
+                   OptionalAttr<F64Attr>:$gemm_memory);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $function `tile_size` $tile_size attr-dict-with-keyword $body
@@ -98,7 +100,8 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
     and `finish`; `pinned` forces a node (loads and gathers run on the
     master, node 0). A `distributed_gemm` is a gang task: it occupies the
     workers of every node of `nodes` at once, `node` (one of them) is where
-    its operands and results are. The planner does not choose it yet.
+    its operands and results are. The planner makes one for a product that
+    COSMA runs faster (`gemm=auto`) or for every product (`gemm=cosma`).
 
     For code generation a task tiled from a function names the `op` it
     computes part of (its index in the function body) and, per result, the

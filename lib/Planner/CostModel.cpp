@@ -1,0 +1,29 @@
+//===- CostModel.cpp - Task times from a machine model --------------------===//
+
+#include "cmm/Planner/CostModel.h"
+#include "cmm/Planner/GangGemm.h"
+
+#include <limits>
+
+using namespace cmm::planner;
+
+MachineCostModel::MachineCostModel(MachineModel model)
+    : model(std::move(model)), gangBytes(gangMemoryBytes(this->model)) {}
+
+double MachineCostModel::taskTime(const Task &task, TaskId id,
+                                  unsigned node) const {
+  if (!task.isGang())
+    return model.taskTime(node, task.op, task.m, task.n, task.k);
+  auto it = gangTimes.find(id);
+  if (it != gangTimes.end())
+    return it->second;
+  GangGemmCost cost;
+  std::string error;
+  // The tiler only makes gang tasks that fit; one that does not never wins.
+  double t = gangGemmCost(model, task.gangNodes, task.m, task.n, task.k,
+                          gangBytes, cost, error)
+                 ? cost.total()
+                 : std::numeric_limits<double>::infinity();
+  gangTimes.emplace(id, t);
+  return t;
+}

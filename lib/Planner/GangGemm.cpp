@@ -1,0 +1,86 @@
+//===- GangGemm.cpp - A product as one COSMA gang task: its cost ----------===//
+
+#include "cmm/Planner/GangGemm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+using namespace cmm::planner;
+
+double cmm::planner::gangMemoryBytes(const MachineModel &machine) {
+  if (const char *env = std::getenv("CMM_MAX_MEMORY")) {
+    char *end = nullptr;
+    double bytes = std::strtod(env, &end);
+    if (end != env && *end == '\0' && bytes > 0)
+      return bytes;
+  }
+  double smallest = std::numeric_limits<double>::infinity();
+  for (const NodeSpec &node : machine.nodes)
+    smallest = std::min(smallest, node.memoryBytes);
+  return smallest;
+}
+
+bool cmm::planner::gangGemmCost(const MachineModel &machine,
+                                const std::vector<unsigned> &gang, double m,
+                                double n, double k, double memoryBytes,
+                                GangGemmCost &cost, std::string &error) {
+  cost = GangGemmCost();
+  if (gang.empty()) {
+    error = "a distributed product needs at least one node";
+    return false;
+  }
+  cmmrt::CosmaStrategy &s = cost.strategy;
+  if (!cmmrt::computeCosmaStrategy(int64_t(m), int64_t(n), int64_t(k),
+                                   int(gang.size()), memoryBytes / 8.0,
+                                   cmmrt::CosmaOptions(), s, error))
+    return false;
+  const int used = s.usedRanks();
+  // Ranks are the gang's nodes in order: rank r runs on gang[r].
+  const unsigned root = gang.front();
+  double slowestBandwidth = std::numeric_limits<double>::infinity();
+  double latency = 0;
+  for (int r = 1; r < used; ++r) {
+    const LinkSpec &l = machine.link(root, gang[r]);
+    slowestBandwidth = std::min(slowestBandwidth, l.bandwidth);
+    latency = std::max(latency, l.latency);
+  }
+  for (int r = 0; r < used; ++r)
+    for (int q = 0; q < used; ++q)
+      if (q != r) {
+        const LinkSpec &l = machine.link(gang[r], gang[q]);
+        slowestBandwidth = std::min(slowestBandwidth, l.bandwidth);
+      }
+  const double share = used > 1 ? double(used - 1) / used : 0.0;
+  if (used > 1) {
+    cost.scatter = latency + 8.0 * (m * k + k * n) * share / slowestBandwidth;
+    cost.gather = latency + 8.0 * m * n * share / slowestBandwidth;
+    cost.exchange =
+        s.rounds * latency +
+        8.0 * cmmrt::cosmaGridTraffic(s.m, s.n, s.k, s.gm, s.gn, s.gk) /
+            slowestBandwidth;
+  }
+  for (int r = 0; r < used; ++r) {
+    const NodeSpec &node = machine.nodes[gang[r]];
+    double t = machine.taskTime(gang[r], OpClass::Gemm, double(s.tileM),
+                                double(s.tileN), double(s.tileK));
+    cost.product = std::max(cost.product, t / std::max(1u, node.workers));
+  }
+  return true;
+}
+
+double cmm::planner::tiledGemmEstimate(const MachineModel &machine, double m,
+                                       double n, double k, int64_t tileSize) {
+  double t = double(std::max<int64_t>(1, tileSize));
+  double best = std::numeric_limits<double>::infinity();
+  double whole = std::numeric_limits<double>::infinity();
+  for (unsigned node = 0; node < machine.nodes.size(); ++node) {
+    double tm = std::min(t, m), tn = std::min(t, n), tk = std::min(t, k);
+    best =
+        std::min(best, std::ceil(k / t) *
+                           machine.taskTime(node, OpClass::Gemm, tm, tn, tk));
+    whole = std::min(whole, machine.taskTime(node, OpClass::Gemm, m, n, k));
+  }
+  return std::max(best, whole / std::max(1u, machine.totalWorkers()));
+}
