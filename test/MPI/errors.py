@@ -1,7 +1,8 @@
 """Run-time errors of compiled programs end the job with a message naming
 the source line, never a crash or a hang: a singular matrix, a file that
-changed shape since compilation, a tile larger than the node's memory, the
-wrong number of ranks, an unknown option.
+changed shape since compilation, a tile larger than the node's memory, a
+distributed product larger than the memory allowed per rank, the wrong
+number of ranks, an unknown option.
 usage: errors.py CMMC WORKDIR
 """
 
@@ -82,6 +83,22 @@ def main():
                    r"huge\.cmm:1:5: error: cannot allocate \S+ GiB for task "
                    r"'rand@1:5\[0,0\]': the node has \S+ GiB of memory",
                    "tile larger than memory")
+
+    # A distributed (COSMA) product that does not fit in the memory a rank
+    # is allowed at run time (CMM_MAX_MEMORY, bytes) says what it needs.
+    exe_cosma = compile_program(
+        cmmc, work, "cosma", "A = rand(64, 4096)\nB = rand(4096, 64)\n"
+        "print(A * B)\n", ["--nodes=2", "--gemm=cosma"])
+    ENV["CMM_MAX_MEMORY"] = "8000"
+    try:
+        expect_failure(["mpirun", "-np", "2", "--bind-to", "none",
+                        "-x", "CMM_MAX_MEMORY", exe_cosma], work,
+                       r"cosma\.cmm:3:9: error: a 64x64x4096 product on 2 "
+                       r"rank\(s\) needs at least \S+ GiB per rank .*and a "
+                       r"rank has 7\.45e-06 GiB \(task 'matmul@3:9 cosma'\)",
+                       "distributed product larger than memory")
+    finally:
+        del ENV["CMM_MAX_MEMORY"]
 
     expect_failure(["mpirun", "-np", "2", exe], work,
                    r"this program was planned for 1 node\(s\), one MPI rank "

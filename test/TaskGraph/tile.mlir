@@ -6,6 +6,17 @@
 // gemm_acc along k: 2 x 2 x 2 = 8 product tasks; the ragged 7x7 one
 // likewise; the 3x7 * 7x3 product of the last case 1 x 1 x 2 = 2.
 // RUN: cmm-opt %s -split-input-file --cmm-tile="tile-sizes=5" | grep -E "cmmtg.task gemm(_acc)? " | count 18
+// cosma-nodes=3: each product is one distributed_gemm over nodes 0..2 with
+// A's tiles then B's as inputs, C's tiles as results, the whole product's
+// m, n, k; no gemm tiles are left (the IR verifies).
+// RUN: cmm-opt %s -split-input-file --cmm-tile="tile-sizes=5 cosma-nodes=3" | FileCheck %s --check-prefix=GANG
+// RUN: cmm-opt %s -split-input-file --cmm-tile="tile-sizes=5 cosma-nodes=3" | not grep -E "cmmtg.task gemm(_acc)? "
+// RUN: cmm-opt %s -split-input-file --cmm-tile="tile-sizes=5 cosma-nodes=3" | cmm-opt -split-input-file -verify-diagnostics -o /dev/null
+// GANG: %{{.*}}:4 = cmmtg.task distributed_gemm (%0, %1, %2, %3, %4, %5, %6, %7) {k = 10 : i64, m = 10 : i64, n = 10 : i64, name = "matmul@{{.*}} cosma", nodes = array<i64: 0, 1, 2>, op = 2 : i64, origins = array<i64: 0, 0, 0, 5, 5, 0, 5, 5>}
+// GANG: distributed_gemm ({{.*}}) {k = 7 : i64, m = 7 : i64, n = 7 : i64,
+// GANG-SAME: -> (!cmmtg.tile<5x5>, !cmmtg.tile<5x2>, !cmmtg.tile<2x5>, !cmmtg.tile<2x2>)
+// GANG: distributed_gemm ({{.*}}) {k = 7 : i64, m = 3 : i64, n = 3 : i64,
+// GANG-SAME: : (!cmmtg.tile<3x5>, !cmmtg.tile<3x2>, !cmmtg.tile<5x3>, !cmmtg.tile<2x3>) -> !cmmtg.tile<3x3>
 // Without tile-sizes: 10 %, 20 %, ..., 70 % and 100 % of the largest dimension.
 // RUN: cmm-opt %s -split-input-file --cmm-tile | FileCheck %s --check-prefix=SWEEP
 // RUN: not cmm-opt %S/Inputs/no-main.mlir --cmm-tile 2>&1 | FileCheck %S/Inputs/no-main.mlir --check-prefix=NOMAIN

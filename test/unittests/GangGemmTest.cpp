@@ -1,0 +1,120 @@
+//===- GangGemmTest.cpp - The planner's cost of a COSMA gang task ---------===//
+//
+// Hand-computed costs of distributed products (GangGemm.h) on a unit
+// machine: a gemm of m x n x k takes mnk seconds, a link moves 8 bytes (one
+// word) per second with no latency.
+
+#include "cmm/Planner/GangGemm.h"
+#include "cmm/Planner/CostModel.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+using namespace cmm::planner;
+
+namespace {
+
+MachineModel unitMachine(unsigned nodes, unsigned workers = 1) {
+  MachineModel m;
+  m.name = "unit";
+  NodeSpec node;
+  node.workers = workers;
+  node.memoryBytes = 1e9;
+  node.time[static_cast<unsigned>(OpClass::Gemm)].a[7] = 1.0;
+  m.nodes.assign(nodes, node);
+  m.defaultLink = {0.0, 8.0};
+  return m;
+}
+
+TEST(GangGemmTest, HandComputedOnTwoNodes) {
+  // 4x4x4 on 2 ranks: the grid halves one dimension, so a rank's local
+  // product is 2x4x4 (or 4x4x2) = 32 s. Node 0 sends the other rank half of
+  // A and B: (16 + 16) / 2 = 16 words, 16 s; the ranks exchange half a
+  // panel (or reduce-scatter half of C): 8 words, 8 s, under the product;
+  // node 0 gathers half of C: 8 words, 8 s. Total 16 + 32 + 8 = 56 s.
+  GangGemmCost cost;
+  std::string error;
+  ASSERT_TRUE(gangGemmCost(unitMachine(2), {0, 1}, 4, 4, 4, 1e9, cost, error))
+      << error;
+  EXPECT_EQ(cost.strategy.usedRanks(), 2);
+  EXPECT_DOUBLE_EQ(cost.scatter, 16.0);
+  EXPECT_DOUBLE_EQ(cost.product, 32.0);
+  EXPECT_DOUBLE_EQ(cost.exchange, 8.0);
+  EXPECT_DOUBLE_EQ(cost.gather, 8.0);
+  EXPECT_DOUBLE_EQ(cost.total(), 56.0);
+}
+
+TEST(GangGemmTest, WorkersShareTheLocalProduct) {
+  GangGemmCost cost;
+  std::string error;
+  ASSERT_TRUE(gangGemmCost(unitMachine(2, 4), {0, 1}, 4, 4, 4, 1e9, cost,
+                           error));
+  EXPECT_DOUBLE_EQ(cost.product, 8.0); // 32 s over 4 workers
+  // The exchange (8 s) is no longer hidden under the product (8 s): equal.
+  EXPECT_DOUBLE_EQ(cost.total(), 16.0 + 8.0 + 8.0);
+}
+
+TEST(GangGemmTest, OneNodeMovesNothing) {
+  GangGemmCost cost;
+  std::string error;
+  ASSERT_TRUE(gangGemmCost(unitMachine(1), {0}, 4, 4, 4, 1e9, cost, error));
+  EXPECT_DOUBLE_EQ(cost.total(), 64.0);
+  EXPECT_DOUBLE_EQ(cost.scatter + cost.exchange + cost.gather, 0.0);
+}
+
+TEST(GangGemmTest, FreeCommunicationLeavesTheProduct) {
+  GangGemmCost cost;
+  std::string error;
+  MachineModel free = unitMachine(4).withFreeCommunication();
+  ASSERT_TRUE(gangGemmCost(free, {0, 1, 2, 3}, 8, 8, 8, 1e9, cost, error));
+  // 512 s of work on 4 ranks with divisible sides: 128 s each.
+  EXPECT_DOUBLE_EQ(cost.total(), 128.0);
+}
+
+TEST(GangGemmTest, TooLittleMemoryIsAnError) {
+  GangGemmCost cost;
+  std::string error;
+  EXPECT_FALSE(gangGemmCost(unitMachine(2), {0, 1}, 1000, 1000, 1000, 800.0,
+                            cost, error));
+  EXPECT_NE(error.find("GiB per rank"), std::string::npos) << error;
+}
+
+TEST(GangGemmTest, TiledEstimate) {
+  MachineModel m = unitMachine(2);
+  // 4x4x4 in 2x2 tiles on 2 workers: a chain is 2 products of 8 s, the work
+  // 64 s over 2 workers is 32 s: 32.
+  EXPECT_DOUBLE_EQ(tiledGemmEstimate(m, 4, 4, 4, 2), 32.0);
+  // One 4x4 tile: the chain is the whole product.
+  EXPECT_DOUBLE_EQ(tiledGemmEstimate(m, 4, 4, 4, 4), 64.0);
+  // largeK-like, 2 x 2 x 64 in tiles of 8: one output tile, a chain of 8
+  // products of 2x2x8 = 32 s each: 256 s (the work over 2 workers: 128 s).
+  EXPECT_DOUBLE_EQ(tiledGemmEstimate(m, 2, 2, 64, 8), 256.0);
+}
+
+TEST(GangGemmTest, MemoryFromTheModelOrTheEnvironment) {
+  MachineModel m = unitMachine(3);
+  m.nodes[2].memoryBytes = 5e8;
+  unsetenv("CMM_MAX_MEMORY");
+  EXPECT_DOUBLE_EQ(gangMemoryBytes(m), 5e8); // the smallest node
+  setenv("CMM_MAX_MEMORY", "123456", 1);
+  EXPECT_DOUBLE_EQ(gangMemoryBytes(m), 123456.0);
+  setenv("CMM_MAX_MEMORY", "lots", 1); // not a number: ignored
+  EXPECT_DOUBLE_EQ(gangMemoryBytes(m), 5e8);
+  unsetenv("CMM_MAX_MEMORY");
+}
+
+TEST(GangGemmTest, CostModelAsksOncePerTask) {
+  MachineCostModel cost(unitMachine(2));
+  Task t;
+  t.kind = TaskKind::DistributedGemm;
+  t.op = OpClass::Gemm;
+  t.m = t.n = t.k = 4;
+  t.gangNodes = {0, 1};
+  // Wherever asked, the gang's time (HEFT averages over nodes).
+  EXPECT_DOUBLE_EQ(cost.taskTime(t, 0, 0), 56.0);
+  EXPECT_DOUBLE_EQ(cost.taskTime(t, 0, 1), 56.0);
+  EXPECT_DOUBLE_EQ(cost.averageTaskTime(t, 0), 56.0);
+}
+
+} // namespace
