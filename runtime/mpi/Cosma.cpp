@@ -128,66 +128,30 @@ void cmmrt::cosmaPredictedWords(const CosmaStrategy &s,
   }
 }
 
-void cmmrt::cosmaMultiply(const CosmaStrategy &s, const ElementFn &a,
-                          const ElementFn &b, bool transA, bool transB,
-                          MPI_Comm comm, CosmaResult &result) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  result = CosmaResult();
-  Coords c = coordsOf(s, rank);
+namespace {
 
-  // Sub-communicators: A along j (ranks (i, *, l)), B along i (ranks
-  // (*, j, l)), C along l (ranks (i, j, *)); idle ranks get none.
-  MPI_Comm rowComm, colComm, depthComm;
-  int undefined = MPI_UNDEFINED;
-  MPI_Comm_split(comm, c.active ? c.i * s.gk + c.l : undefined, c.j, &rowComm);
-  MPI_Comm_split(comm, c.active ? c.j * s.gk + c.l : undefined, c.i, &colComm);
-  MPI_Comm_split(comm, c.active ? c.i * s.gn + c.j : undefined, c.l,
-                 &depthComm);
-  if (!c.active)
-    return;
-
+/// The rounds of Algorithm 1 and the reduction along k on this rank's
+/// pieces of A and B (one per round, in the layout of Cosma.h); the
+/// sub-communicators are freed at the end.
+void multiplyPieces(const CosmaStrategy &s, const Coords &c,
+                    const std::vector<const double *> &myA,
+                    const std::vector<const double *> &myB, bool transA,
+                    bool transB, MPI_Comm comm, MPI_Comm rowComm,
+                    MPI_Comm colComm, MPI_Comm depthComm, CosmaResult &result) {
   Work w = workOf(s, c);
   const int64_t mi = w.rows.size(), nj = w.cols.size();
-
-  // Buffers, allocated once (section 7.5): for each round this rank's
-  // pieces of A and B (the initial layout), two gathered A and B panels
-  // (double buffering) and the partial C.
-  std::vector<std::vector<double>> myA(w.rounds.size()), myB(w.rounds.size());
   int64_t maxRound = 0;
-  for (size_t r = 0; r < w.rounds.size(); ++r) {
-    const Range round = w.rounds[r];
+  for (const Range &round : w.rounds)
     maxRound = std::max(maxRound, round.size());
-    Range ak = piece(round.size(), s.gn, c.j),
-          bk = piece(round.size(), s.gm, c.i);
-    int64_t k0 = w.ks.begin + round.begin;
-    // A piece: op(A)(rows, k0 + ak), stored as op(A) (mi x ka) or as A
-    // (ka x mi) when transposed.
-    myA[r].resize(size_t(mi * ak.size()));
-    for (int64_t x = 0; x < mi; ++x)
-      for (int64_t y = 0; y < ak.size(); ++y) {
-        double v = a(w.rows.begin + x, k0 + ak.begin + y);
-        if (transA)
-          myA[r][size_t(y * mi + x)] = v;
-        else
-          myA[r][size_t(x * ak.size() + y)] = v;
-      }
-    // B piece: op(B)(k0 + bk, cols), stored as op(B) (kb x nj) or as B
-    // (nj x kb).
-    myB[r].resize(size_t(bk.size() * nj));
-    for (int64_t x = 0; x < bk.size(); ++x)
-      for (int64_t y = 0; y < nj; ++y) {
-        double v = b(k0 + bk.begin + x, w.cols.begin + y);
-        if (transB)
-          myB[r][size_t(y * bk.size() + x)] = v;
-        else
-          myB[r][size_t(x * nj + y)] = v;
-      }
-  }
+  // A rank alone along j (gn = 1) already holds its whole A panel, and
+  // alone along i its B panel: no gather, no panel buffer.
+  const bool ownA = s.gn == 1, ownB = s.gm == 1;
   std::vector<double> panelA[2], panelB[2];
   for (int x = 0; x < 2; ++x) {
-    panelA[x].resize(size_t(mi * maxRound));
-    panelB[x].resize(size_t(maxRound * nj));
+    if (!ownA)
+      panelA[x].resize(size_t(mi * maxRound));
+    if (!ownB)
+      panelB[x].resize(size_t(maxRound * nj));
   }
   std::vector<double> scratchB(transB ? size_t(maxRound * nj) : 0);
   std::vector<double> partial(size_t(mi * nj), 0.0);
@@ -212,12 +176,15 @@ void cmmrt::cosmaMultiply(const CosmaStrategy &s, const ElementFn &a,
       displsB[part] = offset;
       offset += countsB[part];
     }
-    MPI_Iallgatherv(myA[r].data(), countsA[c.j], MPI_DOUBLE,
-                    panelA[slot].data(), countsA.data(), displsA.data(),
-                    MPI_DOUBLE, rowComm, &requests[slot][0]);
-    MPI_Iallgatherv(myB[r].data(), countsB[c.i], MPI_DOUBLE,
-                    panelB[slot].data(), countsB.data(), displsB.data(),
-                    MPI_DOUBLE, colComm, &requests[slot][1]);
+    requests[slot][0] = requests[slot][1] = MPI_REQUEST_NULL;
+    if (!ownA)
+      MPI_Iallgatherv(myA[r], countsA[c.j], MPI_DOUBLE, panelA[slot].data(),
+                      countsA.data(), displsA.data(), MPI_DOUBLE, rowComm,
+                      &requests[slot][0]);
+    if (!ownB)
+      MPI_Iallgatherv(myB[r], countsB[c.i], MPI_DOUBLE, panelB[slot].data(),
+                      countsB.data(), displsB.data(), MPI_DOUBLE, colComm,
+                      &requests[slot][1]);
     for (int part = 0; part < s.gn; ++part)
       (part == c.j ? result.wordsSent : result.wordsReceived) +=
           part == c.j ? double(countsA[part]) * (s.gn - 1)
@@ -240,12 +207,14 @@ void cmmrt::cosmaMultiply(const CosmaStrategy &s, const ElementFn &a,
       continue;
     // The B panel as kr x nj, row-major: the gathered pieces are row
     // blocks already unless B is transposed.
-    const double *bPanel = panelB[slot].data();
+    const double *aPanel = ownA ? myA[r] : panelA[slot].data();
+    const double *bPanel = ownB ? myB[r] : panelB[slot].data();
     if (transB) {
       int64_t rowOffset = 0;
       for (int part = 0; part < s.gm; ++part) {
         int64_t kb = piece(kr, s.gm, part).size();
-        const double *src = panelB[slot].data() + rowOffset * nj;
+        const double *src =
+            (ownB ? myB[r] : panelB[slot].data()) + rowOffset * nj;
         for (int64_t y = 0; y < nj; ++y)
           for (int64_t x = 0; x < kb; ++x)
             scratchB[size_t((rowOffset + x) * nj + y)] = src[y * kb + x];
@@ -259,7 +228,7 @@ void cmmrt::cosmaMultiply(const CosmaStrategy &s, const ElementFn &a,
     for (int part = 0; part < s.gn; ++part) {
       int64_t ka = piece(kr, s.gn, part).size();
       if (ka) {
-        const double *aBlock = panelA[slot].data() + mi * kOffset;
+        const double *aBlock = aPanel + mi * kOffset;
         cblas_dgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
                     CblasNoTrans, int(mi), int(nj), int(ka), 1.0, aBlock,
                     transA ? int(mi) : int(ka), bPanel + kOffset * nj, int(nj),
@@ -301,4 +270,89 @@ void cmmrt::cosmaMultiply(const CosmaStrategy &s, const ElementFn &a,
   MPI_Comm_free(&rowComm);
   MPI_Comm_free(&colComm);
   MPI_Comm_free(&depthComm);
+}
+
+/// The grid's sub-communicators: A along j (ranks (i, *, l)), B along i
+/// (ranks (*, j, l)), C along l (ranks (i, j, *)); idle ranks get none.
+bool splitGrid(const CosmaStrategy &s, const Coords &c, MPI_Comm comm,
+               MPI_Comm &rowComm, MPI_Comm &colComm, MPI_Comm &depthComm) {
+  int undefined = MPI_UNDEFINED;
+  MPI_Comm_split(comm, c.active ? c.i * s.gk + c.l : undefined, c.j, &rowComm);
+  MPI_Comm_split(comm, c.active ? c.j * s.gk + c.l : undefined, c.i, &colComm);
+  MPI_Comm_split(comm, c.active ? c.i * s.gn + c.j : undefined, c.l,
+                 &depthComm);
+  return c.active;
+}
+
+} // namespace
+
+void cmmrt::cosmaMultiplyPieces(const CosmaStrategy &s,
+                                const std::vector<const double *> &aPieces,
+                                const std::vector<const double *> &bPieces,
+                                MPI_Comm comm, CosmaResult &result) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  result = CosmaResult();
+  Coords c = coordsOf(s, rank);
+  MPI_Comm rowComm, colComm, depthComm;
+  if (!splitGrid(s, c, comm, rowComm, colComm, depthComm)) {
+    MPI_Barrier(comm); // the active ranks' start of the timed product
+    return;
+  }
+  multiplyPieces(s, c, aPieces, bPieces, false, false, comm, rowComm, colComm,
+                 depthComm, result);
+}
+
+void cmmrt::cosmaMultiply(const CosmaStrategy &s, const ElementFn &a,
+                          const ElementFn &b, bool transA, bool transB,
+                          MPI_Comm comm, CosmaResult &result) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  result = CosmaResult();
+  Coords c = coordsOf(s, rank);
+  MPI_Comm rowComm, colComm, depthComm;
+  if (!splitGrid(s, c, comm, rowComm, colComm, depthComm)) {
+    MPI_Barrier(comm); // the active ranks' start of the timed product
+    return;
+  }
+
+  Work w = workOf(s, c);
+  const int64_t mi = w.rows.size(), nj = w.cols.size();
+  // This rank's pieces of A and B for each round (the initial layout).
+  std::vector<std::vector<double>> myA(w.rounds.size()), myB(w.rounds.size());
+  for (size_t r = 0; r < w.rounds.size(); ++r) {
+    const Range round = w.rounds[r];
+    Range ak = piece(round.size(), s.gn, c.j),
+          bk = piece(round.size(), s.gm, c.i);
+    int64_t k0 = w.ks.begin + round.begin;
+    // A piece: op(A)(rows, k0 + ak), stored as op(A) (mi x ka) or as A
+    // (ka x mi) when transposed.
+    myA[r].resize(size_t(mi * ak.size()));
+    for (int64_t x = 0; x < mi; ++x)
+      for (int64_t y = 0; y < ak.size(); ++y) {
+        double v = a(w.rows.begin + x, k0 + ak.begin + y);
+        if (transA)
+          myA[r][size_t(y * mi + x)] = v;
+        else
+          myA[r][size_t(x * ak.size() + y)] = v;
+      }
+    // B piece: op(B)(k0 + bk, cols), stored as op(B) (kb x nj) or as B
+    // (nj x kb).
+    myB[r].resize(size_t(bk.size() * nj));
+    for (int64_t x = 0; x < bk.size(); ++x)
+      for (int64_t y = 0; y < nj; ++y) {
+        double v = b(k0 + bk.begin + x, w.cols.begin + y);
+        if (transB)
+          myB[r][size_t(y * bk.size() + x)] = v;
+        else
+          myB[r][size_t(x * nj + y)] = v;
+      }
+  }
+  std::vector<const double *> piecesA, piecesB;
+  for (size_t r = 0; r < myA.size(); ++r) {
+    piecesA.push_back(myA[r].data());
+    piecesB.push_back(myB[r].data());
+  }
+  multiplyPieces(s, c, piecesA, piecesB, transA, transB, comm, rowComm, colComm,
+                 depthComm, result);
 }

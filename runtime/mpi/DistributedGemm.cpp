@@ -42,37 +42,6 @@ void productShape(const Op &op, int64_t &m, int64_t &n, int64_t &k) {
   n = op.cols;
 }
 
-/// Element lookup in the regions a rank received, in order; consecutive
-/// reads stay in one region, so the last hit is tried first.
-class RegionView {
-public:
-  RegionView(const std::vector<CosmaRegion> &regions, const double *data)
-      : regions(regions) {
-    int64_t offset = 0;
-    for (const CosmaRegion &r : regions) {
-      offsets.push_back(offset);
-      offset += r.rows * r.cols;
-    }
-    base = data;
-  }
-  double operator()(int64_t i, int64_t j) const {
-    for (size_t tried = 0; tried < regions.size(); ++tried) {
-      const CosmaRegion &r = regions[last];
-      if (i >= r.row0 && i < r.row0 + r.rows && j >= r.col0 &&
-          j < r.col0 + r.cols)
-        return base[offsets[last] + (i - r.row0) * r.cols + (j - r.col0)];
-      last = (last + 1) % regions.size();
-    }
-    return 0.0; // not reached: cosmaMultiply reads only its own pieces
-  }
-
-private:
-  const std::vector<CosmaRegion> &regions;
-  std::vector<int64_t> offsets;
-  const double *base = nullptr;
-  mutable size_t last = 0;
-};
-
 int64_t regionWords(const std::vector<CosmaRegion> &regions) {
   int64_t words = 0;
   for (const CosmaRegion &r : regions)
@@ -80,13 +49,26 @@ int64_t regionWords(const std::vector<CosmaRegion> &regions) {
   return words;
 }
 
-void pack(const Matrix &m, const std::vector<CosmaRegion> &regions,
+/// Appends `region` of a matrix given by its tiles, row-major, to `out`.
+void pack(const std::vector<TileRef> &tiles, const CosmaRegion &region,
           std::vector<double> &out) {
-  for (const CosmaRegion &r : regions)
-    for (int64_t i = 0; i < r.rows; ++i) {
-      const double *row = m.data() + (r.row0 + i) * m.cols() + r.col0;
-      out.insert(out.end(), row, row + r.cols);
+  size_t base = out.size();
+  out.resize(base + size_t(region.rows * region.cols));
+  double *dst = out.data() + base;
+  for (const TileRef &t : tiles) {
+    int64_t r0 = std::max(region.row0, t.row0);
+    int64_t r1 = std::min(region.row0 + region.rows, t.row0 + t.tile->rows());
+    int64_t c0 = std::max(region.col0, t.col0);
+    int64_t c1 = std::min(region.col0 + region.cols, t.col0 + t.tile->cols());
+    if (r0 >= r1 || c0 >= c1)
+      continue; // the tile is outside the region
+    for (int64_t i = r0; i < r1; ++i) {
+      const double *src =
+          t.tile->data() + (i - t.row0) * t.tile->cols() + (c0 - t.col0);
+      std::copy(src, src + (c1 - c0),
+                dst + (i - region.row0) * region.cols + (c0 - region.col0));
     }
+  }
 }
 
 } // namespace
@@ -111,19 +93,16 @@ bool cmmrt::runDistributedGemm(const Plan &plan, const Task &task,
                             error))
     return false;
 
-  // Rank 0: the operands from their tiles (A's first, by area).
-  Matrix a, b;
+  // Rank 0: A's tiles come first (by area), then B's.
+  std::vector<TileRef> tilesA, tilesB;
   if (rank == 0) {
-    a = Matrix(m, k);
-    b = Matrix(k, n);
-    std::vector<TileRef> left, right;
-    int64_t covered = 0;
+    int64_t covered = 0, total = 0;
     for (const TileRef &t : inputs) {
-      (covered < a.size() ? left : right).push_back(t);
+      (covered < m * k ? tilesA : tilesB).push_back(t);
       covered += t.tile->size();
+      total += t.tile->size();
     }
-    if (assemble(a, 0, 0, left) != a.size() ||
-        assemble(b, 0, 0, right) != b.size())
+    if (total != m * k + k * n)
       error = "the tiles of the distributed product do not cover its "
               "operands";
   }
@@ -135,18 +114,17 @@ bool cmmrt::runDistributedGemm(const Plan &plan, const Task &task,
     return false;
   }
 
-  // Scatter each rank's pieces of A and B (section 7.6 layout).
+  // Each rank's pieces of A and B (section 7.6 layout), packed on rank 0
+  // straight from the tiles and scattered.
   std::vector<CosmaRegion> myA, myB;
   cosmaInputRegions(s, rank, myA, myB);
   std::vector<int> counts(size), displs(size);
-  std::vector<double> packed, mine;
+  std::vector<double> packed;
   if (rank == 0) {
-    for (int r = 0; r < size; ++r) {
+    for (int r = 1; r < size; ++r) {
       std::vector<CosmaRegion> ra, rb;
       cosmaInputRegions(s, r, ra, rb);
       int64_t words = regionWords(ra) + regionWords(rb);
-      if (r == 0)
-        words = 0; // rank 0 reads its pieces from A and B directly
       if (packed.size() + words > size_t(INT_MAX)) {
         error = "the distributed product's operands exceed 2^31 elements "
                 "per scatter";
@@ -154,11 +132,11 @@ bool cmmrt::runDistributedGemm(const Plan &plan, const Task &task,
       }
       displs[r] = int(packed.size());
       counts[r] = int(words);
-      if (r != 0) {
-        pack(a, ra, packed);
-        pack(b, rb, packed);
-        stats.bytesSent += 8.0 * double(words);
-      }
+      for (const CosmaRegion &region : ra)
+        pack(tilesA, region, packed);
+      for (const CosmaRegion &region : rb)
+        pack(tilesB, region, packed);
+      stats.bytesSent += 8.0 * double(words);
     }
   }
   bad = !error.empty();
@@ -168,29 +146,41 @@ bool cmmrt::runDistributedGemm(const Plan &plan, const Task &task,
       error = "the distributed product's operands are too large to scatter";
     return false;
   }
-  int64_t myWords = rank == 0 ? 0 : regionWords(myA) + regionWords(myB);
-  mine.resize(size_t(std::max<int64_t>(1, myWords)));
-  MPI_Scatterv(packed.data(), counts.data(), displs.data(), MPI_DOUBLE,
-               mine.data(), int(myWords), MPI_DOUBLE, 0, comm);
-  stats.bytesReceived += 8.0 * double(myWords);
-  packed = std::vector<double>();
-
-  RegionView viewA(myA, mine.data());
-  RegionView viewB(myB, mine.data() + regionWords(myA));
-  ElementFn elementA, elementB;
+  // The pieces in one buffer, A's then B's in region order: rank 0 packs
+  // its own, the others receive theirs.
+  int64_t myWords = regionWords(myA) + regionWords(myB);
+  std::vector<double> mine;
   if (rank == 0) {
-    elementA = [&a](int64_t i, int64_t j) { return a(i, j); };
-    elementB = [&b](int64_t i, int64_t j) { return b(i, j); };
+    mine.reserve(size_t(myWords));
+    for (const CosmaRegion &region : myA)
+      pack(tilesA, region, mine);
+    for (const CosmaRegion &region : myB)
+      pack(tilesB, region, mine);
   } else {
-    elementA = [&viewA](int64_t i, int64_t j) { return viewA(i, j); };
-    elementB = [&viewB](int64_t i, int64_t j) { return viewB(i, j); };
+    mine.resize(size_t(std::max<int64_t>(1, myWords)));
   }
+  MPI_Scatterv(packed.data(), counts.data(), displs.data(), MPI_DOUBLE,
+               rank == 0 ? MPI_IN_PLACE : mine.data(),
+               rank == 0 ? 0 : int(myWords), MPI_DOUBLE, 0, comm);
+  packed = std::vector<double>();
+  if (rank != 0)
+    stats.bytesReceived += 8.0 * double(myWords);
+  std::vector<const double *> piecesA, piecesB;
+  const double *next = mine.data();
+  for (const CosmaRegion &region : myA) {
+    piecesA.push_back(next);
+    next += region.rows * region.cols;
+  }
+  for (const CosmaRegion &region : myB) {
+    piecesB.push_back(next);
+    next += region.rows * region.cols;
+  }
+
   CosmaResult result;
-  cosmaMultiply(s, elementA, elementB, false, false, comm, result);
+  cosmaMultiplyPieces(s, piecesA, piecesB, comm, result);
   stats.bytesSent += 8.0 * result.wordsSent;
   stats.bytesReceived += 8.0 * result.wordsReceived;
-  a = Matrix();
-  b = Matrix();
+  mine = std::vector<double>();
 
   // Gather the blocks of C on rank 0.
   long long block[4] = {result.row0, result.col0,

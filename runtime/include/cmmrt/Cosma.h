@@ -61,6 +61,15 @@ void cosmaMultiply(const CosmaStrategy &strategy, const ElementFn &a,
                    const ElementFn &b, bool transA, bool transB, MPI_Comm comm,
                    CosmaResult &result);
 
+/// The same product (no transposes) on pieces already in the layout: for
+/// each round, this rank's piece of A and of B, row-major, as
+/// cosmaInputRegions lists them (a rank with the whole operands packs
+/// them; the others receive them). The pieces are read, not kept.
+void cosmaMultiplyPieces(const CosmaStrategy &strategy,
+                         const std::vector<const double *> &aPieces,
+                         const std::vector<const double *> &bPieces,
+                         MPI_Comm comm, CosmaResult &result);
+
 /// A rectangle of op(A) or op(B).
 struct CosmaRegion {
   int64_t row0 = 0, col0 = 0, rows = 0, cols = 0;
