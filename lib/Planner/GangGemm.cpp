@@ -61,6 +61,9 @@ bool cmm::planner::gangGemmCost(const MachineModel &machine,
         8.0 * cmmrt::cosmaGridTraffic(s.m, s.n, s.k, s.gm, s.gn, s.gk) /
             slowestBandwidth;
   }
+  cost.copies = machine.taskTime(root, OpClass::Copy, m, k) +
+                machine.taskTime(root, OpClass::Copy, k, n) +
+                2.0 * machine.taskTime(root, OpClass::Copy, m, n);
   for (int r = 0; r < used; ++r) {
     const NodeSpec &node = machine.nodes[gang[r]];
     double t = machine.taskTime(gang[r], OpClass::Gemm, double(s.tileM),

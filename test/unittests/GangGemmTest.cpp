@@ -55,6 +55,18 @@ TEST(GangGemmTest, WorkersShareTheLocalProduct) {
   EXPECT_DOUBLE_EQ(cost.total(), 16.0 + 8.0 + 8.0);
 }
 
+TEST(GangGemmTest, TheFirstNodeCopiesTheOperandsAndTheResult) {
+  // copy: 1 s per element. A 4x4, B 4x4 packed (32 s), C assembled and cut
+  // into tiles (2 x 16 s): 64 s on top of the 56 s above.
+  MachineModel m = unitMachine(2);
+  m.nodes[0].time[static_cast<unsigned>(OpClass::Copy)].a[4] = 1.0;
+  GangGemmCost cost;
+  std::string error;
+  ASSERT_TRUE(gangGemmCost(m, {0, 1}, 4, 4, 4, 1e9, cost, error));
+  EXPECT_DOUBLE_EQ(cost.copies, 64.0);
+  EXPECT_DOUBLE_EQ(cost.total(), 120.0);
+}
+
 TEST(GangGemmTest, OneNodeMovesNothing) {
   GangGemmCost cost;
   std::string error;

@@ -14,7 +14,11 @@
 //             (cosmaGridTraffic) over the slowest link, plus one latency
 //             per round; overlapped with the product (section 7.3), so the
 //             two cost their maximum;
-//   gather    C's blocks back to the first node (8 mn (u - 1) / u bytes).
+//   gather    C's blocks back to the first node (8 mn (u - 1) / u bytes);
+//   copies    the first node packs A and B into the pieces it sends and
+//             keeps, and copies C's blocks into the matrix and that into
+//             the result tiles: its `copy` polynomial for m x k, k x n and
+//             twice m x n.
 //
 // and, to choose per product (`--gemm=auto`), an estimate of the same
 // product tiled: its gemm-accumulate chains (the paper's addmul) on every
@@ -35,9 +39,9 @@ namespace cmm::planner {
 
 struct GangGemmCost {
   cmmrt::CosmaStrategy strategy;
-  double scatter = 0, product = 0, exchange = 0, gather = 0;
+  double scatter = 0, product = 0, exchange = 0, gather = 0, copies = 0;
   double total() const {
-    return scatter + std::max(product, exchange) + gather;
+    return copies + scatter + std::max(product, exchange) + gather;
   }
 };
 
