@@ -42,35 +42,6 @@ void productShape(const Op &op, int64_t &m, int64_t &n, int64_t &k) {
   n = op.cols;
 }
 
-int64_t regionWords(const std::vector<CosmaRegion> &regions) {
-  int64_t words = 0;
-  for (const CosmaRegion &r : regions)
-    words += r.rows * r.cols;
-  return words;
-}
-
-/// Appends `region` of a matrix given by its tiles, row-major, to `out`.
-void pack(const std::vector<TileRef> &tiles, const CosmaRegion &region,
-          std::vector<double> &out) {
-  size_t base = out.size();
-  out.resize(base + size_t(region.rows * region.cols));
-  double *dst = out.data() + base;
-  for (const TileRef &t : tiles) {
-    int64_t r0 = std::max(region.row0, t.row0);
-    int64_t r1 = std::min(region.row0 + region.rows, t.row0 + t.tile->rows());
-    int64_t c0 = std::max(region.col0, t.col0);
-    int64_t c1 = std::min(region.col0 + region.cols, t.col0 + t.tile->cols());
-    if (r0 >= r1 || c0 >= c1)
-      continue; // the tile is outside the region
-    for (int64_t i = r0; i < r1; ++i) {
-      const double *src =
-          t.tile->data() + (i - t.row0) * t.tile->cols() + (c0 - t.col0);
-      std::copy(src, src + (c1 - c0),
-                dst + (i - region.row0) * region.cols + (c0 - region.col0));
-    }
-  }
-}
-
 } // namespace
 
 bool cmmrt::runDistributedGemm(const Plan &plan, const Task &task,
@@ -114,73 +85,27 @@ bool cmmrt::runDistributedGemm(const Plan &plan, const Task &task,
     return false;
   }
 
-  // Each rank's pieces of A and B (section 7.6 layout), packed on rank 0
-  // straight from the tiles and scattered.
-  std::vector<CosmaRegion> myA, myB;
-  cosmaInputRegions(s, rank, myA, myB);
-  std::vector<int> counts(size), displs(size);
-  std::vector<double> packed;
-  if (rank == 0) {
-    for (int r = 1; r < size; ++r) {
-      std::vector<CosmaRegion> ra, rb;
-      cosmaInputRegions(s, r, ra, rb);
-      int64_t words = regionWords(ra) + regionWords(rb);
-      if (packed.size() + words > size_t(INT_MAX)) {
-        error = "the distributed product's operands exceed 2^31 elements "
-                "per scatter";
-        break;
-      }
-      displs[r] = int(packed.size());
-      counts[r] = int(words);
-      for (const CosmaRegion &region : ra)
-        pack(tilesA, region, packed);
-      for (const CosmaRegion &region : rb)
-        pack(tilesB, region, packed);
-      stats.bytesSent += 8.0 * double(words);
-    }
-  }
-  bad = !error.empty();
-  MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
-  if (bad) {
-    if (error.empty())
-      error = "the distributed product's operands are too large to scatter";
+  // Each rank's pieces of A and B (section 7.6 layout), from the tiles
+  // where they are (here all on rank 0).
+  auto blocksOf = [](const std::vector<TileRef> &tiles) {
+    std::vector<CosmaBlock> blocks;
+    for (const TileRef &t : tiles)
+      blocks.push_back({t.tile->data(), t.row0, t.col0, t.tile->rows(),
+                        t.tile->cols(), t.tile->cols()});
+    return blocks;
+  };
+  CosmaPieces pieces;
+  if (!cosmaRedistribute(s, blocksOf(tilesA), blocksOf(tilesB), comm, pieces,
+                         error))
     return false;
-  }
-  // The pieces in one buffer, A's then B's in region order: rank 0 packs
-  // its own, the others receive theirs.
-  int64_t myWords = regionWords(myA) + regionWords(myB);
-  std::vector<double> mine;
-  if (rank == 0) {
-    mine.reserve(size_t(myWords));
-    for (const CosmaRegion &region : myA)
-      pack(tilesA, region, mine);
-    for (const CosmaRegion &region : myB)
-      pack(tilesB, region, mine);
-  } else {
-    mine.resize(size_t(std::max<int64_t>(1, myWords)));
-  }
-  MPI_Scatterv(packed.data(), counts.data(), displs.data(), MPI_DOUBLE,
-               rank == 0 ? MPI_IN_PLACE : mine.data(),
-               rank == 0 ? 0 : int(myWords), MPI_DOUBLE, 0, comm);
-  packed = std::vector<double>();
-  if (rank != 0)
-    stats.bytesReceived += 8.0 * double(myWords);
-  std::vector<const double *> piecesA, piecesB;
-  const double *next = mine.data();
-  for (const CosmaRegion &region : myA) {
-    piecesA.push_back(next);
-    next += region.rows * region.cols;
-  }
-  for (const CosmaRegion &region : myB) {
-    piecesB.push_back(next);
-    next += region.rows * region.cols;
-  }
+  stats.bytesSent += 8.0 * pieces.wordsSent;
+  stats.bytesReceived += 8.0 * pieces.wordsReceived;
 
   CosmaResult result;
-  cosmaMultiplyPieces(s, piecesA, piecesB, comm, result);
+  cosmaMultiplyPieces(s, pieces.a, pieces.b, comm, result);
   stats.bytesSent += 8.0 * result.wordsSent;
   stats.bytesReceived += 8.0 * result.wordsReceived;
-  mine = std::vector<double>();
+  pieces = CosmaPieces();
 
   // Gather the blocks of C on rank 0.
   long long block[4] = {result.row0, result.col0,
@@ -190,6 +115,7 @@ bool cmmrt::runDistributedGemm(const Plan &plan, const Task &task,
   MPI_Gather(block, 4, MPI_LONG_LONG, blocks.data(), 4, MPI_LONG_LONG, 0, comm);
   int sendCount = int(block[2] * block[3]);
   std::vector<double> all;
+  std::vector<int> counts(size), displs(size);
   if (rank == 0) {
     int64_t total = 0;
     for (int r = 0; r < size; ++r) {

@@ -6,7 +6,8 @@
 // limited memory (several rounds): the blocks of C, gathered on rank 0,
 // equal one OpenBLAS DGEMM of the whole operands (relative Frobenius error
 // <= 1e-12), and each rank's words sent and received equal the strategy's
-// prediction.
+// prediction. Also from operands held elsewhere (block-cyclic, on rank 0,
+// tiles spread over the ranks), moved into the layout by cosmaRedistribute.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +18,9 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 using namespace cmmrt;
@@ -53,7 +56,36 @@ double elementB(const Case &c, int64_t i, int64_t j) {
                   : uniformAt(3, 2, uint64_t(i), uint64_t(j)) - 0.5;
 }
 
-void check(const Case &c) {
+/// Where the operands start: generated in COSMA's layout, or held as
+/// blocks somewhere and moved there by cosmaRedistribute.
+enum class Start { InPlace, BlockCyclic, OnRankZero, RoundRobinTiles };
+
+/// The blocks of op(A) (or op(B)), `rows x cols`, this rank holds under
+/// `start`: nb x nb blocks cyclic on a 1 x p grid, every block of size nb
+/// on rank 0, or blocks of size nb dealt to the ranks in turn.
+void blocksFor(Start start, int64_t rows, int64_t cols, int64_t nb,
+               const std::function<double(int64_t, int64_t)> &element,
+               std::vector<std::vector<double>> &storage,
+               std::vector<CosmaBlock> &blocks) {
+  int p = worldSize(), rank = worldRank(), turn = 0;
+  for (int64_t bi = 0; bi * nb < rows; ++bi)
+    for (int64_t bj = 0; bj * nb < cols; ++bj, ++turn) {
+      int owner = start == Start::OnRankZero    ? 0
+                  : start == Start::BlockCyclic ? int(bj % p)
+                                                : turn % p;
+      if (owner != rank)
+        continue;
+      int64_t r = std::min(nb, rows - bi * nb),
+              c = std::min(nb, cols - bj * nb);
+      storage.emplace_back(size_t(r * c));
+      for (int64_t x = 0; x < r; ++x)
+        for (int64_t y = 0; y < c; ++y)
+          storage.back()[size_t(x * c + y)] = element(bi * nb + x, bj * nb + y);
+      blocks.push_back({storage.back().data(), bi * nb, bj * nb, r, c, c});
+    }
+}
+
+void check(const Case &c, Start start = Start::InPlace) {
   int p = worldSize(), rank = worldRank();
   CosmaStrategy s;
   std::string error;
@@ -61,10 +93,42 @@ void check(const Case &c) {
       computeCosmaStrategy(c.m, c.n, c.k, p, c.memoryWords, {}, s, error))
       << error;
   CosmaResult r;
-  cosmaMultiply(
-      s, [&](int64_t i, int64_t j) { return elementA(c, i, j); },
-      [&](int64_t i, int64_t j) { return elementB(c, i, j); }, c.transA,
-      c.transB, MPI_COMM_WORLD, r);
+  auto opA = [&](int64_t i, int64_t j) { return elementA(c, i, j); };
+  auto opB = [&](int64_t i, int64_t j) { return elementB(c, i, j); };
+  if (start == Start::InPlace) {
+    cosmaMultiply(s, opA, opB, c.transA, c.transB, MPI_COMM_WORLD, r);
+  } else {
+    std::vector<std::vector<double>> storage;
+    storage.reserve(size_t(c.m * c.k + c.k * c.n)); // pointers stay put
+    std::vector<CosmaBlock> blocksA, blocksB;
+    blocksFor(start, c.m, c.k, 7, opA, storage, blocksA);
+    blocksFor(start, c.k, c.n, 7, opB, storage, blocksB);
+    CosmaPieces pieces;
+    ASSERT_TRUE(
+        cosmaRedistribute(s, blocksA, blocksB, MPI_COMM_WORLD, pieces, error))
+        << error;
+    if (start == Start::OnRankZero) {
+      // Rank 0 sends every other rank its whole pieces.
+      double others = 0;
+      for (int q = 1; q < p; ++q) {
+        std::vector<CosmaRegion> ra, rb;
+        cosmaInputRegions(s, q, ra, rb);
+        double words = 0;
+        for (const CosmaRegion &x : ra)
+          words += double(x.rows * x.cols);
+        for (const CosmaRegion &x : rb)
+          words += double(x.rows * x.cols);
+        others += words;
+        if (q == rank) {
+          EXPECT_EQ(pieces.wordsReceived, words);
+        }
+      }
+      if (rank == 0) {
+        EXPECT_EQ(pieces.wordsSent, others);
+      }
+    }
+    cosmaMultiplyPieces(s, pieces.a, pieces.b, MPI_COMM_WORLD, r);
+  }
 
   // Words: as predicted, on every rank.
   std::vector<double> sent, received;
@@ -138,6 +202,37 @@ TEST(Cosma, BothTransposed) { check({33, 27, 45, true, true, 1e9}); }
 // Little memory: several rounds of panels, double buffered.
 TEST(Cosma, ManyRounds) { check({40, 40, 600, false, false, 3000}); }
 TEST(Cosma, ManyRoundsTransposed) { check({40, 36, 500, true, true, 2600}); }
+// The operands start elsewhere and are moved into the layout first
+// (cosmaRedistribute): from a block-cyclic layout, all on rank 0 (the
+// runtime's distributed_gemm), tiles dealt to the ranks in turn.
+TEST(Cosma, FromBlockCyclic) {
+  check({37, 53, 29, false, false, 1e9}, Start::BlockCyclic);
+  check({16, 16, 2048, false, false, 1e9}, Start::BlockCyclic);
+}
+TEST(Cosma, FromRankZero) {
+  check({96, 96, 96, false, false, 1e9}, Start::OnRankZero);
+  check({33, 27, 45, true, true, 1e9}, Start::OnRankZero);
+  check({40, 40, 600, false, false, 3000}, Start::OnRankZero);
+}
+TEST(Cosma, FromTilesEverywhere) {
+  check({2048, 16, 16, false, false, 1e9}, Start::RoundRobinTiles);
+  check({40, 36, 500, true, true, 2600}, Start::RoundRobinTiles);
+}
+// A block held twice is refused on every rank, not multiplied.
+TEST(Cosma, RedistributeRefusesOverlap) {
+  CosmaStrategy s;
+  std::string error;
+  ASSERT_TRUE(computeCosmaStrategy(8, 8, 8, worldSize(), 1e9, {}, s, error));
+  std::vector<double> ones(64, 1.0);
+  std::vector<CosmaBlock> a{{ones.data(), 0, 0, 8, 8, 8}}, b = a;
+  if (worldRank() == 0)
+    a.push_back({ones.data(), 0, 0, 1, 1, 8}); // element (0, 0) again
+  else
+    a.clear(), b.clear();
+  CosmaPieces pieces;
+  EXPECT_FALSE(cosmaRedistribute(s, a, b, MPI_COMM_WORLD, pieces, error));
+  EXPECT_NE(error.find("do not cover"), std::string::npos) << error;
+}
 
 int main(int argc, char **argv) {
   int provided = 0;

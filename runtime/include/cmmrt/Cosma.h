@@ -37,6 +37,7 @@
 #include <mpi.h>
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace cmmrt {
@@ -81,6 +82,32 @@ struct CosmaRegion {
 void cosmaInputRegions(const CosmaStrategy &strategy, int rank,
                        std::vector<CosmaRegion> &a,
                        std::vector<CosmaRegion> &b);
+
+/// A block of op(A) or op(B) that a rank holds: `rows x cols` at
+/// (row0, col0) of the operand, row-major with `stride` between rows.
+struct CosmaBlock {
+  const double *data = nullptr;
+  int64_t row0 = 0, col0 = 0, rows = 0, cols = 0, stride = 0;
+};
+
+/// A rank's pieces in the layout above, ready for cosmaMultiplyPieces.
+struct CosmaPieces {
+  std::vector<double> buffer;       // A's pieces then B's, in region order
+  std::vector<const double *> a, b; // into buffer, one per round
+  double wordsSent = 0, wordsReceived = 0; // to and from other ranks
+};
+
+/// Moves op(A) and op(B), held as blocks by the ranks of `comm` in any
+/// distribution (every element on exactly one rank: one rank with all the
+/// tiles, tiles spread by a plan, a 2D block-cyclic layout), into the
+/// layout above: one MPI_Alltoallv of the intersections of each rank's
+/// blocks with every rank's pieces (a rank's own parts are copied). False,
+/// on every rank, with a message when the blocks do not cover the operands
+/// exactly or a message would pass 2^31 words.
+bool cosmaRedistribute(const CosmaStrategy &strategy,
+                       const std::vector<CosmaBlock> &a,
+                       const std::vector<CosmaBlock> &b, MPI_Comm comm,
+                       CosmaPieces &pieces, std::string &error);
 
 /// The words each rank of the grid sends and receives in cosmaMultiply,
 /// predicted from the strategy alone (one entry per rank of `p`).
