@@ -54,15 +54,16 @@ bool cmm::planner::gangGemmCost(const MachineModel &machine,
       }
   const double share = used > 1 ? double(used - 1) / used : 0.0;
   if (used > 1) {
-    cost.scatter = latency + 8.0 * (m * k + k * n) * share / slowestBandwidth;
+    cost.redistribute =
+        latency + 8.0 * (m * k + k * n) / used * share / slowestBandwidth;
     cost.gather = latency + 8.0 * m * n * share / slowestBandwidth;
     cost.exchange =
         s.rounds * latency +
         8.0 * cmmrt::cosmaGridTraffic(s.m, s.n, s.k, s.gm, s.gn, s.gk) /
             slowestBandwidth;
   }
-  cost.copies = machine.taskTime(root, OpClass::Copy, m, k) +
-                machine.taskTime(root, OpClass::Copy, k, n) +
+  cost.copies = 2.0 * machine.taskTime(root, OpClass::Copy, m, k) / used +
+                2.0 * machine.taskTime(root, OpClass::Copy, k, n) / used +
                 2.0 * machine.taskTime(root, OpClass::Copy, m, n);
   for (int r = 0; r < used; ++r) {
     const NodeSpec &node = machine.nodes[gang[r]];

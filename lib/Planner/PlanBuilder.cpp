@@ -82,8 +82,7 @@ Transfer PlanBuilder::bestTransfer(DataId data, unsigned node) const {
   best.finish = std::numeric_limits<double>::infinity();
   for (auto &[from, since] : location[data]) {
     // Without the tile cache only the producer's copy is sent.
-    if (!options.useTileCache &&
-        from != schedule.placement[item.producer].node)
+    if (!options.useTileCache && from != schedule.placement[item.producer].node)
       continue;
     double duration = cost.transferTime(item, data, from, node);
     int s, r;
@@ -213,12 +212,26 @@ void PlanBuilder::commit(TaskId task, unsigned node, unsigned worker) {
   const Task &t = graph.task(task);
   inUse = std::set<DataId>(t.inputs.begin(), t.inputs.end());
   double ready = 0;
-  for (DataId d : t.inputs)
-    ready = std::max(ready, arrival(d, node, /*reserve=*/true));
+  // A gang task reads each input on the gang node where it is first there
+  // (COSMA moves it into its layout from anywhere); other tasks on `node`.
+  std::vector<unsigned> inputNodes;
+  for (DataId d : t.inputs) {
+    unsigned where = node;
+    if (t.isGang()) {
+      double first = std::numeric_limits<double>::infinity();
+      for (unsigned n : t.gangNodes)
+        if (holds(d, n) && location[d].at(n) < first) {
+          first = location[d].at(n);
+          where = n;
+        }
+      inputNodes.push_back(where);
+    }
+    ready = std::max(ready, arrival(d, where, /*reserve=*/true));
+  }
   double duration = cost.taskTime(t, task, node);
   double start, finish;
   if (t.isGang()) {
-    // The gang's inputs are on its first node; it holds all its workers.
+    // The gang holds all the workers of its nodes at once.
     start = ready;
     for (bool moved = true; moved;) {
       moved = false;
@@ -239,13 +252,14 @@ void PlanBuilder::commit(TaskId task, unsigned node, unsigned worker) {
     finish = start + duration;
     workerTimelines[node][worker].reserve(start, finish);
   }
-  schedule.placement[task] = {node, worker, start, finish};
+  schedule.placement[task] = {node, worker, start, finish, inputNodes};
   schedule.makespan = std::max(schedule.makespan, finish);
 
   std::set<DataId> inputs = std::move(inUse);
   inUse.clear();
-  for (DataId d : inputs) {
-    double &used = lastUse[node][d];
+  for (size_t i = 0; i < t.inputs.size(); ++i) {
+    double &used =
+        lastUse[inputNodes.empty() ? node : inputNodes[i]][t.inputs[i]];
     used = std::max(used, start);
   }
   for (DataId out : t.outputs) {

@@ -35,7 +35,8 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
   std::vector<std::vector<size_t>> deps(numEvents);
 
   // Resource orders.
-  std::map<std::pair<unsigned, unsigned>, std::vector<std::pair<double, size_t>>>
+  std::map<std::pair<unsigned, unsigned>,
+           std::vector<std::pair<double, size_t>>>
       byWorker, byComm;
   for (TaskId t = 0; t < numTasks; ++t) {
     const Task &task = graph.task(t);
@@ -71,7 +72,8 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
       copies;
   for (TaskId t = 0; t < numTasks; ++t)
     for (DataId d : graph.task(t).outputs)
-      copies[{d, plan.placement[t].node}].push_back({plan.placement[t].finish, t});
+      copies[{d, plan.placement[t].node}].push_back(
+          {plan.placement[t].finish, t});
   for (size_t i = 0; i < plan.transfers.size(); ++i)
     copies[{plan.transfers[i].data, plan.transfers[i].to}].push_back(
         {plan.transfers[i].finish, numTasks + i});
@@ -101,11 +103,14 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
     }
     return -1;
   };
-  for (TaskId t = 0; t < numTasks; ++t)
-    for (DataId d : graph.task(t).inputs)
-      if (long s = source(d, plan.placement[t].node, plan.placement[t].start);
+  for (TaskId t = 0; t < numTasks; ++t) {
+    const std::vector<DataId> &inputs = graph.task(t).inputs;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (long s = source(inputs[i], plan.placement[t].inputNode(i),
+                          plan.placement[t].start);
           s >= 0)
         deps[t].push_back(size_t(s));
+  }
   for (size_t i = 0; i < plan.transfers.size(); ++i) {
     const Transfer &x = plan.transfers[i];
     if (long s = source(x.data, x.from, x.start); s >= 0)
@@ -158,8 +163,8 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
       report.replayed.placement[e].finish = finish[e];
     } else {
       Transfer &x = report.replayed.transfers[e - numTasks];
-      finish[e] = start[e] + cost.transferTime(graph.item(x.data), x.data,
-                                               x.from, x.to);
+      finish[e] = start[e] +
+                  cost.transferTime(graph.item(x.data), x.data, x.from, x.to);
       x.start = start[e];
       x.finish = finish[e];
     }

@@ -97,8 +97,8 @@ std::string noOverlap(std::vector<std::pair<double, double>> intervals,
     if (intervals[i].first < intervals[i - 1].second - kEps &&
         intervals[i].second > intervals[i].first &&
         intervals[i - 1].second > intervals[i - 1].first)
-      return resource + " runs two things at once at t=" +
-             describe(intervals[i].first);
+      return resource +
+             " runs two things at once at t=" + describe(intervals[i].first);
   return "";
 }
 } // namespace
@@ -118,7 +118,8 @@ std::string cmm::planner::verifySchedule(const TaskGraph &graph,
   std::set<std::pair<DataId, unsigned>> withEvents;
   for (const CacheEvent &e : schedule.cacheEvents)
     withEvents.insert({e.data, e.node});
-  std::map<std::pair<unsigned, unsigned>, std::vector<std::pair<double, double>>>
+  std::map<std::pair<unsigned, unsigned>,
+           std::vector<std::pair<double, double>>>
       workerBusy, sendBusy, recvBusy;
   for (TaskId t = 0; t < graph.size(); ++t) {
     const TaskPlacement &p = schedule.placement[t];
@@ -163,7 +164,8 @@ std::string cmm::planner::verifySchedule(const TaskGraph &graph,
                         options.useTileCache &&
                             withEvents.count({x.data, x.to}) > 0);
     if (options.modelCommunicators) {
-      if (x.sendComm < 0 || unsigned(x.sendComm) >= cost.communicators(x.from) ||
+      if (x.sendComm < 0 ||
+          unsigned(x.sendComm) >= cost.communicators(x.from) ||
           x.recvComm < 0 || unsigned(x.recvComm) >= cost.communicators(x.to))
         return "transfer of data " + describe(x.data) +
                " uses a communicator that does not exist";
@@ -178,14 +180,15 @@ std::string cmm::planner::verifySchedule(const TaskGraph &graph,
         !err.empty())
       return err;
   // A communicator process both sends and receives.
-  std::map<std::pair<unsigned, unsigned>, std::vector<std::pair<double, double>>>
+  std::map<std::pair<unsigned, unsigned>,
+           std::vector<std::pair<double, double>>>
       commBusy = sendBusy;
   for (auto &[comm, busy] : recvBusy)
     commBusy[comm].insert(commBusy[comm].end(), busy.begin(), busy.end());
   for (auto &[comm, busy] : commBusy)
-    if (std::string err = noOverlap(busy, "communicator " +
-                                              describe(comm.first) + "." +
-                                              describe(comm.second));
+    if (std::string err =
+            noOverlap(busy, "communicator " + describe(comm.first) + "." +
+                                describe(comm.second));
         !err.empty())
       return err;
 
@@ -195,17 +198,31 @@ std::string cmm::planner::verifySchedule(const TaskGraph &graph,
              describe(x.from) + " at t=" + describe(x.start) +
              " before it is there";
     if (options.useTileCache && presence.cachedAcross(x.data, x.to, x.start))
-      return "data " + describe(x.data) + " is sent to node " +
-             describe(x.to) + " while it is cached there";
+      return "data " + describe(x.data) + " is sent to node " + describe(x.to) +
+             " while it is cached there";
   }
   for (TaskId t = 0; t < graph.size(); ++t) {
     const TaskPlacement &p = schedule.placement[t];
-    for (DataId d : graph.task(t).inputs)
-      if (!presence.heldAt(d, p.node, p.start))
-        return "task " + describe(t) + " (" + graph.task(t).name +
+    const std::vector<DataId> &inputs = graph.task(t).inputs;
+    if (!p.inputNodes.empty() && p.inputNodes.size() != inputs.size())
+      return "task " + describe(t) + " (" + graph.task(t).name +
+             ") says where " + describe(p.inputNodes.size()) + " of its " +
+             describe(inputs.size()) + " inputs are";
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      unsigned node = p.inputNode(i);
+      const Task &task = graph.task(t);
+      if (node != p.node &&
+          std::find(task.gangNodes.begin(), task.gangNodes.end(), node) ==
+              task.gangNodes.end())
+        return "task " + describe(t) + " (" + task.name +
+               ") reads an input on node " + describe(node) +
+               " outside its gang";
+      if (!presence.heldAt(inputs[i], node, p.start))
+        return "task " + describe(t) + " (" + task.name +
                ") starts at t=" + describe(p.start) + " on node " +
-               describe(p.node) + " before its input " + describe(d) +
+               describe(node) + " before its input " + describe(inputs[i]) +
                " is there";
+    }
   }
   return "";
 }

@@ -173,8 +173,8 @@ tg::TaskOp createTask(OpBuilder &builder, Location loc, const TaskGraph &graph,
   if (task.opIndex >= 0)
     op.setOpAttr(builder.getI64IntegerAttr(task.opIndex));
   if (task.isGang())
-    op.setNodesAttr(builder.getDenseI64ArrayAttr(SmallVector<int64_t>(
-        task.gangNodes.begin(), task.gangNodes.end())));
+    op.setNodesAttr(builder.getDenseI64ArrayAttr(
+        SmallVector<int64_t>(task.gangNodes.begin(), task.gangNodes.end())));
   // Origins only when some tile does not start at (0, 0), so hand-written
   // graphs and one-tile matrices stay short.
   SmallVector<int64_t> origins;
@@ -320,8 +320,9 @@ bool PlanEmitter::run(OpBuilder &builder, Location loc, std::string &error) {
   };
   for (TaskId t = 0; t < graph.size(); ++t) {
     const TaskPlacement &p = schedule.placement[t];
-    for (DataId d : graph.task(t).inputs)
-      if (!use(taskEvent[t], d, p.node, p.start,
+    const std::vector<DataId> &inputs = graph.task(t).inputs;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (!use(taskEvent[t], inputs[i], p.inputNode(i), p.start,
                "task " + std::to_string(t) + " (" + graph.task(t).name + ")"))
         return false;
   }

@@ -265,6 +265,10 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
     return true;
   case TaskKind::Reduce:
     return reduceTask(*op, inputs, outputs[0], error);
+  case TaskKind::DistributedGemm:
+    error = "a distributed product runs on every rank at once "
+            "(runDistributedGemm), not as a task on one";
+    return false;
   case TaskKind::Merge:
     if (assemble(outputs[0], first->row0, first->col0, inputs) !=
         outputs[0].size()) {

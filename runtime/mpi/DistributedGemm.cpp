@@ -64,29 +64,14 @@ bool cmmrt::runDistributedGemm(const Plan &plan, const Task &task,
                             error))
     return false;
 
-  // Rank 0: A's tiles come first (by area), then B's.
-  std::vector<TileRef> tilesA, tilesB;
-  if (rank == 0) {
-    int64_t covered = 0, total = 0;
-    for (const TileRef &t : inputs) {
-      (covered < m * k ? tilesA : tilesB).push_back(t);
-      covered += t.tile->size();
-      total += t.tile->size();
-    }
-    if (total != m * k + k * n)
-      error = "the tiles of the distributed product do not cover its "
-              "operands";
-  }
-  int bad = !error.empty();
-  MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
-  if (bad) {
-    if (error.empty())
-      error = "rank 0 could not assemble the distributed product's operands";
-    return false;
-  }
+  // This rank's tiles of A, then of B (the plan's split).
+  std::vector<TileRef> tilesA(
+      inputs.begin(),
+      inputs.begin() + std::min<size_t>(inputs.size(), size_t(task.inputsA)));
+  std::vector<TileRef> tilesB(inputs.begin() + tilesA.size(), inputs.end());
 
   // Each rank's pieces of A and B (section 7.6 layout), from the tiles
-  // where they are (here all on rank 0).
+  // where they are.
   auto blocksOf = [](const std::vector<TileRef> &tiles) {
     std::vector<CosmaBlock> blocks;
     for (const TileRef &t : tiles)

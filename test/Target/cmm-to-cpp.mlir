@@ -6,16 +6,18 @@
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5" | not cmm-translate --cmm-to-cpp 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
 // RUN: not cmm-translate --cmm-to-cpp %S/Inputs/no-op.mlir 2>&1 | FileCheck %S/Inputs/no-op.mlir
 // The product as a COSMA gang task: listed on both nodes for worker 0 at
-// the same predicted times; node 0's entry reads A's 4 tiles then B's 4
-// and makes C's 4, node 1's reads and makes nothing.
+// the same predicted times; each entry reads the tiles generated on its
+// node (A's first: 2 of A's 4 and 2 of B's 4 here, no transfers), and node
+// 0's makes C's 4 tiles.
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5 cosma-nodes=2" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" | cmm-translate --cmm-to-cpp | FileCheck %s --check-prefix=GANG
 // GANG: const Task kTasks[] = {
 // GANG: // node 0
-// GANG: {TaskKind::DistributedGemm, 2, 0, 0, {{[0-9]+}}, 8, {{[0-9]+}}, 4, "matmul@[[#]]:[[#]] cosma", [[START:[0-9.e+-]+]], [[FINISH:[0-9.e+-]+]]},
+// GANG: {TaskKind::DistributedGemm, 2, 0, 0, {{[0-9]+}}, 4, {{[0-9]+}}, 4, "matmul@[[#]]:[[#]] cosma", [[START:[0-9.e+-]+]], [[FINISH:[0-9.e+-]+]], 2},
 // GANG: // node 1
-// GANG: {TaskKind::DistributedGemm, 2, 1, 0, {{[0-9]+}}, 0, {{[0-9]+}}, 0, "matmul@[[#]]:[[#]] cosma", [[START]], [[FINISH]]},
+// GANG: {TaskKind::DistributedGemm, 2, 1, 0, {{[0-9]+}}, 4, {{[0-9]+}}, 0, "matmul@[[#]]:[[#]] cosma", [[START]], [[FINISH]], 2},
+// GANG: const Transfer kTransfers[] = {{[{][{]}}0, 0, 0, 0, 0, 0, 0.0, 0.0}
 // The memory per rank the products may use ends the plan (the test model's).
-// GANG: kTransfers, {{[0-9]+}}, kOutputs, 2, 1000000000.0};
+// GANG: kTransfers, 0, kOutputs, 2, 1000000000.0};
 // A gang of some nodes only is refused (the runtime runs COSMA on all).
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5 cosma-nodes=1" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" | not cmm-translate --cmm-to-cpp 2>&1 | FileCheck %s --check-prefix=PARTIAL
 // PARTIAL: error: 'cmmtg.task' op is a distributed_gemm whose gang is not every node in order (0, 1, ...); the runtime runs only those

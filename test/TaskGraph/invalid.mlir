@@ -10,6 +10,17 @@ cmmtg.graph @main tile_size 5 {
 
 // -----
 
+// A distributed_gemm reads its operands on any node of its gang, not
+// outside it (the first operand, on node 1 of the gang, is fine).
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () {node = 1, worker = 0} : () -> !cmmtg.tile<5x5>
+  %b = cmmtg.task generate () {node = 2, worker = 0} : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op (task "g") runs on node 0 but operand #1 is located on node 2}}
+  %c = cmmtg.task distributed_gemm (%a, %b) {name = "g", node = 0, worker = 0, nodes = array<i64: 0, 1>} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
 // A recv result is on its destination, not on its source.
 cmmtg.graph @main tile_size 5 {
   %a = cmmtg.task generate () {node = 0} : () -> !cmmtg.tile<5x5>

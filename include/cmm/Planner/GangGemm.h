@@ -1,24 +1,27 @@
 //===- GangGemm.h - A product as one COSMA gang task: its cost --*- C++ -*-===//
 //
 // The planner's view of a distributed_gemm (issue 6): one product C = A B
-// run by COSMA (cmmrt/CosmaStrategy.h) on a gang of nodes, its operands on
-// the gang's first node and its result gathered back there. Its predicted
-// time, from the machine model:
+// run by COSMA (cmmrt/CosmaStrategy.h) on a gang of nodes, its operands'
+// tiles wherever the plan put them, its result gathered on the gang's
+// first node. Its predicted time, from the machine model, for u used ranks:
 //
-//   scatter   the first node sends every other used rank its share of A and
-//             B in the layout of COSMA's section 7.6, over its own link
-//             (8 (mk + kn) (u - 1) / u bytes for u used ranks);
-//   product   the slowest rank's local domain tileM x tileN x tileK with the
-//             node's gemm polynomial, the node's workers sharing it;
-//   exchange  the busiest rank's panel and reduction words
-//             (cosmaGridTraffic) over the slowest link, plus one latency
-//             per round; overlapped with the product (section 7.3), so the
-//             two cost their maximum;
-//   gather    C's blocks back to the first node (8 mn (u - 1) / u bytes);
-//   copies    the first node packs A and B into the pieces it sends and
-//             keeps, and copies C's blocks into the matrix and that into
-//             the result tiles: its `copy` polynomial for m x k, k x n and
-//             twice m x n.
+//   redistribute  the tiles move into the layout of COSMA's section 7.6
+//                 (cosmaRedistribute, one all-to-all); assuming the tiles
+//                 are spread evenly, each rank sends (u - 1) / u of its
+//                 share: 8 (mk + kn) (u - 1) / u^2 bytes over the slowest
+//                 link;
+//   product       the slowest rank's local domain tileM x tileN x tileK with
+//                 the node's gemm polynomial, the node's workers sharing it;
+//   exchange      the busiest rank's panel and reduction words
+//                 (cosmaGridTraffic) over the slowest link, plus one latency
+//                 per round; overlapped with the product (section 7.3), so
+//                 the two cost their maximum;
+//   gather        C's blocks back to the first node (8 mn (u - 1) / u
+//                 bytes);
+//   copies        each rank copies its share of A and B twice (into the
+//                 messages, out of them), the first node C twice (into the
+//                 matrix, into the result tiles): the first node's `copy`
+//                 polynomial for 2 mk / u, 2 kn / u and 2 mn elements.
 //
 // and, to choose per product (`--gemm=auto`), an estimate of the same
 // product tiled: its gemm-accumulate chains (the paper's addmul) on every
@@ -39,9 +42,9 @@ namespace cmm::planner {
 
 struct GangGemmCost {
   cmmrt::CosmaStrategy strategy;
-  double scatter = 0, product = 0, exchange = 0, gather = 0, copies = 0;
+  double redistribute = 0, product = 0, exchange = 0, gather = 0, copies = 0;
   double total() const {
-    return copies + scatter + std::max(product, exchange) + gather;
+    return copies + redistribute + std::max(product, exchange) + gather;
   }
 };
 

@@ -22,6 +22,12 @@ struct SchedulerOptions;
 struct TaskPlacement {
   unsigned node = 0, worker = 0; // worker index within the node
   double start = 0, finish = 0;
+  /// A gang task reads each input on the gang node that holds it (by input
+  /// index); empty: every input on `node`.
+  std::vector<unsigned> inputNodes;
+  unsigned inputNode(size_t input) const {
+    return inputNodes.empty() ? node : inputNodes[input];
+  }
 };
 
 struct Transfer {

@@ -61,8 +61,9 @@ struct Task {
   /// the op's semantics from it; the planner does not.
   int opIndex = -1;
   /// A gang task (distributed-gemm) occupies every worker of each of these
-  /// nodes at once, from one start to one finish; its inputs must be on the
-  /// first node, where its outputs appear. Empty for an ordinary task.
+  /// nodes at once, from one start to one finish; it reads each input on a
+  /// gang node that holds it, and its outputs appear on the first node.
+  /// Empty for an ordinary task.
   std::vector<unsigned> gangNodes;
   bool isGang() const { return !gangNodes.empty(); }
 };

@@ -149,9 +149,9 @@ LogicalResult GraphOp::verify() {
     if (!attr)
       continue;
     if (!getNodes() || attr.size() != int64_t(*getNodes()))
-      return emitOpError("'") << name << "' needs one entry per node ("
-                              << (getNodes() ? *getNodes() : 0) << "), got "
-                              << attr.size();
+      return emitOpError("'")
+             << name << "' needs one entry per node ("
+             << (getNodes() ? *getNodes() : 0) << "), got " << attr.size();
     for (int64_t v : attr.asArrayRef())
       if (v < 1)
         return emitOpError("'") << name << "' entries must be at least 1";
@@ -225,9 +225,13 @@ LogicalResult GraphOp::verifyRegions() {
       if (!node)
         continue;
       std::optional<double> start = floatOf(task.getStartAttr());
+      // A distributed_gemm reads its operands on any node of its gang.
+      SmallVector<int64_t> readable{*node};
+      if (auto gang = task.getNodesAttr())
+        readable.append(gang.asArrayRef().begin(), gang.asArrayRef().end());
       for (OpOperand &use : task->getOpOperands()) {
         std::optional<int64_t> at = getTileNode(use.get());
-        if (at && *at != *node)
+        if (at && !llvm::is_contained(readable, *at))
           return task.emitOpError()
                  << "(" << taskLabel(task) << ") runs on node " << *node
                  << " but operand #" << use.getOperandNumber()

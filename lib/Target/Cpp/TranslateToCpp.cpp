@@ -78,7 +78,8 @@ struct TaskInfo {
   int firstOutput, numOutputs;
   std::string name;
   double start, finish;
-  size_t order; // in the graph
+  size_t order;    // in the graph
+  int inputsA = 0; // distributed_gemm: the first inputs are tiles of A
 };
 
 struct TransferInfo {
@@ -316,8 +317,8 @@ LogicalResult CppEmitter::collectGraph() {
           recvComm >= communicators[recv.getTo()])
         return recv.emitOpError("uses a communicator the node does not have");
       transfers.push_back(
-          {source, int(slots.size() - 1), recv.getFrom(), recv.getTo(),
-           sendComm, recvComm,
+          {source, int(slots.size() - 1), int64_t(recv.getFrom()),
+           int64_t(recv.getTo()), sendComm, recvComm,
            recv.getStart() ? recv.getStart()->convertToDouble() : 0.0,
            recv.getFinish() ? recv.getFinish()->convertToDouble() : 0.0,
            order});
@@ -372,14 +373,30 @@ LogicalResult CppEmitter::collectGraph() {
       if (op < 0 || (ops[op].code != "Matmul" && ops[op].code != "Pow"))
         return task.emitOpError("is a distributed_gemm of an op that is not "
                                 "a product");
-      for (int64_t n = 1; n < nodes; ++n) {
-        TaskInfo peer = info; // no operands or results off the first node
-        peer.node = n;
-        peer.worker = 0;
-        peer.inputs.clear();
-        peer.numOutputs = 0;
-        tasks.push_back(std::move(peer));
+      // Each node's entry reads the operand tiles located there, A's then
+      // B's (A's tiles come first among the operands: m x k of them by
+      // area); the results appear on the first node.
+      int64_t areaA = task.getM().value_or(1) * task.getK().value_or(1);
+      std::vector<std::vector<int>> ofA(nodes), ofB(nodes);
+      int64_t covered = 0;
+      for (auto [i, in] : llvm::enumerate(task.getInputs())) {
+        auto type = cast<tg::TileType>(in.getType());
+        int slot = info.inputs[i];
+        (covered < areaA ? ofA : ofB)[slots[slot].node].push_back(slot);
+        covered += type.getRows() * type.getCols();
       }
+      for (int64_t n = 0; n < nodes; ++n) {
+        TaskInfo entry = info;
+        entry.node = n;
+        entry.worker = 0;
+        entry.inputs = ofA[n];
+        entry.inputs.insert(entry.inputs.end(), ofB[n].begin(), ofB[n].end());
+        entry.inputsA = int(ofA[n].size());
+        if (n != info.node)
+          entry.numOutputs = 0;
+        tasks.push_back(std::move(entry));
+      }
+      continue;
     }
     tasks.push_back(std::move(info));
   }
@@ -454,7 +471,8 @@ void CppEmitter::emit() {
 
   os << "// Tasks, each node's in schedule order: kind, op, node, worker, "
         "inputs\n// (first, count), outputs (first slot, count), name, "
-        "predicted start and finish.\nconst Task kTasks[] = {\n";
+        "predicted start and finish,\n// tiles of A among the inputs "
+        "(distributed_gemm).\nconst Task kTasks[] = {\n";
   int firstInput = 0;
   int64_t node = -1;
   for (const TaskInfo &t : tasks) {
@@ -466,7 +484,7 @@ void CppEmitter::emit() {
        << t.node << ", " << t.worker << ", " << firstInput << ", "
        << t.inputs.size() << ", " << t.firstOutput << ", " << t.numOutputs
        << ", " << quote(t.name) << ", " << literal(t.start) << ", "
-       << literal(t.finish) << "},\n";
+       << literal(t.finish) << ", " << t.inputsA << "},\n";
     firstInput += t.inputs.size();
   }
   os << "};\n\n";

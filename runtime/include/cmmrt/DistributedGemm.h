@@ -1,13 +1,14 @@
 //===- DistributedGemm.h - A plan's COSMA product task ----------*- C++ -*-===//
 //
 // Runs one `distributed_gemm` task of a plan (cmmrt/Plan.h) on every rank of
-// a communicator whose rank r is node r: node 0 holds the operands as tiles
-// and gets the result as tiles; COSMA (cmmrt/Cosma.h) computes it on all.
+// a communicator whose rank r is node r: the ranks hold the operands' tiles
+// wherever the plan put them, node 0 gets the result as tiles; COSMA
+// (cmmrt/Cosma.h) computes it on all.
 //
 //   1. every rank computes the same strategy (the memory per rank is the
 //      plan's, lowered by CMM_MAX_MEMORY, the smallest over the ranks);
-//   2. rank 0 assembles A and B from its tiles and scatters each rank its
-//      pieces in the layout of section 7.6 (cosmaInputRegions);
+//   2. the tiles move into the layout of section 7.6 (cosmaRedistribute:
+//      one all-to-all of the parts each rank holds of each rank's pieces);
 //   3. cosmaMultiply on all ranks;
 //   4. the blocks of C are gathered on rank 0 and cut into the task's
 //      output tiles.
@@ -37,10 +38,11 @@ struct DistributedGemmStats {
 /// this node's physical memory), at most CMM_MAX_MEMORY when set.
 double distributedGemmMemory(double planned);
 
-/// Runs `task` (a DistributedGemm of `plan`) collectively on `comm`. On
-/// rank 0, `inputs` are A's tiles then B's and `outputs` gets one matrix
-/// per output slot; elsewhere both are empty. False with a message (the
-/// product does not fit in memory, shapes do not agree), on every rank.
+/// Runs `task` (a DistributedGemm of `plan`, this rank's entry) collectively
+/// on `comm`. `inputs` are this rank's tiles of A (`task.inputsA`) then of
+/// B; on rank 0 `outputs` gets one matrix per output slot. False with a
+/// message (the product does not fit in memory, the tiles do not cover the
+/// operands), on every rank.
 bool runDistributedGemm(const plan::Plan &plan, const plan::Task &task,
                         const std::vector<TileRef> &inputs,
                         std::vector<Matrix> &outputs, MPI_Comm comm,

@@ -29,8 +29,9 @@ enum class TaskKind : uint8_t {
   Solve,       // inv/solve over whole matrices, producing every result tile
   Merge,       // sub-tiles of dynamic tiling into one tile
   /// A product run by COSMA on every rank at once (cmmrt/Cosma.h): listed
-  /// on every node for worker 0; node 0's entry has A's tiles then B's as
-  /// inputs and C's tiles as outputs, the others have none.
+  /// on every node for worker 0; each node's entry has the tiles of A
+  /// (`inputsA` of them) and then of B that are on that node as inputs,
+  /// and node 0's entry has C's tiles as outputs.
   DistributedGemm,
 };
 
@@ -78,6 +79,7 @@ struct Task {
   int32_t firstOutput, numOutputs; // consecutive slot ids
   const char *name;
   double start, finish; // predicted, seconds
+  int32_t inputsA;      // DistributedGemm: the first inputs are A's tiles
 };
 
 /// A tile sent from one node to another: `source` on `from` becomes

@@ -99,9 +99,11 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
     elementwise function). A scheduled task has `node`, `worker`, `start`
     and `finish`; `pinned` forces a node (loads and gathers run on the
     master, node 0). A `distributed_gemm` is a gang task: it occupies the
-    workers of every node of `nodes` at once, `node` (one of them) is where
-    its operands and results are. The planner makes one for a product that
-    COSMA runs faster (`gemm=auto`) or for every product (`gemm=cosma`).
+    workers of every node of `nodes` at once; it reads each operand on
+    whichever gang node holds it (COSMA moves the operands into its layout
+    from anywhere), and its results appear on `node` (one of them). The
+    planner makes one for a product that COSMA runs faster (`gemm=auto`) or
+    for every product (`gemm=cosma`).
 
     For code generation a task tiled from a function names the `op` it
     computes part of (its index in the function body) and, per result, the
