@@ -200,18 +200,74 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
   return report;
 }
 
+/// Bounds::weightedWork: tasks grouped by their time on each node (one
+/// row per distinct vector, with a count), node weights improved by a
+/// coordinate search over multiplicative steps. Gang tasks hold every
+/// worker of their nodes: their time counts whole (`gangTime`).
+static double weightedWorkBound(const std::map<std::vector<double>, double> &rows,
+                                const std::vector<double> &workers,
+                                double gangTime) {
+  const size_t nodes = workers.size();
+  auto value = [&](const std::vector<double> &y) {
+    double capacity = 0, load = 0;
+    for (size_t n = 0; n < nodes; ++n)
+      capacity += y[n] * workers[n];
+    if (capacity <= 0)
+      return 0.0;
+    for (const auto &[times, count] : rows) {
+      double best = std::numeric_limits<double>::infinity();
+      for (size_t n = 0; n < nodes; ++n)
+        if (times[n] < std::numeric_limits<double>::infinity()) // pinned
+          best = std::min(best, y[n] * times[n]);
+      load += count * best;
+    }
+    return load / capacity + gangTime;
+  };
+  std::vector<double> y(nodes, 1.0);
+  double best = value(y);
+  const double steps[] = {0.0, 0.25, 0.5, 0.8, 0.9, 1.1, 1.25, 2.0, 4.0};
+  for (int round = 0; round < 20; ++round) {
+    bool improved = false;
+    for (size_t n = 0; n < nodes; ++n) {
+      double keep = y[n];
+      for (double step : steps) {
+        y[n] = keep * step;
+        if (double v = value(y); v > best * (1 + 1e-12)) {
+          best = v;
+          keep = y[n];
+          improved = true;
+        }
+      }
+      y[n] = keep;
+    }
+    if (!improved)
+      break;
+  }
+  return best;
+}
+
 Bounds cmm::planner::lowerBounds(const TaskGraph &graph,
                                  const CostModel &cost) {
   Bounds b;
   std::vector<double> fastest(graph.size()), longest(graph.size(), 0);
   std::vector<double> pinned(cost.numNodes(), 0.0);
-  double work = 0;
+  double work = 0, gangTime = 0;
+  const double never = std::numeric_limits<double>::infinity();
+  std::map<std::vector<double>, double> rows; // time per node -> tasks
+  std::vector<double> times(cost.numNodes());
   for (TaskId t = 0; t < graph.size(); ++t) {
-    double best = std::numeric_limits<double>::infinity();
+    double best = never;
     int pin = graph.task(t).pinnedNode;
-    for (unsigned n = 0; n < cost.numNodes(); ++n)
-      if (pin < 0 || unsigned(pin) == n)
-        best = std::min(best, cost.taskTime(graph.task(t), t, n));
+    for (unsigned n = 0; n < cost.numNodes(); ++n) {
+      times[n] = pin < 0 || unsigned(pin) == n
+                     ? cost.taskTime(graph.task(t), t, n)
+                     : never;
+      best = std::min(best, times[n]);
+    }
+    if (graph.task(t).isGang())
+      gangTime += best;
+    else
+      rows[times] += 1.0;
     if (pin >= 0 && unsigned(pin) < cost.numNodes())
       pinned[pin] += best;
     fastest[t] = best;
@@ -227,6 +283,17 @@ Bounds cmm::planner::lowerBounds(const TaskGraph &graph,
     b.criticalPath = std::max(b.criticalPath, longest[t]);
   }
   b.workPerWorker = work / std::max(1u, cost.totalWorkers());
+  std::vector<double> workers(cost.numNodes());
+  for (unsigned n = 0; n < cost.numNodes(); ++n)
+    workers[n] = cost.workers(n);
+  // Gangs here are over every node (the planner makes no others); a gang
+  // over some nodes would count as if it held all, still a lower bound
+  // only when it does: then fall back to the plain term.
+  bool allGangsWhole = true;
+  for (const Task &task : graph.tasks())
+    allGangsWhole &= !task.isGang() || task.gangNodes.size() == cost.numNodes();
+  b.weightedWork = allGangsWhole ? weightedWorkBound(rows, workers, gangTime)
+                                 : b.workPerWorker;
   for (unsigned n = 0; n < cost.numNodes(); ++n)
     b.pinnedWork =
         std::max(b.pinnedWork, pinned[n] / std::max(1u, cost.workers(n)));

@@ -136,6 +136,31 @@ TEST(Bounds, CriticalPathAndWork) {
   EXPECT_GE(scheduleHEFT(g, cost, options).makespan, b.lower());
 }
 
+TEST(Bounds, WeightedWorkWhenNodesDifferInSpeed) {
+  // Three independent tasks, 1 s on node 1 and 2 s on node 0 (one worker
+  // each). Counting node 0 as fast, work / workers = 3 / 2; but node 0
+  // does half a task per second, so even cut into fractions the tasks need
+  // 3 / 1.5 = 2 s, and HEFT's schedule (two on node 1, one on node 0) is
+  // exactly that.
+  TaskGraph g;
+  for (int i = 0; i < 3; ++i) {
+    Task t;
+    t.name = "t" + std::to_string(i);
+    TaskId id = g.addTask(t);
+    g.addData(id, 8);
+  }
+  TableCostModel cost({{2, 1}, {2, 1}, {2, 1}}, {0, 0, 0});
+  Bounds b = lowerBounds(g, cost);
+  EXPECT_DOUBLE_EQ(b.workPerWorker, 1.5);
+  EXPECT_DOUBLE_EQ(b.weightedWork, 2.0);
+  EXPECT_DOUBLE_EQ(b.lower(), 2.0);
+  SchedulerOptions options;
+  EXPECT_DOUBLE_EQ(scheduleHEFT(g, cost, options).makespan, 2.0);
+  // Equal nodes: the weighted term is the plain one.
+  TableCostModel same({{1, 1}, {1, 1}, {1, 1}}, {0, 0, 0});
+  EXPECT_DOUBLE_EQ(lowerBounds(g, same).weightedWork, 1.5);
+}
+
 namespace {
 /// A cost model with a tiny memory per node, to force evictions.
 class SmallMemory : public TableCostModel {

@@ -5,7 +5,8 @@
 // must be, with durations from a cost model (the planning one, or another:
 // free communication gives the zero-communication bound of Table 7 of the
 // paper). Reports the makespan, per-resource busy time and the lower bound
-// max(critical path, total work / workers).
+// max(critical path, total work / workers), the work term weighted by node
+// speed when nodes differ.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,8 +35,15 @@ struct Bounds {
   double criticalPath = 0;  // longest path, fastest node per task, no comm
   double workPerWorker = 0; // sum of fastest task times / workers
   double pinnedWork = 0;    // max over nodes: pinned work / its workers
+  /// The work term when nodes differ in speed: every task done in fractions
+  /// anywhere (its time on each node known) still needs, for any node
+  /// weights y >= 0, T >= sum_t min_n y_n t_n / sum_n y_n W_n (weigh each
+  /// node's load by y_n: the dual of the fractional assignment). y = 1 is
+  /// workPerWorker; the weights are improved by a coordinate search, so
+  /// this is at least workPerWorker and still a lower bound.
+  double weightedWork = 0;
   double lower() const {
-    return std::max({criticalPath, workPerWorker, pinnedWork});
+    return std::max({criticalPath, workPerWorker, pinnedWork, weightedWork});
   }
 };
 
