@@ -65,12 +65,13 @@ bool cmm::planner::gangGemmCost(const MachineModel &machine,
   cost.copies = 2.0 * machine.taskTime(root, OpClass::Copy, m, k) / used +
                 2.0 * machine.taskTime(root, OpClass::Copy, k, n) / used +
                 2.0 * machine.taskTime(root, OpClass::Copy, m, n);
-  for (int r = 0; r < used; ++r) {
-    const NodeSpec &node = machine.nodes[gang[r]];
-    double t = machine.taskTime(gang[r], OpClass::Gemm, double(s.tileM),
-                                double(s.tileN), double(s.tileK));
-    cost.product = std::max(cost.product, t / std::max(1u, node.workers));
-  }
+  // One worker of each node runs the local product with its BLAS threads
+  // (the runtime cannot lend it the other workers' threads: OpenBLAS's
+  // thread count is process-wide), while the gang holds them all.
+  for (int r = 0; r < used; ++r)
+    cost.product = std::max(
+        cost.product, machine.taskTime(gang[r], OpClass::Gemm, double(s.tileM),
+                                       double(s.tileN), double(s.tileK)));
   return true;
 }
 

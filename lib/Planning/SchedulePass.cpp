@@ -11,6 +11,8 @@
 #include "cmm/Planning/Passes.h"
 #include "cmm/Planning/TaskGraphIR.h"
 
+#include "cmm/Planner/GangGemm.h"
+
 #include "mlir/Pass/PassRegistry.h"
 
 namespace cmm {
@@ -66,7 +68,7 @@ struct ScheduleTaskGraphPass
               << " of a machine with " << machine.nodes.size() << " node(s)";
           return signalPassFailure();
         }
-      for (const Task &task : candidate.graph.tasks())
+      for (const Task &task : candidate.graph.tasks()) {
         for (unsigned n : task.gangNodes)
           if (n >= machine.nodes.size()) {
             mlir::emitError(graph.getLoc(), "cmm-schedule: task '")
@@ -74,6 +76,17 @@ struct ScheduleTaskGraphPass
                 << machine.nodes.size() << " node(s)";
             return signalPassFailure();
           }
+        // A distributed product must fit in the memory of its ranks.
+        GangGemmCost gang;
+        std::string error;
+        if (task.isGang() &&
+            !gangGemmCost(machine, task.gangNodes, task.m, task.n, task.k,
+                          gangMemoryBytes(machine), gang, error)) {
+          mlir::emitError(graph.getLoc(), "cmm-schedule: task '")
+              << task.name << "': " << error;
+          return signalPassFailure();
+        }
+      }
     }
 
     PlanOptions options;

@@ -24,7 +24,7 @@ constexpr int kHeader = 4;
 struct Layout {
   std::vector<CosmaRegion> a, b;
   std::vector<int64_t> offsetA, offsetB;
-  int64_t words = 0;
+  int64_t words = 0, wordsA = 0; // A's pieces come first
 };
 
 Layout layoutOf(const CosmaStrategy &s, int rank) {
@@ -34,6 +34,7 @@ Layout layoutOf(const CosmaStrategy &s, int rank) {
     l.offsetA.push_back(l.words);
     l.words += r.rows * r.cols;
   }
+  l.wordsA = l.words;
   for (const CosmaRegion &r : l.b) {
     l.offsetB.push_back(l.words);
     l.words += r.rows * r.cols;
@@ -76,14 +77,16 @@ bool cmmrt::cosmaRedistribute(const CosmaStrategy &s,
   // Pass 1: what goes to each rank (our own parts are copied directly).
   std::vector<Layout> layouts(size);
   std::vector<long long> sendWords(size, 0);
-  int64_t covered = 0;
+  // Elements of our A pieces and of our B pieces that arrive (or are ours):
+  // each must come to exactly its pieces' size.
+  int64_t coveredA = 0, coveredB = 0;
   for (int r = 0; r < size; ++r) {
     layouts[r] = r == rank ? mine : layoutOf(s, r);
     const Layout &l = layouts[r];
-    auto count = [&](int64_t, const CosmaRegion &, const CosmaBlock &,
+    auto count = [&](int64_t offset, const CosmaRegion &, const CosmaBlock &,
                      int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
       if (r == rank)
-        covered += (r1 - r0) * (c1 - c0);
+        (offset < mine.wordsA ? coveredA : coveredB) += (r1 - r0) * (c1 - c0);
       else
         sendWords[r] += kHeader + (r1 - r0) * (c1 - c0);
     };
@@ -163,10 +166,10 @@ bool cmmrt::cosmaRedistribute(const CosmaStrategy &s,
     next += kHeader;
     for (int64_t x = 0; x < rows; ++x, next += cols)
       std::copy(next, next + cols, pieces.buffer.data() + at + x * stride);
-    covered += rows * cols;
+    (at < mine.wordsA ? coveredA : coveredB) += rows * cols;
     pieces.wordsReceived += double(rows * cols);
   }
-  bad = covered != mine.words;
+  bad = coveredA != mine.wordsA || coveredB != mine.words - mine.wordsA;
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm);
   if (bad) {
     error = "the operands' blocks do not cover COSMA's layout exactly "

@@ -23,7 +23,7 @@ double cmmrt::distributedGemmMemory(double planned) {
     char *end = nullptr;
     double limit = std::strtod(env, &end);
     if (end != env && *end == '\0' && limit > 0)
-      bytes = std::min(bytes, limit);
+      bytes = limit; // overrides, as in the planner
   }
   return bytes;
 }
@@ -101,6 +101,19 @@ bool cmmrt::runDistributedGemm(const Plan &plan, const Task &task,
   int sendCount = int(block[2] * block[3]);
   std::vector<double> all;
   std::vector<int> counts(size), displs(size);
+  int tooLarge = 0;
+  if (rank == 0) {
+    int64_t total = 0;
+    for (int r = 1; r < size; ++r)
+      total += blocks[4 * r + 2] * blocks[4 * r + 3];
+    tooLarge = total > INT_MAX;
+  }
+  MPI_Bcast(&tooLarge, 1, MPI_INT, 0, comm);
+  if (tooLarge) {
+    error = "gathering the distributed product's result would pass 2^31 "
+            "words in one exchange";
+    return false;
+  }
   if (rank == 0) {
     int64_t total = 0;
     for (int r = 0; r < size; ++r) {

@@ -38,7 +38,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool complete(MPI_Request &request, double timeout);
+/// Polls `request` until it completes or `timeout` passes; a point-to-
+/// point request is cancelled then (a collective one cannot be: the caller
+/// ends the job).
+bool complete(MPI_Request &request, double timeout, bool collective = false);
 
 /// A generated program's command line and environment.
 struct Options : ExecOptions {
@@ -181,7 +184,7 @@ private:
 
   std::vector<MPI_Comm> comms;
   MPI_Comm gangComm = MPI_COMM_NULL; // distributed products, in plan order
-  int blasThreads = 1;               // per worker, outside gang tasks
+  int blasThreads = 1;               // per worker
   int tagLimit = 32767; // MPI_TAG_UB + 1, at least 32768 by the standard
   std::map<int32_t, Matrix> results;      // rank 0: gathered matrices by op
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
@@ -388,7 +391,7 @@ void Executor::distributedGemm(const Task &task,
   // so a stalled rank ends the job with a message instead of hanging it.
   MPI_Request arrived;
   MPI_Ibarrier(gangComm, &arrived);
-  if (!complete(arrived, options.recvTimeout)) {
+  if (!complete(arrived, options.recvTimeout, /*collective=*/true)) {
     char what[128];
     std::snprintf(what, sizeof what,
                   "timed out after %g s waiting for the other ranks to start "
@@ -398,9 +401,9 @@ void Executor::distributedGemm(const Task &task,
              sourceLocation(plan, task.op) + ")",
          task.op);
   }
-  // The plan gives the product every worker of the node: their threads.
-  openblas_set_num_threads(
-      std::max(1, plan.workers[rank] * plan.threads[rank]));
+  // The product runs on this worker with its BLAS threads (the plan gives
+  // it every worker of the node, but OpenBLAS's thread count is process-
+  // wide: raising it while other workers may be inside dgemm is unsafe).
   std::vector<Matrix> outputs;
   DistributedGemmStats stats;
   std::string error;
@@ -411,11 +414,16 @@ void Executor::distributedGemm(const Task &task,
   } catch (const std::bad_alloc &) {
     error = "out of memory";
   }
-  openblas_set_num_threads(blasThreads);
-  if (!ok)
+  if (!ok) {
+    // Every rank found the same error: rank 0 writes the outputs before it
+    // and ends the job; the others wait for that (or for the timeout).
+    if (rank != 0)
+      std::this_thread::sleep_for(
+          std::chrono::duration<double>(options.recvTimeout));
     fail(sourceLocation(plan, task.op) + ": error: " + error + " (task '" +
              task.name + "')",
          task.op);
+  }
   bytesSent += (long long)stats.bytesSent;
   bytesReceived += (long long)stats.bytesReceived;
   for (int32_t i = 0; i < task.numInputs; ++i)
@@ -425,8 +433,7 @@ void Executor::distributedGemm(const Task &task,
   (void)w;
 }
 
-/// Polls `request` until it completes or the timeout passes.
-bool complete(MPI_Request &request, double timeout) {
+bool complete(MPI_Request &request, double timeout, bool collective) {
   auto begin = Clock::now();
   auto deadline = begin + std::chrono::duration<double>(timeout);
   int done = 0;
@@ -436,7 +443,8 @@ bool complete(MPI_Request &request, double timeout) {
       return true;
     auto now = Clock::now();
     if (now > deadline) {
-      MPI_Cancel(&request);
+      if (!collective)
+        MPI_Cancel(&request);
       return false;
     }
     // The wait is on the critical path of whatever needs the tile: poll
@@ -677,7 +685,7 @@ void cmmrt::executePlan(const Plan &plan, const ExecOptions &options,
   // last transfer would otherwise hang the collectives below.
   MPI_Request done;
   MPI_Ibarrier(MPI_COMM_WORLD, &done);
-  if (!complete(done, options.recvTimeout)) {
+  if (!complete(done, options.recvTimeout, /*collective=*/true)) {
     std::fprintf(stderr,
                  "cmm: rank %d: timed out after %g s waiting for the other "
                  "ranks to finish\n",

@@ -16,7 +16,7 @@ cmmtg.graph @main tile_size 5 {
   %a = cmmtg.task generate () {node = 1, worker = 0} : () -> !cmmtg.tile<5x5>
   %b = cmmtg.task generate () {node = 2, worker = 0} : () -> !cmmtg.tile<5x5>
   // expected-error @+1 {{'cmmtg.task' op (task "g") runs on node 0 but operand #1 is located on node 2}}
-  %c = cmmtg.task distributed_gemm (%a, %b) {name = "g", node = 0, worker = 0, nodes = array<i64: 0, 1>} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+  %c = cmmtg.task distributed_gemm (%a, %b) {name = "g", node = 0, worker = 0, nodes = array<i64: 0, 1>, m = 5, n = 5, k = 5} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 }
 
 // -----
@@ -294,4 +294,30 @@ cmmtg.graph @main tile_size 5 attributes {makespan = 1.0 : f64, nodes = 1 : i64,
 cmmtg.graph @main tile_size 5 {
   // expected-error @+1 {{needs one (row, column) origin per result: 1 value(s) for 1 result(s)}}
   %0 = cmmtg.task generate () {origins = array<i64: 5>} : () -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+// A distributed_gemm's results appear on the first node of its gang.
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op runs on node 1 but its results appear on the gang's first node 0}}
+  %c = cmmtg.task distributed_gemm (%a, %a) {nodes = array<i64: 0, 1>, node = 1, m = 5, n = 5, k = 5} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+// Its operands are A's tiles then B's: m x k + k x n elements.
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op operand tiles cover 50 elements, not the 60 of A (6x5) and B (5x6)}}
+  %c = cmmtg.task distributed_gemm (%a, %a) {nodes = array<i64: 0, 1>, m = 6, n = 6, k = 5} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<6x6>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op distributed_gemm needs its product's m, n and k}}
+  %c = cmmtg.task distributed_gemm (%a, %a) {nodes = array<i64: 0, 1>} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 }

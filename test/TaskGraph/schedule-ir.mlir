@@ -43,10 +43,20 @@ cmmtg.graph @main tile_size 5 {
 
 // -----
 
+// A distributed product that cannot fit in a rank's memory (the test
+// model's 1e9 bytes) says what it needs.
+// expected-error @+1 {{cmm-schedule: task 'huge': a 100000x100000x100000 product on 2 rank(s) needs at least}}
+cmmtg.graph @main tile_size 100000 {
+  %a = cmmtg.task generate () {m = 100000, n = 100000} : () -> !cmmtg.tile<100000x100000>
+  %c = cmmtg.task distributed_gemm (%a, %a) {name = "huge", nodes = array<i64: 0, 1>, m = 100000, n = 100000, k = 100000} : (!cmmtg.tile<100000x100000>, !cmmtg.tile<100000x100000>) -> !cmmtg.tile<100000x100000>
+}
+
+// -----
+
 // expected-error @+1 {{cmm-schedule: task 'wide' has gang node 2 on a machine with 2 node(s)}}
 cmmtg.graph @main tile_size 5 {
   %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
-  %c = cmmtg.task distributed_gemm (%a, %a) {name = "wide", nodes = array<i64: 0, 1, 2>} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+  %c = cmmtg.task distributed_gemm (%a, %a) {name = "wide", nodes = array<i64: 0, 1, 2>, m = 5, n = 5, k = 5} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 }
 
 // -----

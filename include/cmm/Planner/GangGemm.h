@@ -11,7 +11,8 @@
 //                 share: 8 (mk + kn) (u - 1) / u^2 bytes over the slowest
 //                 link;
 //   product       the slowest rank's local domain tileM x tileN x tileK with
-//                 the node's gemm polynomial, the node's workers sharing it;
+//                 the node's gemm polynomial (one worker runs it; the gang
+//                 still holds the others);
 //   exchange      the busiest rank's panel and reduction words
 //                 (cosmaGridTraffic) over the slowest link, plus one latency
 //                 per round; overlapped with the product (section 7.3), so

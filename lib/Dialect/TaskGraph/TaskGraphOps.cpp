@@ -241,7 +241,8 @@ LogicalResult GraphOp::verifyRegions() {
           return task.emitOpError()
                  << "(" << taskLabel(task) << ") starts at " << *start
                  << " before operand #" << use.getOperandNumber()
-                 << " is ready on node " << *node << " at " << *ready;
+                 << " is ready on node " << at.value_or(*node) << " at "
+                 << *ready;
       }
       continue;
     }
@@ -443,6 +444,23 @@ LogicalResult TaskOp::verify() {
     if (node && !llvm::is_contained(sorted, *node))
       return emitOpError("runs on node ")
              << *node << " outside its gang of nodes";
+    if (node && *node != gang.asArrayRef().front())
+      return emitOpError("runs on node ")
+             << *node << " but its results appear on the gang's first node "
+             << gang.asArrayRef().front();
+    // The operands are A's tiles then B's: m x k then k x n by area.
+    if (!getM() || !getN() || !getK())
+      return emitOpError("distributed_gemm needs its product's m, n and k");
+    int64_t area = 0;
+    for (Value in : getInputs()) {
+      auto t = cast<TileType>(in.getType());
+      area += t.getRows() * t.getCols();
+    }
+    int64_t m = *getM(), n = *getN(), k = *getK();
+    if (area != m * k + k * n)
+      return emitOpError("operand tiles cover ")
+             << area << " elements, not the " << m * k + k * n << " of A (" << m
+             << "x" << k << ") and B (" << k << "x" << n << ")";
     return success();
   }
   }

@@ -6,7 +6,7 @@
 // (cmmrt/Cosma.h) computes it on all.
 //
 //   1. every rank computes the same strategy (the memory per rank is the
-//      plan's, lowered by CMM_MAX_MEMORY, the smallest over the ranks);
+//      plan's or CMM_MAX_MEMORY, the smallest over the ranks);
 //   2. the tiles move into the layout of section 7.6 (cosmaRedistribute:
 //      one all-to-all of the parts each rank holds of each rank's pieces);
 //   3. cosmaMultiply on all ranks;
@@ -34,8 +34,8 @@ struct DistributedGemmStats {
   CosmaStrategy strategy;
 };
 
-/// The memory per rank a distributed product may use: `planned` bytes (0:
-/// this node's physical memory), at most CMM_MAX_MEMORY when set.
+/// The memory per rank a distributed product may use: CMM_MAX_MEMORY (bytes)
+/// when set, else `planned` bytes (0: this node's physical memory).
 double distributedGemmMemory(double planned);
 
 /// Runs `task` (a DistributedGemm of `plan`, this rank's entry) collectively
