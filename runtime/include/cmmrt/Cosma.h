@@ -37,6 +37,7 @@
 #include <mpi.h>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -92,8 +93,10 @@ struct CosmaBlock {
 
 /// A rank's pieces in the layout above, ready for cosmaMultiplyPieces.
 struct CosmaPieces {
-  std::vector<double> buffer;       // A's pieces then B's, in region order
-  std::vector<const double *> a, b; // into buffer, one per round
+  // A's pieces then B's, in region order (not zeroed first: every word is
+  // written once).
+  std::unique_ptr<double[]> buffer;
+  std::vector<const double *> a, b;        // into buffer, one per round
   double wordsSent = 0, wordsReceived = 0; // to and from other ranks
 };
 
