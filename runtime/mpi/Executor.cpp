@@ -531,9 +531,13 @@ void Executor::run() {
   openblas_set_num_threads(blasThreads);
   // mpirun binds each rank to one core by default, which would run every
   // BLAS thread and worker of the rank on that core.
+  // (A rank that may use every core of a smaller machine than the plan's
+  // is not warned: binding is not what is wrong there.)
   cpu_set_t cpus;
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
   if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 &&
-      CPU_COUNT(&cpus) < workers * blasThreads)
+      CPU_COUNT(&cpus) < workers * blasThreads &&
+      (online <= 0 || CPU_COUNT(&cpus) < online))
     std::fprintf(stderr,
                  "cmm: rank %d: warning: bound to %d core(s) but the plan runs "
                  "%d worker(s) x %d BLAS thread(s) here; start it with "
