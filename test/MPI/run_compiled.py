@@ -2,7 +2,8 @@
 under mpirun on NP ranks, for three tile sizes (one tile per matrix, about
 half, about a third: ragged edges; on several ranks also one tile with
 dynamic tiling forced, so sub-tiles are merged; and every product forced to
-run as a COSMA distributed product) and at both optimisation
+run as a COSMA distributed product, on several ranks also with the c5
+model's three workers per node) and at both optimisation
 levels. Every printed matrix (--dump-prints) and every saved file must
 equal the reference interpreter's at the same level within a relative
 Frobenius error of 1e-10, the printed lines must carry the same labels and
@@ -94,8 +95,14 @@ def main():
     configs = [(t, []) for t in tiles]
     if ranks > 1:
         configs.append((largest, ["--dynamic-tiling=always"]))
-    # Every product as a COSMA gang task on all ranks (issue 6).
+    # Every product as a COSMA gang task on all ranks (issue 6); on several
+    # ranks also with the c5 model's three workers per node, so other
+    # workers run beside the gang.
     configs.append((tiles[-1], ["--gemm=cosma"]))
+    if ranks > 1:
+        c5 = os.path.join(os.path.dirname(examples), "models",
+                          "c5.9xlarge.json")
+        configs.append((tiles[-1], ["--gemm=cosma", "--machine-model=" + c5]))
     checked, moved = 0, 0
     for level in ([], ["--O0"]):
         ref_dir = os.path.join(work, "ref" + "".join(level))
@@ -105,9 +112,9 @@ def main():
         reference = dumps(ref_dir)
         ref_saved = take_saved(work)
         for tile, extra in configs:
-            tag = "t%d%s%s" % (tile, "".join(level),
-                               extra[0].replace("=", "-").lstrip("-")
-                               if extra else "")
+            tag = "t%d%s%s" % (tile, "".join(level), "".join(
+                re.sub(r"[^a-z0-9]+", "-", os.path.basename(e)).strip("-")
+                for e in extra))
             exe = os.path.join(work, name + "-" + tag)
             run([cmmc, prog, "-o", exe, "--nodes=%d" % ranks,
                  "--tile-sizes=%d" % tile] + flags + level + extra, work)
