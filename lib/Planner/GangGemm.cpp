@@ -39,18 +39,17 @@ bool cmm::planner::gangGemmCost(const MachineModel &machine,
   const int used = s.usedRanks();
   // Ranks are the gang's nodes in order: rank r runs on gang[r].
   const unsigned root = gang.front();
+  // The slowest link between used ranks; the largest latency from the
+  // first node.
   double slowestBandwidth = std::numeric_limits<double>::infinity();
   double latency = 0;
-  for (int r = 1; r < used; ++r) {
-    const LinkSpec &l = machine.link(root, gang[r]);
-    slowestBandwidth = std::min(slowestBandwidth, l.bandwidth);
-    latency = std::max(latency, l.latency);
-  }
   for (int r = 0; r < used; ++r)
     for (int q = 0; q < used; ++q)
       if (q != r) {
         const LinkSpec &l = machine.link(gang[r], gang[q]);
         slowestBandwidth = std::min(slowestBandwidth, l.bandwidth);
+        if (r == 0)
+          latency = std::max(latency, l.latency);
       }
   const double share = used > 1 ? double(used - 1) / used : 0.0;
   if (used > 1) {

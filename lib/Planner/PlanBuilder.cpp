@@ -257,9 +257,9 @@ void PlanBuilder::commit(TaskId task, unsigned node, unsigned worker) {
 
   std::set<DataId> inputs = std::move(inUse);
   inUse.clear();
+  const TaskPlacement &placed = schedule.placement[task];
   for (size_t i = 0; i < t.inputs.size(); ++i) {
-    double &used =
-        lastUse[inputNodes.empty() ? node : inputNodes[i]][t.inputs[i]];
+    double &used = lastUse[placed.inputNode(i)][t.inputs[i]];
     used = std::max(used, start);
   }
   for (DataId out : t.outputs) {

@@ -185,14 +185,19 @@ private:
     TaskId id = addTask(TaskKind::DistributedGemm, OpClass::Gemm, c.rows,
                         c.cols, a.cols, std::move(inputs), name + " cosma");
     graph.setGang(id, gang->nodes);
-    for (int64_t i = 0; i < c.tileRows; ++i)
-      for (int64_t j = 0; j < c.tileCols; ++j) {
-        c.tiles.push_back(
-            graph.addData(id, 8.0 * c.height(i) * c.width(j), name));
-        graph.setRegion(c.tiles.back(), i * c.size, j * c.size, c.height(i),
-                        c.width(j));
-      }
+    addAllTiles(id, c, name);
     return c;
+  }
+
+  /// Every tile of `g` as an output of task `id`.
+  void addAllTiles(TaskId id, Grid &g, const std::string &name) {
+    for (int64_t i = 0; i < g.tileRows; ++i)
+      for (int64_t j = 0; j < g.tileCols; ++j) {
+        g.tiles.push_back(
+            graph.addData(id, 8.0 * g.height(i) * g.width(j), name));
+        graph.setRegion(g.tiles.back(), i * g.size, j * g.size, g.height(i),
+                        g.width(j));
+      }
   }
 
   /// Partial reductions of each tile, combined along the reduced direction.
@@ -234,13 +239,7 @@ private:
         inputs.push_back(d);
     Grid g = gridFor(result);
     TaskId id = addTask(kind, op, m, n, k, std::move(inputs), name);
-    for (int64_t i = 0; i < g.tileRows; ++i)
-      for (int64_t j = 0; j < g.tileCols; ++j) {
-        g.tiles.push_back(
-            graph.addData(id, 8.0 * g.height(i) * g.width(j), name));
-        graph.setRegion(g.tiles.back(), i * g.size, j * g.size, g.height(i),
-                        g.width(j));
-      }
+    addAllTiles(id, g, name);
     return g;
   }
 

@@ -272,15 +272,22 @@ void multiplyPieces(const CosmaStrategy &s, const Coords &c,
   MPI_Comm_free(&depthComm);
 }
 
-/// The grid's sub-communicators: A along j (ranks (i, *, l)), B along i
-/// (ranks (*, j, l)), C along l (ranks (i, j, *)); idle ranks get none.
-bool splitGrid(const CosmaStrategy &s, const Coords &c, MPI_Comm comm,
+/// This rank's place in the grid and the grid's sub-communicators: A along
+/// j (ranks (i, *, l)), B along i (ranks (*, j, l)), C along l (ranks
+/// (i, j, *)). False on an idle rank, which has none and has already met
+/// the active ranks at the barrier that starts the timed product.
+bool enterGrid(const CosmaStrategy &s, MPI_Comm comm, Coords &c,
                MPI_Comm &rowComm, MPI_Comm &colComm, MPI_Comm &depthComm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  c = coordsOf(s, rank);
   int undefined = MPI_UNDEFINED;
   MPI_Comm_split(comm, c.active ? c.i * s.gk + c.l : undefined, c.j, &rowComm);
   MPI_Comm_split(comm, c.active ? c.j * s.gk + c.l : undefined, c.i, &colComm);
   MPI_Comm_split(comm, c.active ? c.i * s.gn + c.j : undefined, c.l,
                  &depthComm);
+  if (!c.active)
+    MPI_Barrier(comm);
   return c.active;
 }
 
@@ -290,15 +297,11 @@ void cmmrt::cosmaMultiplyPieces(const CosmaStrategy &s,
                                 const std::vector<const double *> &aPieces,
                                 const std::vector<const double *> &bPieces,
                                 MPI_Comm comm, CosmaResult &result) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
   result = CosmaResult();
-  Coords c = coordsOf(s, rank);
+  Coords c;
   MPI_Comm rowComm, colComm, depthComm;
-  if (!splitGrid(s, c, comm, rowComm, colComm, depthComm)) {
-    MPI_Barrier(comm); // the active ranks' start of the timed product
+  if (!enterGrid(s, comm, c, rowComm, colComm, depthComm))
     return;
-  }
   multiplyPieces(s, c, aPieces, bPieces, false, false, comm, rowComm, colComm,
                  depthComm, result);
 }
@@ -306,15 +309,11 @@ void cmmrt::cosmaMultiplyPieces(const CosmaStrategy &s,
 void cmmrt::cosmaMultiply(const CosmaStrategy &s, const ElementFn &a,
                           const ElementFn &b, bool transA, bool transB,
                           MPI_Comm comm, CosmaResult &result) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
   result = CosmaResult();
-  Coords c = coordsOf(s, rank);
+  Coords c;
   MPI_Comm rowComm, colComm, depthComm;
-  if (!splitGrid(s, c, comm, rowComm, colComm, depthComm)) {
-    MPI_Barrier(comm); // the active ranks' start of the timed product
+  if (!enterGrid(s, comm, c, rowComm, colComm, depthComm))
     return;
-  }
 
   Work w = workOf(s, c);
   const int64_t mi = w.rows.size(), nj = w.cols.size();

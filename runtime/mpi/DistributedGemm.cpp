@@ -99,33 +99,27 @@ bool cmmrt::runDistributedGemm(const Plan &plan, const Task &task,
   std::vector<long long> blocks(rank == 0 ? 4 * size : 4);
   MPI_Gather(block, 4, MPI_LONG_LONG, blocks.data(), 4, MPI_LONG_LONG, 0, comm);
   int sendCount = int(block[2] * block[3]);
-  std::vector<double> all;
+  // Rank 0 receives every other rank's block (its own is copied).
   std::vector<int> counts(size), displs(size);
-  int tooLarge = 0;
-  if (rank == 0) {
-    int64_t total = 0;
-    for (int r = 1; r < size; ++r)
+  int64_t total = 0;
+  if (rank == 0)
+    for (int r = 1; r < size; ++r) {
+      displs[r] = int(std::min<int64_t>(total, INT_MAX));
       total += blocks[4 * r + 2] * blocks[4 * r + 3];
-    tooLarge = total > INT_MAX;
-  }
+      counts[r] = int(std::min<int64_t>(total - displs[r], INT_MAX));
+    }
+  int tooLarge = total > INT_MAX;
   MPI_Bcast(&tooLarge, 1, MPI_INT, 0, comm);
   if (tooLarge) {
     error = "gathering the distributed product's result would pass 2^31 "
             "words in one exchange";
     return false;
   }
-  if (rank == 0) {
-    int64_t total = 0;
-    for (int r = 0; r < size; ++r) {
-      displs[r] = int(total);
-      counts[r] = r == 0 ? 0 : int(blocks[4 * r + 2] * blocks[4 * r + 3]);
-      total += counts[r];
-    }
-    all.resize(size_t(std::max<int64_t>(1, total)));
+  std::vector<double> all(size_t(std::max<int64_t>(1, total)));
+  if (rank == 0)
     stats.bytesReceived += 8.0 * double(total);
-  } else {
+  else
     stats.bytesSent += 8.0 * double(sendCount);
-  }
   MPI_Gatherv(result.block.data(), rank == 0 ? 0 : sendCount, MPI_DOUBLE,
               all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm);
   if (rank != 0)

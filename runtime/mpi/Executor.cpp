@@ -138,9 +138,8 @@ private:
   void put(int32_t slot, Matrix value);
   void release(int32_t slot);
   void worker(int w);
-  /// A distributed_gemm on worker `w`: every rank runs it together.
-  void distributedGemm(const Task &task, const std::vector<TileRef> &inputs,
-                       int w);
+  /// A distributed_gemm: every rank runs it together.
+  void distributedGemm(const Task &task, const std::vector<TileRef> &inputs);
   void communicator(int c);
   /// Whether communicator thread `c` of this rank sends or receives `x`.
   bool serves(int c, const Transfer &x) const {
@@ -184,7 +183,6 @@ private:
 
   std::vector<MPI_Comm> comms;
   MPI_Comm gangComm = MPI_COMM_NULL; // distributed products, in plan order
-  int blasThreads = 1;               // per worker
   int tagLimit = 32767; // MPI_TAG_UB + 1, at least 32768 by the standard
   std::map<int32_t, Matrix> results;      // rank 0: gathered matrices by op
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
@@ -312,7 +310,7 @@ void Executor::worker(int w) {
     double start = now();
     std::string error;
     if (task.kind == TaskKind::DistributedGemm) {
-      distributedGemm(task, inputs, w);
+      distributedGemm(task, inputs);
       held.clear();
       ++tasksRun;
       record({task.name, "task", w, start, now()});
@@ -386,7 +384,7 @@ void Executor::worker(int w) {
 }
 
 void Executor::distributedGemm(const Task &task,
-                               const std::vector<TileRef> &inputs, int w) {
+                               const std::vector<TileRef> &inputs) {
   // Every rank has reached the product before any enters its collectives,
   // so a stalled rank ends the job with a message instead of hanging it.
   MPI_Request arrived;
@@ -430,7 +428,6 @@ void Executor::distributedGemm(const Task &task,
     release(plan.inputs[task.firstInput + i]);
   for (int32_t o = 0; o < task.numOutputs; ++o)
     put(task.firstOutput + o, std::move(outputs[o]));
-  (void)w;
 }
 
 bool complete(MPI_Request &request, double timeout, bool collective) {
@@ -527,7 +524,7 @@ void Executor::run() {
   // One worker: it gets the node's BLAS threads; several: one each
   // (Debian's pthread OpenBLAS has one process-wide thread count).
   int workers = plan.workers[rank];
-  blasThreads = workers == 1 ? std::max(1, plan.threads[rank]) : 1;
+  int blasThreads = workers == 1 ? std::max(1, plan.threads[rank]) : 1;
   openblas_set_num_threads(blasThreads);
   // mpirun binds each rank to one core by default, which would run every
   // BLAS thread and worker of the rank on that core.

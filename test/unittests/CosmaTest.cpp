@@ -233,6 +233,22 @@ TEST(Cosma, RedistributeRefusesOverlap) {
   EXPECT_FALSE(cosmaRedistribute(s, a, b, MPI_COMM_WORLD, pieces, error));
   EXPECT_NE(error.find("do not cover"), std::string::npos) << error;
 }
+// A's element (0, 0) missing and B's held twice: the total count is right,
+// but each operand is checked on its own.
+TEST(Cosma, RedistributeChecksEachOperand) {
+  CosmaStrategy s;
+  std::string error;
+  ASSERT_TRUE(computeCosmaStrategy(8, 8, 8, worldSize(), 1e9, {}, s, error));
+  std::vector<double> ones(64, 1.0);
+  std::vector<CosmaBlock> a, b;
+  if (worldRank() == 0) {
+    a = {{ones.data(), 1, 0, 7, 8, 8}, {ones.data(), 0, 1, 1, 7, 8}};
+    b = {{ones.data(), 0, 0, 8, 8, 8}, {ones.data(), 0, 0, 1, 1, 8}};
+  }
+  CosmaPieces pieces;
+  EXPECT_FALSE(cosmaRedistribute(s, a, b, MPI_COMM_WORLD, pieces, error));
+  EXPECT_NE(error.find("do not cover"), std::string::npos) << error;
+}
 
 int main(int argc, char **argv) {
   int provided = 0;

@@ -58,8 +58,6 @@ public:
     return model.transferTime(from, to, data.bytes);
   }
   const MachineModel &machine() const { return model; }
-  /// The memory per rank distributed products may use (gangMemoryBytes).
-  double gangMemory() const { return gangBytes; }
 
 private:
   MachineModel model;
