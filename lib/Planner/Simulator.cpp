@@ -3,8 +3,10 @@
 #include "cmm/Planner/Simulator.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -204,9 +206,10 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
 /// row per distinct vector, with a count), node weights improved by a
 /// coordinate search over multiplicative steps. Gang tasks hold every
 /// worker of their nodes: their time counts whole (`gangTime`).
-static double weightedWorkBound(const std::map<std::vector<double>, double> &rows,
-                                const std::vector<double> &workers,
-                                double gangTime) {
+static double
+weightedWorkBound(const std::map<std::vector<double>, double> &rows,
+                  const std::vector<double> &workers, double gangTime,
+                  std::vector<double> &y) {
   const size_t nodes = workers.size();
   auto value = [&](const std::vector<double> &y) {
     double capacity = 0, load = 0;
@@ -223,7 +226,7 @@ static double weightedWorkBound(const std::map<std::vector<double>, double> &row
     }
     return load / capacity + gangTime;
   };
-  std::vector<double> y(nodes, 1.0);
+  y.assign(nodes, 1.0);
   double best = value(y);
   const double steps[] = {0.0, 0.25, 0.5, 0.8, 0.9, 1.1, 1.25, 2.0, 4.0};
   for (int round = 0; round < 20; ++round) {
@@ -242,6 +245,49 @@ static double weightedWorkBound(const std::map<std::vector<double>, double> &row
     }
     if (!improved)
       break;
+  }
+  return best;
+}
+
+/// Bounds::precedenceWork. `share[t]` is task t's part of the work term
+/// (its weighted time over the weighted capacity), `fastest[t]` its time on
+/// the fastest node. Ancestor sets are bitsets, so graphs above
+/// `kPrecedenceLimit` tasks are skipped (0: no bound).
+static constexpr size_t kPrecedenceLimit = 8192;
+static double precedenceWorkBound(const TaskGraph &graph,
+                                  const std::vector<double> &share,
+                                  const std::vector<double> &fastest) {
+  const size_t n = graph.size(), words = (n + 63) / 64;
+  if (n == 0 || n > kPrecedenceLimit)
+    return 0;
+  // tail[t]: the longest path from t's start to the end (t included).
+  std::vector<double> tail(n, 0.0);
+  for (TaskId t = n; t-- > 0;) {
+    double after = 0;
+    for (DataId d : graph.task(t).outputs)
+      for (TaskId c : graph.item(d).consumers)
+        after = std::max(after, tail[c]);
+    tail[t] = after + fastest[t];
+  }
+  std::vector<uint64_t> ancestors(n * words, 0);
+  double best = 0, earlier = 0; // earlier: the shares of tasks 0..t-1
+  for (TaskId t = 0; t < n; earlier += share[t++]) {
+    uint64_t *row = &ancestors[t * words];
+    for (TaskId p : graph.predecessors(t)) {
+      const uint64_t *from = &ancestors[p * words];
+      for (size_t w = 0; w < words; ++w)
+        row[w] |= from[w];
+      row[p / 64] |= uint64_t(1) << (p % 64);
+    }
+    // Ids are topological: ancestors have smaller ids, so when all earlier
+    // tasks together cannot beat the best, t's ancestors cannot either.
+    if (earlier + tail[t] <= best)
+      continue;
+    double before = 0;
+    for (size_t w = 0; w < words; ++w)
+      for (uint64_t bits = row[w]; bits; bits &= bits - 1)
+        before += share[w * 64 + llvm::countr_zero(bits)];
+    best = std::max(best, before + tail[t]);
   }
   return best;
 }
@@ -292,8 +338,30 @@ Bounds cmm::planner::lowerBounds(const TaskGraph &graph,
   bool allGangsWhole = true;
   for (const Task &task : graph.tasks())
     allGangsWhole &= !task.isGang() || task.gangNodes.size() == cost.numNodes();
-  b.weightedWork = allGangsWhole ? weightedWorkBound(rows, workers, gangTime)
+  std::vector<double> y(cost.numNodes(), 1.0);
+  b.weightedWork = allGangsWhole ? weightedWorkBound(rows, workers, gangTime, y)
                                  : b.workPerWorker;
+  if (!allGangsWhole)
+    y.assign(cost.numNodes(), 1.0);
+  // Each task's part of the work term under the weights y (the plain term
+  // when y = 1): the work that must precede a task is a sum of these.
+  double capacity = 0;
+  for (unsigned n = 0; n < cost.numNodes(); ++n)
+    capacity += y[n] * workers[n];
+  std::vector<double> share(graph.size(), 0.0);
+  for (TaskId t = 0; t < graph.size() && capacity > 0; ++t) {
+    if (graph.task(t).isGang()) {
+      share[t] = fastest[t]; // holds every worker
+      continue;
+    }
+    double least = never;
+    int pin = graph.task(t).pinnedNode;
+    for (unsigned n = 0; n < cost.numNodes(); ++n)
+      if (pin < 0 || unsigned(pin) == n)
+        least = std::min(least, y[n] * cost.taskTime(graph.task(t), t, n));
+    share[t] = least / capacity;
+  }
+  b.precedenceWork = precedenceWorkBound(graph, share, fastest);
   for (unsigned n = 0; n < cost.numNodes(); ++n)
     b.pinnedWork =
         std::max(b.pinnedWork, pinned[n] / std::max(1u, cost.workers(n)));

@@ -161,6 +161,64 @@ TEST(Bounds, WeightedWorkWhenNodesDifferInSpeed) {
   EXPECT_DOUBLE_EQ(lowerBounds(g, same).weightedWork, 1.5);
 }
 
+TEST(Bounds, PrecedenceWorkBeatsPathAndWork) {
+  // Four independent 1 s tasks join in one 1 s task, followed by a chain of
+  // three 1 s tasks; two nodes of one worker, free communication. Critical
+  // path 1 + 1 + 3 = 5, work 8 / 2 = 4; but the join cannot start before
+  // its four inputs took 4 / 2 = 2 s, and 4 s of chain follow it: 6, which
+  // the optimal (and HEFT's) schedule attains.
+  TaskGraph g;
+  std::vector<DataId> inputs;
+  for (int i = 0; i < 4; ++i) {
+    Task t;
+    t.name = "a" + std::to_string(i);
+    inputs.push_back(g.addData(g.addTask(t), 8));
+  }
+  Task join;
+  join.name = "join";
+  join.inputs = inputs;
+  DataId last = g.addData(g.addTask(join), 8);
+  for (int i = 0; i < 3; ++i) {
+    Task t;
+    t.name = "c" + std::to_string(i);
+    t.inputs = {last};
+    last = g.addData(g.addTask(t), 8);
+  }
+  TableCostModel cost(std::vector<std::vector<double>>(8, {1, 1}),
+                      std::vector<double>(8, 0));
+  Bounds b = lowerBounds(g, cost);
+  EXPECT_DOUBLE_EQ(b.criticalPath, 5);
+  EXPECT_DOUBLE_EQ(b.workPerWorker, 4);
+  EXPECT_DOUBLE_EQ(b.plain(), 5);
+  EXPECT_DOUBLE_EQ(b.precedenceWork, 6);
+  EXPECT_DOUBLE_EQ(b.lower(), 6);
+  SchedulerOptions options;
+  EXPECT_DOUBLE_EQ(scheduleHEFT(g, cost, options).makespan, 6);
+}
+
+TEST(Bounds, PrecedenceWorkWeighsSlowNodes) {
+  // Two independent tasks (2 s on node 0, 1 s on node 1) feed a 1 s task.
+  // With node 0 at half speed the two inputs need 2 / 1.5 s of the
+  // weighted capacity before the last task: 4/3 + 1.
+  TaskGraph g;
+  std::vector<DataId> inputs;
+  for (int i = 0; i < 2; ++i) {
+    Task t;
+    t.name = "a" + std::to_string(i);
+    inputs.push_back(g.addData(g.addTask(t), 8));
+  }
+  Task sink;
+  sink.name = "sink";
+  sink.inputs = inputs;
+  g.addData(g.addTask(sink), 8);
+  TableCostModel cost({{2, 1}, {2, 1}, {2, 1}}, {0, 0, 0});
+  Bounds b = lowerBounds(g, cost);
+  EXPECT_DOUBLE_EQ(b.weightedWork, 2.0);
+  EXPECT_NEAR(b.precedenceWork, 2.0 / 1.5 + 1, 1e-12);
+  EXPECT_GE(scheduleHEFT(g, cost, SchedulerOptions()).makespan,
+            b.lower() - 1e-12);
+}
+
 namespace {
 /// A cost model with a tiny memory per node, to force evictions.
 class SmallMemory : public TableCostModel {

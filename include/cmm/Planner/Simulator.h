@@ -42,8 +42,19 @@ struct Bounds {
   /// workPerWorker; the weights are improved by a coordinate search, so
   /// this is at least workPerWorker and still a lower bound.
   double weightedWork = 0;
+  /// Precedence and work together: before task t starts, all its ancestors
+  /// have run, which takes at least their share of the (weighted) work term;
+  /// after it starts, the longest path from t to the end still remains. So
+  /// T >= max_t (work of ancestors(t) / capacity + longest path from t),
+  /// which is at least both the critical path and, at the last task, the
+  /// work term of the graph's ancestors. 0 when the graph is too large to
+  /// keep the ancestor sets (more than 8192 tasks).
+  double precedenceWork = 0;
+  /// The bound the issue names: max(critical path, total work / workers).
+  double plain() const { return std::max(criticalPath, workPerWorker); }
   double lower() const {
-    return std::max({criticalPath, workPerWorker, pinnedWork, weightedWork});
+    return std::max({criticalPath, workPerWorker, pinnedWork, weightedWork,
+                     precedenceWork});
   }
 };
 

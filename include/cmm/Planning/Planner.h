@@ -53,7 +53,7 @@ struct PlanCandidate {
   Schedule schedule;
   SimulationReport simulation;
   Bounds bounds;
-  double zeroCommMakespan = 0; // HEFT with free communication (Table 7)
+  double zeroCommMakespan = 0; // free communication (Table 7), Planner.cpp
   unsigned gangGemms = 0;      // products run as COSMA gang tasks
 };
 
