@@ -252,11 +252,14 @@ weightedWorkBound(const std::map<std::vector<double>, double> &rows,
 /// Bounds::precedenceWork. `share[t]` is task t's part of the work term
 /// (its weighted time over the weighted capacity), `fastest[t]` its time on
 /// the fastest node. Ancestor sets are bitsets, so graphs above
-/// `kPrecedenceLimit` tasks are skipped (0: no bound).
+/// `kPrecedenceLimit` tasks are skipped (0: no bound). `floor` is a bound
+/// already known: tasks that cannot beat it are not summed, and the result
+/// is at least it.
 static constexpr size_t kPrecedenceLimit = 8192;
 static double precedenceWorkBound(const TaskGraph &graph,
                                   const std::vector<double> &share,
-                                  const std::vector<double> &fastest) {
+                                  const std::vector<double> &fastest,
+                                  double floor) {
   const size_t n = graph.size(), words = (n + 63) / 64;
   if (n == 0 || n > kPrecedenceLimit)
     return 0;
@@ -270,7 +273,7 @@ static double precedenceWorkBound(const TaskGraph &graph,
     tail[t] = after + fastest[t];
   }
   std::vector<uint64_t> ancestors(n * words, 0);
-  double best = 0, earlier = 0; // earlier: the shares of tasks 0..t-1
+  double best = floor, earlier = 0; // earlier: the shares of tasks 0..t-1
   for (TaskId t = 0; t < n; earlier += share[t++]) {
     uint64_t *row = &ancestors[t * words];
     for (TaskId p : graph.predecessors(t)) {
@@ -361,7 +364,9 @@ Bounds cmm::planner::lowerBounds(const TaskGraph &graph,
         least = std::min(least, y[n] * cost.taskTime(graph.task(t), t, n));
     share[t] = least / capacity;
   }
-  b.precedenceWork = precedenceWorkBound(graph, share, fastest);
+  b.precedenceWork = precedenceWorkBound(
+      graph, share, fastest,
+      std::max({b.criticalPath, b.workPerWorker, b.weightedWork}));
   for (unsigned n = 0; n < cost.numNodes(); ++n)
     b.pinnedWork =
         std::max(b.pinnedWork, pinned[n] / std::max(1u, cost.workers(n)));
