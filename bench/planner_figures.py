@@ -11,11 +11,17 @@ precede each task, Simulator.h), with the ratios the issue asks for. Candidates 
 as COSMA gang tasks (issue 6) are marked and left out of the 1.15x check,
 which is about tiles on HEFT: a gang holds every worker, so nothing else
 overlaps it.
-usage: bench/planner_figures.py [BUILD_DIR] [--summary]
-       (run from the repository root; --summary: one row per example, model
-       and node count, as in docs/planner.md)
+usage: bench/planner_figures.py [BUILD_DIR] [--summary] [--cmmc=PATH]
+           [--root=DIR] [--models=built-in,c5.9xlarge] [--check=RATIO]
+       (--summary: one row per example, model and node count, as in
+       docs/planner.md; --root: the repository (default: the current
+       directory); --check: exit 1 when a configuration's zero-comm /
+       lower-bound ratio, over its candidates with >= 8 tasks per worker
+       and without COSMA gangs, exceeds RATIO; the lit test
+       test/Planning/bound-ratio.test runs it on the built-in model)
 """
 
+import argparse
 import glob
 import os
 import re
@@ -28,11 +34,13 @@ LINE = re.compile(r"tile +(\d+): +(\d+) tasks, predicted +([\d.e+-]+) s, "
 HEAD = re.compile(r"(\d+) node\(s\), (\d+) worker\(s\)")
 
 
-def plan(cmmc, prog, model, nodes):
+def plan(cmmc, prog, model, nodes, root):
     args = [cmmc, prog, "--emit=plan", "--nodes=%d" % nodes]
     if model:
         args.append("--machine-model=" + model)
-    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    # load() paths in the examples are relative to the repository root.
+    out = subprocess.run(args, check=True, capture_output=True, text=True,
+                         cwd=root).stdout
     workers = int(HEAD.search(out).group(2))
     ms = re.search(r"planning took ([\d.]+) ms", out)
     # The last field: whether the candidate runs products as COSMA gang
@@ -43,10 +51,20 @@ def plan(cmmc, prog, model, nodes):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    summary = "--summary" in sys.argv
-    build = args[0] if args else "build"
-    cmmc = os.path.join(build, "bin", "cmmc")
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build", nargs="?", default="build")
+    ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--cmmc")
+    ap.add_argument("--root", default=".")
+    ap.add_argument("--models", default="built-in,c5.9xlarge")
+    ap.add_argument("--check", type=float)
+    opts = ap.parse_args()
+    summary = opts.summary
+    cmmc = opts.cmmc or os.path.abspath(os.path.join(opts.build, "bin", "cmmc"))
+    opts.root = os.path.abspath(opts.root)
+    models = [(None if m == "built-in" else
+               os.path.join(opts.root, "models", m + ".json"), m)
+              for m in opts.models.split(",")]
     # Per configuration (example, model, nodes) with a candidate of >= 8
     # tasks per worker: the worst zero-comm ratio to each bound.
     checked = []
@@ -56,11 +74,11 @@ def main():
     else:
         print("| example | model | nodes | tile | tasks/worker | predicted s | zero-comm s | lower bound s | path/work s | zero-comm / bound | zero-comm / path/work | predicted / bound | planning ms |")
         print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for prog in sorted(glob.glob("examples/*.cmm")):
-        for model, label in ((None, "built-in"), ("models/c5.9xlarge.json", "c5.9xlarge")):
+    for prog in sorted(glob.glob(os.path.join(opts.root, "examples", "*.cmm"))):
+        name = os.path.basename(prog)
+        for model, label in models:
             for nodes in (1, 2, 4, 8):
-                workers, rows, ms, _ = plan(cmmc, prog, model, nodes)
-                name = os.path.basename(prog)
+                workers, rows, ms, _ = plan(cmmc, prog, model, nodes, opts.root)
                 worst = None  # (zero-comm / bound, zero-comm / path/work)
                 for tile, tasks, pred, bound, plain, free, cosma in rows:
                     per = tasks / workers
@@ -94,6 +112,12 @@ def main():
                                            len(checked)))
         for ratio, config in over:
             print("  %.3f %s" % (ratio, config))
+    if opts.check is not None:
+        bad = [(w[0], c) for w, c in checked if w[0] > opts.check]
+        print("check: %d of %d configurations over %.3fx of the lower bound"
+              % (len(bad), len(checked), opts.check))
+        if bad:
+            sys.exit(1)
 
 
 if __name__ == "__main__":
