@@ -8,7 +8,29 @@
 using namespace cmm::planner;
 
 MachineCostModel::MachineCostModel(MachineModel model)
-    : model(std::move(model)), gangBytes(gangMemoryBytes(this->model)) {}
+    : model(std::move(model)), gangBytes(gangMemoryBytes(this->model)) {
+  // Ordered pairs of distinct nodes: the per-pair links, and the default
+  // link for every other pair.
+  double nodes = this->model.nodes.size();
+  double pairs = nodes * (nodes - 1);
+  if (pairs <= 0)
+    return;
+  const LinkSpec &fallback = this->model.defaultLink;
+  if (this->model.links.empty()) {
+    meanLatency = fallback.latency;
+    meanSecondsPerByte = 1.0 / fallback.bandwidth;
+    return;
+  }
+  double others = pairs - double(this->model.links.size());
+  meanLatency = others * fallback.latency;
+  meanSecondsPerByte = others / fallback.bandwidth;
+  for (const auto &[pair, link] : this->model.links) {
+    meanLatency += link.latency;
+    meanSecondsPerByte += 1.0 / link.bandwidth;
+  }
+  meanLatency /= pairs;
+  meanSecondsPerByte /= pairs;
+}
 
 double MachineCostModel::taskTime(const Task &task, TaskId id,
                                   unsigned node) const {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <vector>
 
 using namespace cmm::planner;
 
@@ -39,18 +40,25 @@ bool cmm::planner::gangGemmCost(const MachineModel &machine,
   const int used = s.usedRanks();
   // Ranks are the gang's nodes in order: rank r runs on gang[r].
   const unsigned root = gang.front();
-  // The slowest link between used ranks; the largest latency from the
-  // first node.
+  // The slowest link between used ranks (the per-pair links among them,
+  // and the default link if some pair has none: linear in nodes, not
+  // quadratic); the largest latency from the first node.
   double slowestBandwidth = std::numeric_limits<double>::infinity();
   double latency = 0;
+  std::vector<bool> isUsed(machine.nodes.size(), false);
   for (int r = 0; r < used; ++r)
-    for (int q = 0; q < used; ++q)
-      if (q != r) {
-        const LinkSpec &l = machine.link(gang[r], gang[q]);
-        slowestBandwidth = std::min(slowestBandwidth, l.bandwidth);
-        if (r == 0)
-          latency = std::max(latency, l.latency);
-      }
+    isUsed[gang[r]] = true;
+  double overridden = 0;
+  for (const auto &[pair, link] : machine.links)
+    if (isUsed[pair.first] && isUsed[pair.second]) {
+      slowestBandwidth = std::min(slowestBandwidth, link.bandwidth);
+      ++overridden;
+    }
+  if (overridden < double(used) * (used - 1))
+    slowestBandwidth =
+        std::min(slowestBandwidth, machine.defaultLink.bandwidth);
+  for (int q = 1; q < used; ++q)
+    latency = std::max(latency, machine.link(root, gang[q]).latency);
   const double share = used > 1 ? double(used - 1) / used : 0.0;
   if (used > 1) {
     cost.redistribute =

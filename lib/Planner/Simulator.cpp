@@ -205,47 +205,73 @@ SimulationReport cmm::planner::simulate(const TaskGraph &graph,
 /// Bounds::weightedWork: tasks grouped by their time on each node (one
 /// row per distinct vector, with a count), node weights improved by a
 /// coordinate search over multiplicative steps. Gang tasks hold every
-/// worker of their nodes: their time counts whole (`gangTime`).
+/// worker of their nodes: their time counts whole (`gangTime`). Nodes
+/// alike in workers and in every row share one weight: the value is a
+/// concave function over a linear one, so averaging the weights of such
+/// nodes loses nothing, and the search runs over these classes (two in the
+/// shipped models, whatever the node count) instead of over nodes.
 static double
 weightedWorkBound(const std::map<std::vector<double>, double> &rows,
                   const std::vector<double> &workers, double gangTime,
                   std::vector<double> &y) {
   const size_t nodes = workers.size();
-  auto value = [&](const std::vector<double> &y) {
+  std::map<std::pair<double, std::vector<double>>, size_t> classes;
+  std::vector<size_t> classOf(nodes), firstNode;
+  std::vector<double> classWorkers;
+  for (size_t n = 0; n < nodes; ++n) {
+    std::vector<double> column;
+    column.reserve(rows.size());
+    for (const auto &row : rows)
+      column.push_back(row.first[n]);
+    auto [it, added] =
+        classes.try_emplace({workers[n], std::move(column)}, firstNode.size());
+    if (added) {
+      firstNode.push_back(n);
+      classWorkers.push_back(0);
+    }
+    classOf[n] = it->second;
+    classWorkers[it->second] += workers[n];
+  }
+  const size_t numClasses = firstNode.size();
+  auto value = [&](const std::vector<double> &weight) {
     double capacity = 0, load = 0;
-    for (size_t n = 0; n < nodes; ++n)
-      capacity += y[n] * workers[n];
+    for (size_t c = 0; c < numClasses; ++c)
+      capacity += weight[c] * classWorkers[c];
     if (capacity <= 0)
       return 0.0;
     for (const auto &[times, count] : rows) {
       double best = std::numeric_limits<double>::infinity();
-      for (size_t n = 0; n < nodes; ++n)
-        if (times[n] < std::numeric_limits<double>::infinity()) // pinned
-          best = std::min(best, y[n] * times[n]);
+      for (size_t c = 0; c < numClasses; ++c)
+        if (double t = times[firstNode[c]];
+            t < std::numeric_limits<double>::infinity()) // pinned
+          best = std::min(best, weight[c] * t);
       load += count * best;
     }
     return load / capacity + gangTime;
   };
-  y.assign(nodes, 1.0);
-  double best = value(y);
+  std::vector<double> weight(numClasses, 1.0);
+  double best = value(weight);
   const double steps[] = {0.0, 0.25, 0.5, 0.8, 0.9, 1.1, 1.25, 2.0, 4.0};
   for (int round = 0; round < 20; ++round) {
     bool improved = false;
-    for (size_t n = 0; n < nodes; ++n) {
-      double keep = y[n];
+    for (size_t c = 0; c < numClasses; ++c) {
+      double keep = weight[c];
       for (double step : steps) {
-        y[n] = keep * step;
-        if (double v = value(y); v > best * (1 + 1e-12)) {
+        weight[c] = keep * step;
+        if (double v = value(weight); v > best * (1 + 1e-12)) {
           best = v;
-          keep = y[n];
+          keep = weight[c];
           improved = true;
         }
       }
-      y[n] = keep;
+      weight[c] = keep;
     }
     if (!improved)
       break;
   }
+  y.resize(nodes);
+  for (size_t n = 0; n < nodes; ++n)
+    y[n] = weight[classOf[n]];
   return best;
 }
 

@@ -78,6 +78,11 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
   auto begin = std::chrono::steady_clock::now();
   std::vector<int64_t> sizes =
       options.tileSizes.empty() ? defaultTileSizes(func) : options.tileSizes;
+  for (int64_t size : sizes)
+    if (size < 1) {
+      error = "tile size must be at least 1 (got " + std::to_string(size) + ")";
+      return false;
+    }
   plan.candidates.clear();
   // Distributed products (COSMA) run on a gang of every node, the master
   // first (it holds loaded data and gathers results).

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cmm/Planner/CostModel.h"
 #include "cmm/Planner/MachineModel.h"
 
 #include <gtest/gtest.h>
@@ -341,6 +342,30 @@ TEST(MachineModelTest, PerPairLinks) {
   EXPECT_EQ(m.transferTime(1, 1, 5e8), 0.0);
   EXPECT_DOUBLE_EQ(m.link(0, 1).bandwidth, 1e8);
   EXPECT_DOUBLE_EQ(m.link(0, 2).bandwidth, 1e9);
+}
+
+TEST(MachineModelTest, MeanTransferTimeOverNodePairs) {
+  // HEFT's mean transfer time of a 1e8-byte tile over the 6 ordered pairs
+  // of 3 nodes: 5 default pairs (1e-4 + 0.1 s) and one override (2e-3 +
+  // 1 s). MachineCostModel computes it in closed form; the pairwise mean
+  // of CostModel is the oracle.
+  MachineModel m = parseOk(R"({
+    "default_link": {"latency_s": 1e-4, "bandwidth_Bps": 1e9},
+    "links": [{"from": 0, "to": 1, "latency_s": 2e-3, "bandwidth_Bps": 1e8}],
+    "nodes": [{}, {}, {}]
+  })");
+  MachineCostModel cost(m);
+  DataItem tile;
+  tile.bytes = 1e8;
+  double byHand = (5 * (1e-4 + 0.1) + (2e-3 + 1.0)) / 6;
+  EXPECT_NEAR(cost.averageTransferTime(tile, 0), byHand, 1e-15);
+  EXPECT_NEAR(cost.CostModel::averageTransferTime(tile, 0), byHand, 1e-15);
+  // Free communication: every mean is 0; one node: no pairs.
+  EXPECT_EQ(MachineCostModel(m.withFreeCommunication())
+                .averageTransferTime(tile, 0),
+            0.0);
+  EXPECT_EQ(MachineCostModel(m.withNodes(1)).averageTransferTime(tile, 0),
+            0.0);
 }
 
 TEST(MachineModelTest, OpClassNamesMatchTheJsonKeys) {

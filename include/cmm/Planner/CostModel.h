@@ -33,7 +33,7 @@ public:
 
   /// Means over nodes / over ordered pairs of distinct nodes (HEFT ranks).
   double averageTaskTime(const Task &task, TaskId id) const;
-  double averageTransferTime(const DataItem &data, DataId id) const;
+  virtual double averageTransferTime(const DataItem &data, DataId id) const;
   unsigned totalWorkers() const;
 };
 
@@ -57,11 +57,18 @@ public:
                       unsigned to) const override {
     return model.transferTime(from, to, data.bytes);
   }
+  /// latency + bytes / bandwidth is linear in bytes, so its mean over node
+  /// pairs is mean latency + bytes * mean 1/bandwidth, both computed once
+  /// (the pairwise mean is quadratic in nodes and HEFT asks it per tile).
+  double averageTransferTime(const DataItem &data, DataId) const override {
+    return meanLatency + data.bytes * meanSecondsPerByte;
+  }
   const MachineModel &machine() const { return model; }
 
 private:
   MachineModel model;
   double gangBytes;
+  double meanLatency = 0, meanSecondsPerByte = 0;
   /// Gang task times by task id (a strategy per call would be wasteful:
   /// HEFT asks for every node). One cost model serves one thread.
   mutable std::map<TaskId, double> gangTimes;
