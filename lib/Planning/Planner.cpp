@@ -113,6 +113,19 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
       }};
   const GangGemmChoice *always =
       options.gemm == GemmChoice::Cosma ? &forced : nullptr;
+  // A size of the default sweep that would make too many tasks is left out
+  // (a long trace of small matrices makes that of its 10 % tiles); sizes
+  // the user gave, or a sweep left empty, are an error.
+  if (options.tileSizes.empty()) {
+    std::vector<int64_t> feasible;
+    for (int64_t size : sizes)
+      if (countTasks(func, size) <= kMaxTasks)
+        feasible.push_back(size);
+    if (!feasible.empty())
+      sizes = std::move(feasible);
+    else
+      sizes = {sizes.back()}; // the coarsest: its error explains
+  }
   // Tiling reads the IR; it runs here, the schedulers in threads.
   for (int64_t size : sizes) {
     std::vector<int64_t> startups{size};

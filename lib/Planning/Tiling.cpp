@@ -384,7 +384,7 @@ bool Tiler::run(func::FuncOp func, std::string &error) {
 
 /// Tasks the tiling of `func` would create, counted without building them
 /// (a product of I x K by K x J tiles makes I * J * K tasks).
-static double countTasks(func::FuncOp func, int64_t size) {
+double cmm::planner::countTasks(func::FuncOp func, int64_t size) {
   auto tiles = [&](Value v) {
     auto t = cast<RankedTensorType>(v.getType());
     return double(tileCount(t.getDimSize(0), size)) *

@@ -31,6 +31,10 @@ int64_t tileExtent(int64_t extent, int64_t size, int64_t index);
 /// graphs are refused with a message rather than left to run for hours.
 constexpr long long kMaxTasks = 200'000;
 
+/// About how many tasks tiles of `size` make of `func` (no dynamic tiling,
+/// no gangs): what buildTaskGraph compares with kMaxTasks.
+double countTasks(mlir::func::FuncOp func, int64_t size);
+
 /// Builds the task graph of `func` for square tiles of `tileSize`; false
 /// with a message for an op the planner cannot tile, or for a tile size that
 /// would make more than kMaxTasks tasks.
