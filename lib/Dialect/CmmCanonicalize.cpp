@@ -17,6 +17,8 @@
 
 #include "mlir/IR/PatternMatch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace cmm;
 
@@ -116,6 +118,14 @@ struct MulZero : RulePattern<OpTy> {
   }
 };
 
+/// Whether s * t can stand for two scalings by s and t: a product that
+/// overflows to Inf or underflows to 0 (or a subnormal) would change every
+/// finite element (1e200 * (1e200 * A) is finite for A near 1e-300), and a
+/// zero or non-finite factor changes which elements become NaN.
+static bool foldableFactors(double s, double t) {
+  return std::isnormal(s) && std::isnormal(t) && std::isnormal(s * t);
+}
+
 /// s*(t*A) -> (s*t)*A
 struct ScaleScale : RulePattern<ScaleOp> {
   using RulePattern::RulePattern;
@@ -123,8 +133,11 @@ struct ScaleScale : RulePattern<ScaleOp> {
     auto inner = op.getInput().getDefiningOp<ScaleOp>();
     if (!inner)
       return failure();
-    double s = op.getFactor().convertToDouble() *
-               inner.getFactor().convertToDouble();
+    double outer = op.getFactor().convertToDouble(),
+           innerFactor = inner.getFactor().convertToDouble();
+    if (!foldableFactors(outer, innerFactor))
+      return failure();
+    double s = outer * innerFactor;
     r.replaceOpWithNewOp<ScaleOp>(op, inner.getInput(), r.getF64FloatAttr(s));
     return success();
   }
@@ -158,7 +171,10 @@ struct MatmulScale : RulePattern<MatmulOp> {
     for (Value *side : {&lhs, &rhs})
       if (auto scale = side->getDefiningOp<ScaleOp>();
           scale && scale->hasOneUse()) {
-        s *= scale.getFactor().convertToDouble();
+        double factor = scale.getFactor().convertToDouble();
+        if (!foldableFactors(s, factor))
+          return failure();
+        s *= factor;
         scaledElements += elements(*side);
         *side = scale.getInput();
         changed = true;

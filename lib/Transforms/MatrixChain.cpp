@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -148,6 +149,11 @@ void cmm::forEachChain(func::FuncOp func,
   for (size_t next = 0; next < worklist.size(); ++next) {
     ProductChain chain = flattenChain(worklist[next]);
     worklist.append(chain.nestedRoots.begin(), chain.nestedRoots.end());
+    // The chain's scalings multiplied together overflowed, underflowed or
+    // were 0, Inf or NaN: one folded factor would change finite elements or
+    // where NaN appears, so the chain is left as written.
+    if (!std::isnormal(chain.scale))
+      continue;
     process(chain);
   }
 }

@@ -256,6 +256,26 @@ func.func @scale_scale(%a: tensor<3x4xf64>) -> tensor<3x4xf64> {
 
 // -----
 
+// Factors whose product overflows or underflows are not merged: 1e200 *
+// (1e200 * A) is finite for A near 1e-300, 1e400 * A is Inf; likewise
+// 1e-200 * (1e-200 * B) for B near 1e300 against 0 * B.
+// CHECK-LABEL: func.func @scale_scale_overflow(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<3x4xf64>
+// CHECK-NEXT: %[[S0:.*]] = cmm.scale %[[A]] by 9.9999999999999996E+199
+// CHECK-NEXT: %[[S1:.*]] = cmm.scale %[[S0]] by 9.9999999999999996E+199
+// CHECK-NEXT: %[[T0:.*]] = cmm.scale %[[A]] by 9.9999999999999998E-201
+// CHECK-NEXT: %[[T1:.*]] = cmm.scale %[[T0]] by 9.9999999999999998E-201
+// CHECK-NEXT: return %[[S1]], %[[T1]]
+func.func @scale_scale_overflow(%a: tensor<3x4xf64>) -> (tensor<3x4xf64>, tensor<3x4xf64>) {
+  %0 = cmm.scale %a by 1.0e200 : tensor<3x4xf64>
+  %1 = cmm.scale %0 by 1.0e200 : tensor<3x4xf64>
+  %2 = cmm.scale %a by 1.0e-200 : tensor<3x4xf64>
+  %3 = cmm.scale %2 by 1.0e-200 : tensor<3x4xf64>
+  return %1, %3 : tensor<3x4xf64>, tensor<3x4xf64>
+}
+
+// -----
+
 // Scalings of different values do not merge.
 // CHECK-LABEL: func.func @scale_no_scale(
 // CHECK-SAME: %[[A:[^:]*]]: tensor<3x4xf64>

@@ -545,3 +545,23 @@ func.func @root_two_users(%a: tensor<10x100xf64>, %b: tensor<100x5xf64>, %c: ten
   %2 = cmm.neg %1 : tensor<10x50xf64>
   return %1, %2 : tensor<10x50xf64>, tensor<10x50xf64>
 }
+
+// -----
+
+// The chain of @three_right_to_left with scalings whose product overflows
+// (1e200 * 1e200 = Inf): one folded factor would turn finite results into
+// Inf, so the chain stays as written (not reordered, scalings in place).
+// CHECK-LABEL: func.func @scales_overflow(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<10x100xf64>, %[[B:[^:]*]]: tensor<100x5xf64>, %[[C:[^:]*]]: tensor<5x50xf64>
+// CHECK-NEXT: %[[SB:.*]] = cmm.scale %[[B]] by 9.9999999999999996E+199
+// CHECK-NEXT: %[[BC:.*]] = cmm.matmul %[[SB]], %[[C]]
+// CHECK-NEXT: %[[SA:.*]] = cmm.scale %[[A]] by 9.9999999999999996E+199
+// CHECK-NEXT: %[[R:.*]] = cmm.matmul %[[SA]], %[[BC]]
+// CHECK-NEXT: return %[[R]]
+func.func @scales_overflow(%a: tensor<10x100xf64>, %b: tensor<100x5xf64>, %c: tensor<5x50xf64>) -> tensor<10x50xf64> {
+  %sb = cmm.scale %b by 1.0e200 : tensor<100x5xf64>
+  %0 = cmm.matmul %sb, %c : (tensor<100x5xf64>, tensor<5x50xf64>) -> tensor<100x50xf64>
+  %sa = cmm.scale %a by 1.0e200 : tensor<10x100xf64>
+  %1 = cmm.matmul %sa, %0 : (tensor<10x100xf64>, tensor<100x50xf64>) -> tensor<10x50xf64>
+  return %1 : tensor<10x50xf64>
+}
