@@ -24,6 +24,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <optional>
 
@@ -138,6 +140,21 @@ static std::string shapeOf(Value v) {
   return std::to_string(rows(v)) + "x" + std::to_string(cols(v));
 }
 static std::string num(double v) { return cmmrt::formatNumber(v); }
+
+/// `v` with as many digits as it takes to read back exactly: where a value
+/// is refused for not being an integer, 6 digits would print 0.9999999999999999
+/// as "1".
+static std::string exactNum(double v) {
+  if (!std::isfinite(v))
+    return num(v); // NaN, Inf, -Inf as print writes them
+  char buf[40];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v)
+      break;
+  }
+  return buf;
+}
 
 /// The label of `print(expr)`: the expression's source text on one line, with
 /// comments and `...` continuations dropped and white space runs collapsed.
@@ -566,7 +583,7 @@ MaybeValue MLIRGenImpl::evalBinary(const BinaryExpr &expr) {
     if (k != std::floor(k) || !std::isfinite(k))
       return error(expr.getRhs().getLoc(),
                    "the exponent of '^' must be an integer, got " +
-                       num(k) + " (use '.^' for elementwise powers)");
+                       exactNum(k) + " (use '.^' for elementwise powers)");
     if (k < 0)
       return error(expr.getRhs().getLoc(),
                    "negative matrix power " + num(k) +
@@ -706,7 +723,7 @@ std::optional<int64_t> MLIRGenImpl::toInteger(const Expr &e,
   double d = v->scalar;
   if (!std::isfinite(d) || d != std::floor(d))
     return error(e.getLoc(), llvm::Twine(what) + " must be an integer, got " +
-                                 num(d));
+                                 exactNum(d));
   if (std::fabs(d) > 9.0e15)
     return error(e.getLoc(), llvm::Twine(what) + " " + num(d) +
                                  " is out of range");
