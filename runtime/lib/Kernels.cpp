@@ -116,6 +116,24 @@ Matrix cmmrt::negate(const Matrix &a) {
   return r;
 }
 
+/// fmod(x, y), bit for bit, faster. fmod is exact but slow (tens of ns
+/// when x / y is large: the Hill cipher spent 70 % of its time in it). With
+/// q = trunc(x / y) below 2^52 in magnitude the remainder x - q y is exact
+/// under a fused multiply-add: for the true quotient it is fmod's result
+/// (always representable); the rounded division can only overshoot by one,
+/// and then x - q y is that result minus y (within a factor 2 of y, exact
+/// by Sterbenz's lemma), corrected by adding y back, exactly. Huge
+/// quotients, Inf, NaN and y = 0 go to fmod.
+static double truncatedRemainder(double x, double y) {
+  double q = std::trunc(x / y);
+  if (!std::isfinite(y) || !(std::fabs(q) < 0x1p52))
+    return std::fmod(x, y);
+  double r = std::fma(-q, y, x);
+  if (r != 0 && (r < 0) != (x < 0))
+    r += (x < 0) == (y < 0) ? y : -y;
+  return r;
+}
+
 double cmmrt::applyBinary(BinaryFn fn, double x, double y) {
   switch (fn) {
   case BinaryFn::Add:
@@ -139,7 +157,7 @@ double cmmrt::applyBinary(BinaryFn fn, double x, double y) {
   case BinaryFn::Mod: {
     // Julia's mod and NumPy's: the result takes the sign of the divisor,
     // including a zero result (mod(-6, 3) is +0).
-    double r = std::fmod(x, y);
+    double r = truncatedRemainder(x, y);
     if (r == 0)
       return std::copysign(0.0, y);
     if ((r < 0) != (y < 0))

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <random>
 
 using namespace cmmrt;
 
@@ -55,6 +56,54 @@ TEST(Kernels, ModTakesTheSignOfTheDivisor) {
   EXPECT_EQ(applyBinary(BinaryFn::Mod, -7, 3), 2);
   EXPECT_EQ(applyBinary(BinaryFn::Mod, 7, -3), -2);
   EXPECT_EQ(applyBinary(BinaryFn::Mod, 7.5, 2), 1.5);
+}
+
+/// The definition of mod through fmod (exact, slow): the oracle of the
+/// fast path.
+static double modByFmod(double x, double y) {
+  double r = std::fmod(x, y);
+  if (r == 0)
+    return std::copysign(0.0, y);
+  if ((r < 0) != (y < 0))
+    r += y;
+  return r;
+}
+
+static bool sameDouble(double a, double b) {
+  return (std::isnan(a) && std::isnan(b)) ||
+         (a == b && std::signbit(a) == std::signbit(b));
+}
+
+TEST(Kernels, ModEqualsFmodBitForBit) {
+  // Random operands over many magnitudes and both signs (quotients from
+  // tiny to 2^60, where the fast path hands over to fmod), quotients just
+  // below and above integers (where a rounded division is off by one), and
+  // the IEEE edge cases: every result must be fmod's, sign of zero
+  // included.
+  std::mt19937_64 rng(20261122);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-40, 60);
+  int checked = 0;
+  for (int i = 0; i < 200000; ++i) {
+    double x = std::ldexp(unit(rng), exponent(rng));
+    double y = std::ldexp(unit(rng), exponent(rng) / 4);
+    if (i % 4 == 1) // x a multiple of y, nudged by an ulp either way
+      x = std::nextafter(std::round(x / y) * y,
+                         i % 8 == 1 ? HUGE_VAL : -HUGE_VAL);
+    if (i % 4 == 2) // integer-valued operands, as in the Hill cipher
+      x = std::round(x), y = std::round(y) == 0 ? 26 : std::round(y);
+    ASSERT_TRUE(sameDouble(applyBinary(BinaryFn::Mod, x, y), modByFmod(x, y)))
+        << "mod(" << x << ", " << y << ")";
+    ++checked;
+  }
+  const double inf = HUGE_VAL, nan = std::nan("");
+  for (double x : {0.0, -0.0, 1.0, -1.0, 6.0, -6.0, 1e300, -1e300, inf, -inf,
+                   nan, 5e-324, 0x1p52, 0x1p53 + 2})
+    for (double y :
+         {3.0, -3.0, 0.0, -0.0, inf, -inf, nan, 5e-324, 0.1, -0.1, 1e-300})
+      EXPECT_TRUE(sameDouble(applyBinary(BinaryFn::Mod, x, y), modByFmod(x, y)))
+          << "mod(" << x << ", " << y << ")";
+  EXPECT_EQ(checked, 200000);
 }
 
 TEST(Kernels, MaxMinPropagateNaN) {
