@@ -8,7 +8,12 @@
 using namespace cmm;
 
 Lexer::Lexer(llvm::StringRef buffer)
-    : cur(buffer.begin()), bufferEnd(buffer.end()) {}
+    : cur(buffer.begin()), bufferEnd(buffer.end()) {
+  // A UTF-8 byte order mark (what some editors write first) is not part of
+  // the program.
+  if (buffer.starts_with("\xEF\xBB\xBF"))
+    cur += 3;
+}
 
 Token Lexer::make(TokenKind kind, const char *start, bool space) {
   Token tok;

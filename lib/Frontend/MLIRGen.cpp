@@ -107,6 +107,9 @@ private:
   llvm::StringMap<TraceValue> env;
   std::set<std::string> definesUsed;
   std::vector<int64_t> loopIterations; // of the enclosing loops
+  /// The enclosing loops being traced, outermost first: the 'for' and its
+  /// variable (an error inside names the iteration it happened in).
+  std::vector<std::pair<SMLoc, llvm::StringRef>> activeLoops;
   int64_t totalIterations = 0;
   mlir::Block *body = nullptr;
   // Ops counted so far and the last one counted: ops are only appended to
@@ -189,8 +192,15 @@ mlir::Location MLIRGenImpl::loc(SMLoc l) {
 }
 
 std::nullopt_t MLIRGenImpl::error(SMLoc l, const llvm::Twine &msg) {
-  if (!failed)
+  if (!failed) {
     sm.PrintMessage(l, llvm::SourceMgr::DK_Error, msg);
+    // Loops are unrolled: say which iteration failed, innermost loop first.
+    for (size_t d = activeLoops.size(); d-- > 0;)
+      sm.PrintMessage(activeLoops[d].first, llvm::SourceMgr::DK_Note,
+                      "in the iteration with " + activeLoops[d].second +
+                          " = " + llvm::Twine(loopIterations[d]) +
+                          " of this loop");
+  }
   failed = true;
   return std::nullopt;
 }
@@ -300,9 +310,11 @@ bool MLIRGenImpl::genFor(const ForStmt &stmt) {
   for (int64_t i = *lo; i <= *hi; ++i) {
     env[var] = TraceValue::ofScalar(static_cast<double>(i));
     loopIterations.push_back(i);
+    activeLoops.push_back({stmt.getLoc(), stmt.getVar()});
     for (const StmtPtr &s : stmt.getBody())
       if (!genStmt(*s))
         return false; // tracing stops at the first error
+    activeLoops.pop_back();
     loopIterations.pop_back();
   }
   // The loop variable is local to the loop.

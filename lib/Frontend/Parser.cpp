@@ -88,18 +88,23 @@ std::optional<Program> Parser::parseProgram() {
   Program program;
   program.filename =
       sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier().str();
-  if (!parseBlock(program.stmts, /*inLoop=*/false))
+  if (!parseBlock(program.stmts, /*loop=*/std::nullopt))
     return std::nullopt;
   return program;
 }
 
-bool Parser::parseBlock(std::vector<StmtPtr> &stmts, bool inLoop) {
+bool Parser::parseBlock(std::vector<StmtPtr> &stmts,
+                        std::optional<SMLoc> loop) {
+  const bool inLoop = loop.has_value();
   for (;;) {
     while (tok.is(TokenKind::Newline) || tok.is(TokenKind::Semicolon))
       consume();
     if (tok.is(TokenKind::Eof)) {
       if (inLoop)
-        return error(tok.loc, "expected 'end' to close the 'for' loop");
+        return error(tok.loc,
+                     "expected 'end' to close the 'for' loop at line " +
+                         llvm::Twine(sourceMgr.getLineAndColumn(*loop).first) +
+                         ", got end of file");
       return true;
     }
     if (tok.is(TokenKind::KwEnd)) {
@@ -168,7 +173,7 @@ StmtPtr Parser::parseFor() {
   if (!range)
     return nullptr;
   std::vector<StmtPtr> body;
-  if (!parseBlock(body, /*inLoop=*/true))
+  if (!parseBlock(body, /*loop=*/loc))
     return nullptr;
   consume(); // end
   return std::make_unique<ForStmt>(loc, var.text, std::move(range),

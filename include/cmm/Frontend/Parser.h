@@ -37,7 +37,9 @@ public:
 
 private:
   // Statements.
-  bool parseBlock(std::vector<StmtPtr> &stmts, bool inLoop);
+  /// Statements up to the end of the file, or, inside the 'for' loop at
+  /// `loop`, up to its 'end'.
+  bool parseBlock(std::vector<StmtPtr> &stmts, std::optional<llvm::SMLoc> loop);
   StmtPtr parseStatement();
   StmtPtr parseFor();
 
