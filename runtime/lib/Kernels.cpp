@@ -146,14 +146,20 @@ double cmmrt::applyBinary(BinaryFn fn, double x, double y) {
     return x / y;
   case BinaryFn::Pow:
     return std::pow(x, y);
+  // NaN in either operand gives NaN, and -0 counts below +0 (Julia's max
+  // and min, IEEE 754-2019 maximum/minimum), whatever the operand order.
   case BinaryFn::Max:
-    return (std::isnan(x) || std::isnan(y))
-               ? std::numeric_limits<double>::quiet_NaN()
-               : std::max(x, y);
+    if (std::isnan(x) || std::isnan(y))
+      return std::numeric_limits<double>::quiet_NaN();
+    if (x == y)
+      return std::signbit(x) ? y : x;
+    return std::max(x, y);
   case BinaryFn::Min:
-    return (std::isnan(x) || std::isnan(y))
-               ? std::numeric_limits<double>::quiet_NaN()
-               : std::min(x, y);
+    if (std::isnan(x) || std::isnan(y))
+      return std::numeric_limits<double>::quiet_NaN();
+    if (x == y)
+      return std::signbit(x) ? x : y;
+    return std::min(x, y);
   case BinaryFn::Mod: {
     // Julia's mod and NumPy's: the result takes the sign of the divisor,
     // including a zero result (mod(-6, 3) is +0).

@@ -106,6 +106,21 @@ TEST(Kernels, ModEqualsFmodBitForBit) {
   EXPECT_EQ(checked, 200000);
 }
 
+TEST(Kernels, MaxMinOrderSignedZeros) {
+  // As Julia: max(-0.0, 0.0) and max(0.0, -0.0) are 0.0, min of either is
+  // -0.0.
+  for (auto [x, y] : {std::pair{-0.0, 0.0}, std::pair{0.0, -0.0}}) {
+    EXPECT_FALSE(std::signbit(applyBinary(BinaryFn::Max, x, y)));
+    EXPECT_TRUE(std::signbit(applyBinary(BinaryFn::Min, x, y)));
+  }
+  EXPECT_EQ(applyBinary(BinaryFn::Max, 2, 3), 3);
+  EXPECT_EQ(applyBinary(BinaryFn::Min, 2, 3), 2);
+  Matrix m = make(1, 3, {-0.0, 0.0, -0.0});
+  EXPECT_FALSE(std::signbit(reduce(ReduceFn::Max, m, 0)(0, 0)));
+  EXPECT_TRUE(
+      std::signbit(reduce(ReduceFn::Min, make(1, 2, {0.0, -0.0}), 0)(0, 0)));
+}
+
 TEST(Kernels, MaxMinPropagateNaN) {
   EXPECT_TRUE(std::isnan(applyBinary(BinaryFn::Max, NAN, 1)));
   EXPECT_TRUE(std::isnan(applyBinary(BinaryFn::Min, 1, NAN)));
