@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -275,7 +276,8 @@ weightedWorkBound(const std::map<std::vector<double>, double> &rows,
   return best;
 }
 
-/// Bounds::precedenceWork. `share[t]` is task t's part of the work term
+/// Bounds::precedenceWork, both ways (work before a task, work after it).
+/// `share[t]` is task t's part of the work term
 /// (its weighted time over the weighted capacity), `fastest[t]` its time on
 /// the fastest node. Ancestor sets are bitsets, so graphs above
 /// `kPrecedenceLimit` tasks are skipped (0: no bound). `floor` is a bound
@@ -317,6 +319,35 @@ static double precedenceWorkBound(const TaskGraph &graph,
       for (uint64_t bits = row[w]; bits; bits &= bits - 1)
         before += share[w * 64 + llvm::countr_zero(bits)];
     best = std::max(best, before + tail[t]);
+  }
+  // The mirror image: once t finishes, all its descendants still have to
+  // run (their share of the work), after the longest path up to t's end.
+  std::vector<double> head(n, 0.0); // longest path from the start to t's end
+  for (TaskId t = 0; t < n; ++t) {
+    double before = 0;
+    for (TaskId p : graph.predecessors(t))
+      before = std::max(before, head[p]);
+    head[t] = before + fastest[t];
+  }
+  std::vector<uint64_t> &descendants = ancestors;
+  std::fill(descendants.begin(), descendants.end(), 0);
+  double later = 0; // the shares of tasks t+1..n-1
+  for (TaskId t = n; t-- > 0; later += share[t]) {
+    uint64_t *row = &descendants[t * words];
+    for (DataId d : graph.task(t).outputs)
+      for (TaskId c : graph.item(d).consumers) {
+        const uint64_t *from = &descendants[c * words];
+        for (size_t w = 0; w < words; ++w)
+          row[w] |= from[w];
+        row[c / 64] |= uint64_t(1) << (c % 64);
+      }
+    if (head[t] + later <= best)
+      continue;
+    double after = 0;
+    for (size_t w = 0; w < words; ++w)
+      for (uint64_t bits = row[w]; bits; bits &= bits - 1)
+        after += share[w * 64 + llvm::countr_zero(bits)];
+    best = std::max(best, head[t] + after);
   }
   return best;
 }
@@ -393,8 +424,48 @@ Bounds cmm::planner::lowerBounds(const TaskGraph &graph,
   b.precedenceWork = precedenceWorkBound(
       graph, share, fastest,
       std::max({b.criticalPath, b.workPerWorker, b.weightedWork}));
-  for (unsigned n = 0; n < cost.numNodes(); ++n)
-    b.pinnedWork =
-        std::max(b.pinnedWork, pinned[n] / std::max(1u, cost.workers(n)));
+  // Pinned work with heads and tails (the one-machine bound of scheduling
+  // theory, per node): for any h and q, the pinned tasks of node n that
+  // cannot start before h (their head: the longest path before them) and
+  // are followed by at least q (their tail: the longest path after them)
+  // all run after h, taking their work / the node's workers, and at least q
+  // remains after the last of them. Every head of the node is tried as h,
+  // and with up to 256 pinned tasks every tail as q (else the smallest).
+  std::vector<double> tailAfter(graph.size(), 0.0);
+  for (TaskId t = graph.size(); t-- > 0;)
+    for (DataId d : graph.task(t).outputs)
+      for (TaskId c : graph.item(d).consumers)
+        tailAfter[t] = std::max(tailAfter[t], fastest[c] + tailAfter[c]);
+  std::vector<std::vector<TaskId>> pinnedTasks(cost.numNodes());
+  for (TaskId t = 0; t < graph.size(); ++t)
+    if (int pin = graph.task(t).pinnedNode;
+        pin >= 0 && unsigned(pin) < cost.numNodes())
+      pinnedTasks[pin].push_back(t);
+  for (unsigned n = 0; n < cost.numNodes(); ++n) {
+    std::vector<TaskId> &tasks = pinnedTasks[n];
+    const double nodeWorkers = std::max(1u, cost.workers(n));
+    auto head = [&](TaskId t) { return longest[t] - fastest[t]; };
+    std::sort(tasks.begin(), tasks.end(),
+              [&](TaskId a, TaskId c) { return head(a) > head(c); });
+    double after = 0, shortestTail = never;
+    std::vector<std::pair<double, double>> released; // (tail, time)
+    for (TaskId t : tasks) { // latest heads first: growing sets
+      after += fastest[t];
+      shortestTail = std::min(shortestTail, tailAfter[t]);
+      b.pinnedWork =
+          std::max(b.pinnedWork, head(t) + after / nodeWorkers + shortestTail);
+      if (tasks.size() > 256)
+        continue;
+      released.push_back({tailAfter[t], fastest[t]});
+      std::vector<std::pair<double, double>> byTail = released;
+      std::sort(byTail.begin(), byTail.end(), std::greater<>());
+      double work = 0;
+      for (const auto &[tail, time] : byTail) { // longest tails first
+        work += time;
+        b.pinnedWork =
+            std::max(b.pinnedWork, head(t) + work / nodeWorkers + tail);
+      }
+    }
+  }
   return b;
 }

@@ -129,9 +129,13 @@ TEST(Bounds, CriticalPathAndWork) {
   TaskGraph g = fanOut(4, /*pin=*/false);
   TableCostModel cost = fanOutCost(4, 1); // 2 nodes, 1 worker each
   Bounds b = lowerBounds(g, cost);
-  EXPECT_DOUBLE_EQ(b.criticalPath, 5);        // 2 + 3
+  EXPECT_DOUBLE_EQ(b.criticalPath, 5);         // 2 + 3
   EXPECT_DOUBLE_EQ(b.workPerWorker, 14.0 / 2); // (2 + 4 * 3) / 2
-  EXPECT_DOUBLE_EQ(b.lower(), 7);
+  // The four consumers can only start after the producer's 2 s, and then
+  // take 12 / 2: the work after a task (Bounds::precedenceWork) gives 8,
+  // which one consumer per node twice attains.
+  EXPECT_DOUBLE_EQ(b.precedenceWork, 8);
+  EXPECT_DOUBLE_EQ(b.lower(), 8);
   SchedulerOptions options;
   EXPECT_GE(scheduleHEFT(g, cost, options).makespan, b.lower());
 }
@@ -253,8 +257,9 @@ TEST(TileCache, StaysValidUnderMemoryPressure) {
 }
 
 TEST(Bounds, PinnedWorkCountsOnItsNode) {
-  // Three 3-second tasks pinned to node 0 (one worker): 9 s there, whatever
-  // the other node does; work / workers alone would say (9 + 2) / 2.
+  // Three 3-second tasks pinned to node 0 (one worker), after a 2 s
+  // producer: none starts before 2 s, and they take 9 s there, whatever the
+  // other node does: 11 (work / workers alone would say (9 + 2) / 2).
   TaskGraph g = fanOut(3, /*pin=*/false);
   std::vector<Task> tasks = g.tasks();
   TaskGraph pinned;
@@ -268,8 +273,39 @@ TEST(Bounds, PinnedWorkCountsOnItsNode) {
   }
   TableCostModel cost = fanOutCost(3, 1);
   Bounds b = lowerBounds(pinned, cost);
-  EXPECT_DOUBLE_EQ(b.pinnedWork, 9);
-  EXPECT_DOUBLE_EQ(b.lower(), 9);
+  EXPECT_DOUBLE_EQ(b.pinnedWork, 11);
+  EXPECT_DOUBLE_EQ(b.lower(), 11);
+  EXPECT_DOUBLE_EQ(scheduleHEFT(pinned, cost, SchedulerOptions()).makespan, 11);
+}
+
+TEST(Bounds, PinnedTasksWithHeadsAndTails) {
+  // Two 1 s tasks pinned to node 0 (one worker) that can start at 4 (after
+  // a 4 s chain) and are each followed by a 2 s task: whatever the order,
+  // the second ends at 6 and its follower at 8. Path/work (7, 12 / 2 = 6)
+  // and pinned work alone (2) say less.
+  TaskGraph g;
+  Task chain;
+  chain.name = "chain";
+  DataId ready = g.addData(g.addTask(chain), 8);
+  for (int i = 0; i < 2; ++i) {
+    Task p;
+    p.name = "pinned" + std::to_string(i);
+    p.inputs = {ready};
+    p.pinnedNode = 0;
+    DataId out = g.addData(g.addTask(p), 8);
+    Task f;
+    f.name = "follow" + std::to_string(i);
+    f.inputs = {out};
+    g.addData(g.addTask(f), 8);
+  }
+  // Times per task (ids: chain, pinned0, follow0, pinned1, follow1).
+  TableCostModel cost({{4, 4}, {1, 1}, {2, 2}, {1, 1}, {2, 2}},
+                      {0, 0, 0, 0, 0});
+  Bounds b = lowerBounds(g, cost);
+  EXPECT_DOUBLE_EQ(b.criticalPath, 7);
+  EXPECT_DOUBLE_EQ(b.pinnedWork, 8); // head 4 + 2 / 1 + tail 2
+  EXPECT_DOUBLE_EQ(b.lower(), 8);
+  EXPECT_DOUBLE_EQ(scheduleHEFT(g, cost, SchedulerOptions()).makespan, 8);
 }
 
 TEST(HEFT, SpreadsEqualWorkOverIdleWorkers) {

@@ -34,7 +34,9 @@ SimulationReport simulate(const TaskGraph &graph, const CostModel &cost,
 struct Bounds {
   double criticalPath = 0;  // longest path, fastest node per task, no comm
   double workPerWorker = 0; // sum of fastest task times / workers
-  double pinnedWork = 0;    // max over nodes: pinned work / its workers
+  /// Max over nodes: the earliest start of its pinned tasks + their work /
+  /// its workers + the shortest path after one of them.
+  double pinnedWork = 0;
   /// The work term when nodes differ in speed: every task done in fractions
   /// anywhere (its time on each node known) still needs, for any node
   /// weights y >= 0, T >= sum_t min_n y_n t_n / sum_n y_n W_n (weigh each
@@ -47,7 +49,8 @@ struct Bounds {
   /// after it starts, the longest path from t to the end still remains. So
   /// T >= max_t (work of ancestors(t) / capacity + longest path from t),
   /// which is at least both the critical path and, at the last task, the
-  /// work term of the graph's ancestors. 0 when the graph is too large to
+  /// work term of the graph's ancestors; and mirrored, T >= max_t (longest
+  /// path up to t's end + work of descendants(t) / capacity). 0 when the graph is too large to
   /// keep the ancestor sets (more than 8192 tasks).
   double precedenceWork = 0;
   /// The bound the issue names: max(critical path, total work / workers).
