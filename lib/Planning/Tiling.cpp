@@ -230,7 +230,11 @@ private:
     return g;
   }
 
-  /// One task on one node over whole matrices, producing every output tile.
+  /// One task on one node over whole matrices, producing every output tile:
+  /// inv and solve. They run on the master: they are what can fail at run
+  /// time (a singular matrix), and the master writes the program's outputs
+  /// before a failure (docs/runtime.md), which it can only do when the
+  /// failure is its own.
   Grid whole(ArrayRef<Value> operands, Value result, TaskKind kind, OpClass op,
              double m, double n, double k, const std::string &name) {
     std::vector<DataId> inputs;
@@ -238,7 +242,8 @@ private:
       for (DataId d : in(operand).tiles)
         inputs.push_back(d);
     Grid g = gridFor(result);
-    TaskId id = addTask(kind, op, m, n, k, std::move(inputs), name);
+    TaskId id = addTask(kind, op, m, n, k, std::move(inputs), name,
+                        /*pinned=*/0);
     addAllTiles(id, g, name);
     return g;
   }

@@ -131,6 +131,20 @@ private:
   /// writes what came before a run-time error).
   [[noreturn]] void fail(const std::string &message, int32_t op = -1);
   void writeOutputsBefore(int32_t op);
+  /// Rank 0, a task of op `op` failed: the failure is reported once the
+  /// outputs before `op` (which never depend on it) are complete, so they
+  /// are written first, as the interpreter writes them (run() waits for
+  /// that, at most half the receive timeout). The task's outputs are
+  /// poisoned: tasks reading them are skipped and poison theirs.
+  void deferFailure(const std::string &message, int32_t op);
+  /// Whether every output before op `before` is printed or gathered.
+  bool outputsCompleteBefore(int32_t before) const;
+  bool isPoisoned(const std::shared_ptr<const Matrix> &tile) const {
+    return tile == poison;
+  }
+  void poisonOutputs(const Task &task);
+  /// A thread of run() is done.
+  void finished();
   std::shared_ptr<const Matrix> waitFor(int32_t slot);
   /// An input `task` may overwrite (taken out of the store), or -1.
   int stealableInput(const Task &task,
@@ -186,6 +200,12 @@ private:
   int tagLimit = 32767; // MPI_TAG_UB + 1, at least 32768 by the standard
   std::map<int32_t, Matrix> results;      // rank 0: gathered matrices by op
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
+  /// Stands in the slots of results a failed task did not produce.
+  const std::shared_ptr<const Matrix> poison = std::make_shared<Matrix>();
+  int32_t failedOp = -1; // rank 0: the earliest failed op (program order)
+  std::string failedMessage;
+  std::condition_variable progress; // an output done, a thread done, a failure
+  int threadsDone = 0;
 
   std::atomic<long long> bytesSent{0}, bytesReceived{0}, cacheHits{0};
   std::atomic<long long> tasksRun{0};
@@ -200,12 +220,63 @@ void Executor::writeOutputsBefore(int32_t failing) {
 }
 
 void Executor::fail(const std::string &message, int32_t op) {
+  std::string what = message;
+  if (rank == 0) {
+    // A failure already deferred is the cause of whatever comes after it
+    // (a timeout waiting for data it never produced): report that one.
+    std::lock_guard<std::mutex> lock(mutex);
+    if (failedOp >= 0 && (op < 0 || failedOp <= op)) {
+      op = failedOp;
+      what = failedMessage;
+    }
+  }
   if (rank == 0 && op >= 0)
     writeOutputsBefore(op);
-  std::fprintf(stderr, "cmm: rank %d: %s\n", rank, message.c_str());
+  std::fprintf(stderr, "cmm: rank %d: %s\n", rank, what.c_str());
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::_Exit(1);
+}
+
+void Executor::deferFailure(const std::string &message, int32_t op) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    // The earliest in program order is the one the interpreter reports.
+    if (failedOp < 0 || op < failedOp) {
+      failedOp = op;
+      failedMessage = message;
+    }
+  }
+  progress.notify_all();
+}
+
+bool Executor::outputsCompleteBefore(int32_t before) const {
+  for (int32_t i = 0; i < plan.numOutputs; ++i) {
+    int32_t index = plan.outputs[i];
+    if (index >= before)
+      break;
+    if (plan.ops[index].code != OpCode::PrintScalar && !printed.count(index) &&
+        !results.count(index))
+      return false;
+  }
+  return true;
+}
+
+void Executor::poisonOutputs(const Task &task) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (int32_t o = 0; o < task.numOutputs; ++o)
+      slots[task.firstOutput + o] = poison;
+  }
+  ready.notify_all();
+}
+
+void Executor::finished() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++threadsDone;
+  }
+  progress.notify_all();
 }
 
 std::string Executor::neededBy(int32_t slot) const {
@@ -301,11 +372,23 @@ void Executor::worker(int w) {
       continue;
     inputs.clear();
     held.clear();
+    bool poisoned = false;
     for (int32_t i = 0; i < task.numInputs; ++i) {
       int32_t s = plan.inputs[task.firstInput + i];
       held.push_back(waitFor(s));
+      poisoned |= isPoisoned(held.back());
       inputs.push_back(
           {held.back().get(), plan.slots[s].row0, plan.slots[s].col0});
+    }
+    if (poisoned) {
+      // Downstream of a failed task (rank 0 is writing the outputs before
+      // it): nothing to compute, and nothing for the tasks after it.
+      for (int32_t i = 0; i < task.numInputs; ++i)
+        release(plan.inputs[task.firstInput + i]);
+      held.clear();
+      if (task.kind != TaskKind::Gather)
+        poisonOutputs(task);
+      continue;
     }
     double start = now();
     std::string error;
@@ -328,6 +411,7 @@ void Executor::worker(int w) {
         std::lock_guard<std::mutex> lock(mutex);
         printed[task.op] = std::move(line);
       }
+      progress.notify_all();
       ++tasksRun;
       record({task.name, "task", w, start, now()});
       continue;
@@ -363,17 +447,30 @@ void Executor::worker(int w) {
     } catch (const std::bad_alloc &) {
       error = "out of memory";
     }
-    if (!ran)
-      fail(sourceLocation(plan, task.op) + ": error: " + error + " (task '" +
-               task.name + "')",
-           task.op);
+    if (!ran) {
+      std::string message = sourceLocation(plan, task.op) +
+                            ": error: " + error + " (task '" + task.name + "')";
+      if (rank != 0)
+        fail(message, task.op);
+      deferFailure(message, task.op);
+      for (int32_t i = 0; i < task.numInputs; ++i)
+        if (i != reuse)
+          release(plan.inputs[task.firstInput + i]);
+      held.clear();
+      if (task.kind != TaskKind::Gather)
+        poisonOutputs(task);
+      continue;
+    }
     for (int32_t i = 0; i < task.numInputs; ++i)
       if (i != reuse)
         release(plan.inputs[task.firstInput + i]);
     held.clear();
     if (task.kind == TaskKind::Gather) {
-      std::lock_guard<std::mutex> lock(mutex);
-      results[task.op] = std::move(outputs[0]);
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        results[task.op] = std::move(outputs[0]);
+      }
+      progress.notify_all();
     } else {
       for (int32_t o = 0; o < task.numOutputs; ++o)
         put(task.firstOutput + o, std::move(outputs[o]));
@@ -462,6 +559,10 @@ void Executor::transfer(const Transfer &x, int32_t index) {
   double start = now();
   if (x.from == rank) {
     std::shared_ptr<const Matrix> tile = waitFor(x.source);
+    if (isPoisoned(tile)) { // never produced: rank 0 is ending the run
+      release(x.source);
+      return;
+    }
     start = now();
     MPI_Request request;
     MPI_Isend(tile->data(), count, MPI_DOUBLE, x.to, tag, comm, &request);
@@ -545,7 +646,10 @@ void Executor::run() {
   begin = Clock::now();
   std::vector<std::thread> threads;
   for (int w = 0; w < workers; ++w)
-    threads.emplace_back([this, w] { worker(w); });
+    threads.emplace_back([this, w] {
+      worker(w);
+      finished();
+    });
   // Communicator threads with nothing to do are not started.
   for (int c = 0; c < plan.communicators[rank]; ++c) {
     bool any = false;
@@ -554,7 +658,34 @@ void Executor::run() {
       any = serves(c, x);
     }
     if (any)
-      threads.emplace_back([this, c] { communicator(c); });
+      threads.emplace_back([this, c] {
+        communicator(c);
+        finished();
+      });
+  }
+  // Rank 0 after a task failed: the outputs before it are written once
+  // complete (or after half the receive timeout, before the other ranks
+  // give up waiting for data that will not come), then the run ends.
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    Clock::time_point giveUp = Clock::time_point::max();
+    while (threadsDone < int(threads.size())) {
+      if (failedOp >= 0) {
+        if (giveUp == Clock::time_point::max())
+          giveUp = Clock::now() +
+                   std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(options.recvTimeout / 2));
+        if (outputsCompleteBefore(failedOp) || Clock::now() >= giveUp)
+          break;
+      }
+      progress.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    if (failedOp >= 0) {
+      std::string message = failedMessage;
+      int32_t op = failedOp;
+      lock.unlock();
+      fail(message, op);
+    }
   }
   for (std::thread &t : threads)
     t.join();

@@ -48,23 +48,48 @@ def main():
                    r"singular\.cmm:3:7: error: inv: the 3x3 matrix is singular",
                    "singular matrix")
 
-    # What came before the error is written first, as the interpreter does
-    # (here both outputs are gathered on rank 0 before the solve fails).
-    exe = compile_program(cmmc, work, "prefix",
-                          "A = [1 2; 2 4]\nprint(A)\nsave(\"o.npy\", A)\n"
-                          "print(A \\ [1; 1])\n", ["--nodes=2"])
-    saved = os.path.join(work, "o.npy")
-    if os.path.exists(saved):
-        os.remove(saved)
-    p = subprocess.run(["mpirun", "-np", "2", "--bind-to", "none", exe],
-                       cwd=work, capture_output=True, text=True, env=ENV,
-                       timeout=120)
-    assert p.returncode != 0, "prefix: exited 0"
-    assert p.stdout == "A 2x2 sum=9 norm=5 [1 2]\n", p.stdout
-    assert re.search(r"prefix\.cmm:4:9: error: A \\ B: the 2x2 matrix A is "
-                     r"singular", p.stderr), p.stderr
-    assert np.array_equal(np.load(saved), np.array([[1.0, 2], [2, 4]]))
-    print("ok outputs before a run-time error are kept")
+    # What came before the error is written first, as the interpreter does,
+    # whatever the plan runs first: solves run on rank 0, and a failed task
+    # is reported once the outputs before it (which never depend on it) are
+    # complete. Each case on 1, 2 and 3 ranks; the oracle is the program
+    # text (values computed by hand), the interpreter agrees.
+    cases = [
+        ("prefix",
+         "A = [1 2; 2 4]\nprint(A)\nsave(\"o.npy\", A)\nprint(A \\ [1; 1])\n",
+         "A 2x2 sum=9 norm=5 [1 2]\n",
+         r"prefix\.cmm:4:9: error: A \\ B: the 2x2 matrix A is singular"),
+        # An independent print before a singular inv that the plan may run
+        # first (its inputs are ready at once).
+        ("independent",
+         "print([1 2])\nprint(inv([1 2; 2 4]))\n",
+         "[1 2] 1x2 sum=3 norm=2.23607 [1 2]\n",
+         r"independent\.cmm:2:7: error: inv: the 2x2 matrix is singular"),
+        # The first inv succeeds ([1 -1; -1 2], norm sqrt(7)), the second
+        # fails: the first is printed.
+        ("two",
+         "print(inv([2 1; 1 1]))\nprint(inv([1 2 3; 4 5 6; 7 8 9]))\n",
+         "inv([2 1; 1 1]) 2x2 sum=1 norm=2.64575 [1 -1]\n",
+         r"two\.cmm:2:7: error: inv: the 3x3 matrix is singular"),
+    ]
+    for name, source, stdout, stderr in cases:
+        for ranks in (1, 2, 3):
+            exe = compile_program(cmmc, work, name, source,
+                                  ["--nodes=%d" % ranks])
+            saved = os.path.join(work, "o.npy")
+            if os.path.exists(saved):
+                os.remove(saved)
+            p = subprocess.run(["mpirun", "-np", str(ranks), "--oversubscribe",
+                                "--bind-to", "none", exe],
+                               cwd=work, capture_output=True, text=True,
+                               env=ENV, timeout=120)
+            what = "%s on %d rank(s)" % (name, ranks)
+            assert p.returncode != 0, "%s: exited 0" % what
+            assert p.stdout == stdout, "%s: stdout %r" % (what, p.stdout)
+            assert re.search(stderr, p.stderr), "%s: %s" % (what, p.stderr)
+            if "save" in source:
+                assert np.array_equal(np.load(saved),
+                                      np.array([[1.0, 2], [2, 4]])), what
+            print("ok outputs before a run-time error are kept: " + what)
 
     np.save(os.path.join(work, "data.npy"), np.ones((4, 4)))
     exe = compile_program(cmmc, work, "changed",
