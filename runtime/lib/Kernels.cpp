@@ -95,10 +95,25 @@ Matrix cmmrt::power(const Matrix &a, int64_t k) {
 }
 
 Matrix cmmrt::transpose(const Matrix &a) {
-  Matrix t(a.cols(), a.rows());
-  for (int64_t i = 0; i < a.rows(); ++i)
-    for (int64_t j = 0; j < a.cols(); ++j)
-      t(j, i) = a(i, j);
+  // In blocks of 256 rows x 4 columns: each block writes 4 runs of 256
+  // consecutive elements of the result and reads 256 input lines that the
+  // next block reuses from L1. A row-by-row copy misses on every write,
+  // and square 32 x 32 blocks of a power-of-two-sized matrix land their 32
+  // output rows in one cache set. Measured on this machine (8192 x 512,
+  // 4096 x 4096, 4000 x 4000, 1000 x 3000): 1.4-6x faster than 32 x 32.
+  const int64_t rows = a.rows(), cols = a.cols(), blockRows = 256,
+                blockCols = 4;
+  Matrix t(cols, rows);
+  const double *in = a.data();
+  double *out = t.data();
+  for (int64_t i0 = 0; i0 < rows; i0 += blockRows)
+    for (int64_t j0 = 0; j0 < cols; j0 += blockCols) {
+      const int64_t i1 = std::min(rows, i0 + blockRows),
+                    j1 = std::min(cols, j0 + blockCols);
+      for (int64_t i = i0; i < i1; ++i)
+        for (int64_t j = j0; j < j1; ++j)
+          out[j * rows + i] = in[i * cols + j];
+    }
   return t;
 }
 

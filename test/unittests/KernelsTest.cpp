@@ -40,6 +40,25 @@ TEST(Kernels, PowerBySquaringEqualsRepeatedProducts) {
 TEST(Kernels, Transpose) {
   expectNear(transpose(make(2, 3, {1, 2, 3, 4, 5, 6})),
              make(3, 2, {1, 4, 2, 5, 3, 6}));
+  // Ragged blocks on both sides (the kernel works in 256 x 4 blocks):
+  // every element lands where the definition puts it.
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{70, 33},
+                            {1, 100},
+                            {300, 7},
+                            {7, 300},
+                            {100, 1},
+                            {64, 64},
+                            {31, 97}}) {
+    Matrix a(rows, cols);
+    for (int64_t e = 0; e < a.size(); ++e)
+      a.data()[e] = double(e);
+    Matrix t = transpose(a);
+    ASSERT_EQ(t.rows(), cols);
+    ASSERT_EQ(t.cols(), rows);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        ASSERT_EQ(t(j, i), double(i * cols + j)) << rows << "x" << cols;
+  }
 }
 
 TEST(Kernels, BroadcastRowAgainstColumn) {
