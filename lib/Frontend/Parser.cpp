@@ -44,6 +44,14 @@ std::optional<Program> cmm::parseCmm(llvm::SourceMgr &sourceMgr,
 }
 
 bool Parser::error(SMLoc loc, const llvm::Twine &msg) {
+  // An error at the end of the file (a missing ')' or 'end') points just
+  // after the last character of the program, not at an empty line below it.
+  llvm::StringRef buffer = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
+  if (loc.getPointer() == buffer.end()) {
+    llvm::StringRef text = buffer.rtrim(" \t\r\n");
+    if (!text.empty())
+      loc = SMLoc::getFromPointer(text.end());
+  }
   if (!failed)
     sourceMgr.PrintMessage(loc, llvm::SourceMgr::DK_Error, msg);
   failed = true;
