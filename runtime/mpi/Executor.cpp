@@ -40,8 +40,9 @@ using Clock = std::chrono::steady_clock;
 
 /// Polls `request` until it completes or `timeout` passes; a point-to-
 /// point request is cancelled then (a collective one cannot be: the caller
-/// ends the job).
-bool complete(MPI_Request &request, double timeout, bool collective = false);
+/// ends the job). `status`, if given, receives the request's status.
+bool complete(MPI_Request &request, double timeout, bool collective = false,
+              MPI_Status *status = nullptr);
 
 /// A generated program's command line and environment.
 struct Options : ExecOptions {
@@ -152,8 +153,11 @@ private:
   void put(int32_t slot, Matrix value);
   void release(int32_t slot);
   void worker(int w);
-  /// A distributed_gemm: every rank runs it together.
-  void distributedGemm(const Task &task, const std::vector<TileRef> &inputs);
+  /// A distributed_gemm: every rank runs it together. When an input is
+  /// `poisoned` on any rank, every rank skips it (and rank 0 poisons the
+  /// result), so the ranks' collectives stay in step.
+  void distributedGemm(const Task &task, const std::vector<TileRef> &inputs,
+                       bool poisoned);
   void communicator(int c);
   /// Whether communicator thread `c` of this rank sends or receives `x`.
   bool serves(int c, const Transfer &x) const {
@@ -204,6 +208,7 @@ private:
   const std::shared_ptr<const Matrix> poison = std::make_shared<Matrix>();
   int32_t failedOp = -1; // rank 0: the earliest failed op (program order)
   std::string failedMessage;
+  std::atomic<bool> ending{false}; // fail() was called: the first call wins
   std::condition_variable progress; // an output done, a thread done, a failure
   int threadsDone = 0;
 
@@ -220,6 +225,11 @@ void Executor::writeOutputsBefore(int32_t failing) {
 }
 
 void Executor::fail(const std::string &message, int32_t op) {
+  // Two threads failing at once would write the outputs twice: the first
+  // ends the job, the others wait for MPI_Abort to end them.
+  if (ending.exchange(true))
+    for (;;)
+      std::this_thread::sleep_for(std::chrono::seconds(1));
   std::string what = message;
   if (rank == 0) {
     // A failure already deferred is the cause of whatever comes after it
@@ -380,6 +390,14 @@ void Executor::worker(int w) {
       inputs.push_back(
           {held.back().get(), plan.slots[s].row0, plan.slots[s].col0});
     }
+    if (task.kind == TaskKind::DistributedGemm) {
+      double start = now();
+      distributedGemm(task, inputs, poisoned);
+      held.clear();
+      ++tasksRun;
+      record({task.name, "task", w, start, now()});
+      continue;
+    }
     if (poisoned) {
       // Downstream of a failed task (rank 0 is writing the outputs before
       // it): nothing to compute, and nothing for the tasks after it.
@@ -392,13 +410,6 @@ void Executor::worker(int w) {
     }
     double start = now();
     std::string error;
-    if (task.kind == TaskKind::DistributedGemm) {
-      distributedGemm(task, inputs);
-      held.clear();
-      ++tasksRun;
-      record({task.name, "task", w, start, now()});
-      continue;
-    }
     if (task.kind == TaskKind::Gather &&
         plan.ops[task.op].code == OpCode::Print && !options.keepPrinted) {
       // The line alone: no need to assemble the matrix.
@@ -481,11 +492,15 @@ void Executor::worker(int w) {
 }
 
 void Executor::distributedGemm(const Task &task,
-                               const std::vector<TileRef> &inputs) {
+                               const std::vector<TileRef> &inputs,
+                               bool poisoned) {
   // Every rank has reached the product before any enters its collectives,
-  // so a stalled rank ends the job with a message instead of hanging it.
+  // so a stalled rank ends the job with a message instead of hanging it;
+  // on the way, the ranks agree whether an input anywhere is poisoned.
+  int anyPoisoned = poisoned;
   MPI_Request arrived;
-  MPI_Ibarrier(gangComm, &arrived);
+  MPI_Iallreduce(MPI_IN_PLACE, &anyPoisoned, 1, MPI_INT, MPI_MAX, gangComm,
+                 &arrived);
   if (!complete(arrived, options.recvTimeout, /*collective=*/true)) {
     char what[128];
     std::snprintf(what, sizeof what,
@@ -495,6 +510,13 @@ void Executor::distributedGemm(const Task &task,
     fail(what + std::string("'") + task.name + "' (" +
              sourceLocation(plan, task.op) + ")",
          task.op);
+  }
+  if (anyPoisoned) {
+    for (int32_t i = 0; i < task.numInputs; ++i)
+      release(plan.inputs[task.firstInput + i]);
+    if (task.numOutputs)
+      poisonOutputs(task);
+    return;
   }
   // The product runs on this worker with its BLAS threads (the plan gives
   // it every worker of the node, but OpenBLAS's thread count is process-
@@ -527,12 +549,13 @@ void Executor::distributedGemm(const Task &task,
     put(task.firstOutput + o, std::move(outputs[o]));
 }
 
-bool complete(MPI_Request &request, double timeout, bool collective) {
+bool complete(MPI_Request &request, double timeout, bool collective,
+              MPI_Status *status) {
   auto begin = Clock::now();
   auto deadline = begin + std::chrono::duration<double>(timeout);
   int done = 0;
   for (int spins = 0;; ++spins) {
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    MPI_Test(&request, &done, status ? status : MPI_STATUS_IGNORE);
     if (done)
       return true;
     auto now = Clock::now();
@@ -559,13 +582,16 @@ void Executor::transfer(const Transfer &x, int32_t index) {
   double start = now();
   if (x.from == rank) {
     std::shared_ptr<const Matrix> tile = waitFor(x.source);
-    if (isPoisoned(tile)) { // never produced: rank 0 is ending the run
-      release(x.source);
-      return;
-    }
+    // A tile never produced (rank 0 is ending the run) goes as an empty
+    // message: the receiver poisons its copy instead of waiting for it,
+    // which would hold up the transfers after it on that communicator.
+    bool poisoned = isPoisoned(tile);
+    if (poisoned)
+      count = 0;
     start = now();
     MPI_Request request;
-    MPI_Isend(tile->data(), count, MPI_DOUBLE, x.to, tag, comm, &request);
+    MPI_Isend(poisoned ? nullptr : tile->data(), count, MPI_DOUBLE, x.to, tag,
+              comm, &request);
     if (!complete(request, options.recvTimeout)) {
       std::snprintf(what, sizeof what,
                     "timed out after %g s sending a %lldx%lld tile to rank "
@@ -582,14 +608,25 @@ void Executor::transfer(const Transfer &x, int32_t index) {
   }
   Matrix tile(target.rows, target.cols);
   MPI_Request request;
+  MPI_Status status;
   MPI_Irecv(tile.data(), count, MPI_DOUBLE, x.from, tag, comm, &request);
-  if (!complete(request, options.recvTimeout)) {
+  if (!complete(request, options.recvTimeout, /*collective=*/false, &status)) {
     std::snprintf(what, sizeof what,
                   "timed out after %g s waiting for a %lldx%lld tile from "
                   "rank %d, needed by ",
                   options.recvTimeout, (long long)target.rows,
                   (long long)target.cols, x.from);
     fail(what + neededBy(x.target));
+  }
+  int arrived = 0;
+  MPI_Get_count(&status, MPI_DOUBLE, &arrived);
+  if (arrived == 0 && count > 0) { // poisoned at the sender
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      slots[x.target] = poison;
+    }
+    ready.notify_all();
+    return;
   }
   bytesReceived += 8LL * count;
   {

@@ -91,6 +91,48 @@ def main():
                                       np.array([[1.0, 2], [2, 4]])), what
             print("ok outputs before a run-time error are kept: " + what)
 
+    # Downstream of the failure, on several ranks. "sent": a tile that was
+    # never computed is still sent (as an empty message) so the receiver's
+    # later transfers, which the first print needs, are not held up behind
+    # it (B = 600 ones(600, 600): sum 600^3, norm 600^2). "gang": the
+    # distributed products after a failed inv are skipped on every rank
+    # together, so a later product (Z) is not paired with another one's
+    # collectives; its line is the reference interpreter's.
+    gang = ("P = rand(200, 200) + 200 * eye(200)\nB = rand(200, 200)\n"
+            "Z = inv(P) * B\nprint(Z)\nS = ones(200, 200)\n"
+            "C = inv(S) * rand(200, 200)\nC2 = C * C\nC3 = C2 * C2\n"
+            "C4 = C3 * C3\nprint(C4)\n")
+    path = os.path.join(work, "gang.cmm")
+    with open(path, "w") as f:
+        f.write(gang)
+    reference = subprocess.run([cmmc, path, "--interpret"], cwd=work,
+                               capture_output=True, text=True)
+    assert reference.returncode != 0 and reference.stdout.startswith("Z "), \
+        reference.stdout + reference.stderr
+    later = [
+        ("sent",
+         "A = ones(600, 600)\nB = A * A\nprint(B)\nS = ones(600, 600)\n"
+         "X = inv(S)\nC = X * A\nprint(C)\n", [],
+         "B 600x600 sum=2.16e+08 norm=360000 [600 600 600 600 ...]\n",
+         r"sent\.cmm:5:5: error: inv: the 600x600 matrix is singular"),
+        ("gang", gang, ["--gemm=cosma"], reference.stdout,
+         r"gang\.cmm:6:5: error: inv: the 200x200 matrix is singular"),
+    ]
+    for name, source, flags, stdout, stderr in later:
+        for ranks in (2, 3):
+            exe = compile_program(cmmc, work, name, source,
+                                  ["--nodes=%d" % ranks] + flags)
+            p = subprocess.run(["mpirun", "-np", str(ranks), "--oversubscribe",
+                                "--bind-to", "none", exe, "--recv-timeout=20"],
+                               cwd=work, capture_output=True, text=True,
+                               env=ENV, timeout=120)
+            what = "%s on %d rank(s)" % (name, ranks)
+            assert p.returncode != 0, "%s: exited 0" % what
+            assert p.stdout == stdout, "%s: stdout %r, expected %r" % (
+                what, p.stdout, stdout)
+            assert re.search(stderr, p.stderr), "%s: %s" % (what, p.stderr)
+            print("ok outputs before a run-time error are kept: " + what)
+
     np.save(os.path.join(work, "data.npy"), np.ones((4, 4)))
     exe = compile_program(cmmc, work, "changed",
                           "D = load(\"data.npy\")\nprint(D * D)\n",
