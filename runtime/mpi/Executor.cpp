@@ -827,7 +827,7 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
     } else {
       error = "unknown option '" + arg +
               "' (options: --stats, --recv-timeout=SECONDS, "
-              "--dump-prints=DIR)";
+              "--dump-prints=DIR, --help)";
       return false;
     }
   }
@@ -879,6 +879,28 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
     MPI_Finalize();
     return 2;
   };
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg != "--help" && arg != "-h")
+      continue;
+    if (rank == 0)
+      std::printf(
+          "A cmm program planned for %d node(s): run it with\n"
+          "  mpirun -np %d [--hostfile F] %s [options]\n"
+          "options:\n"
+          "  --stats              predicted and measured makespan, tasks, "
+          "transfers, MB moved and cache hits, on stderr\n"
+          "  --recv-timeout=S     seconds a send or receive may wait "
+          "(default 60; also CMM_RECV_TIMEOUT)\n"
+          "  --dump-prints=DIR    every printed matrix also as "
+          "DIR/print<N>.npy\n"
+          "  --help, -h           this text\n"
+          "environment: CMM_TRACE=run.json writes the measured schedule as "
+          "Chrome trace events\n",
+          plan.nodes, plan.nodes, argv[0]);
+    MPI_Finalize();
+    return 0;
+  }
   if (provided < MPI_THREAD_MULTIPLE)
     return refuse("this MPI library does not provide MPI_THREAD_MULTIPLE, "
                   "which the communicator threads need");

@@ -2,7 +2,7 @@
 the source line, never a crash or a hang: a singular matrix, a file that
 changed shape since compilation, a tile larger than the node's memory, a
 distributed product larger than the memory allowed per rank, the wrong
-number of ranks, an unknown option.
+number of ranks, an unknown option; --help.
 usage: errors.py CMMC WORKDIR
 """
 
@@ -173,6 +173,18 @@ def main():
                    "wrong rank count")
     expect_failure(["mpirun", "-np", "1", exe, "--bogus"], work,
                    r"unknown option '--bogus'", "unknown option")
+
+    # --help works without mpirun (a singleton rank) whatever the planned
+    # rank count, and names it.
+    exe2 = compile_program(cmmc, work, "two", "print(ones(2, 2))\n",
+                           ["--nodes=2"])
+    p = subprocess.run([exe2, "--help"], cwd=work, capture_output=True,
+                       text=True, env=ENV, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert re.search(r"planned for 2 node\(s\).*\n  mpirun -np 2 ", p.stdout)
+    assert "--recv-timeout=S" in p.stdout and "two 2x2" not in p.stdout, \
+        p.stdout
+    print("ok --help")
 
 
 if __name__ == "__main__":
