@@ -401,6 +401,14 @@ static int cmmcMain(int argc, char **argv) {
   mlir::registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions({&cmmcCategory, &planCategory, &runCategory});
   cl::ParseCommandLineOptions(argc, argv, "cmm compiler driver\n");
+  if ((nodeCount.getNumOccurrences() && nodeCount == 0) ||
+      (rankCount.getNumOccurrences() && rankCount == 0)) {
+    llvm::errs() << "cmmc: error: "
+                 << (nodeCount.getNumOccurrences() && nodeCount == 0 ? "--nodes"
+                                                                     : "-np")
+                 << " must be at least 1\n";
+    return 1;
+  }
 
   cmm::MLIRGenOptions options;
   if (!parseDefines(options))
