@@ -20,6 +20,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -91,6 +93,8 @@ private:
   std::optional<double> toScalar(const Expr &e, llvm::StringRef what);
   std::optional<Value> toMatrix(const Expr &e);
   std::optional<std::string> toPath(const Expr &e, llvm::StringRef fn);
+  static std::string normalizedPath(llvm::StringRef path);
+  std::optional<Value> savedEarlier(llvm::StringRef path);
   bool checkArgCount(const CallExpr &call, size_t lo, size_t hi);
   bool checkSize(SMLoc l, int64_t rows, int64_t cols);
   std::optional<mlir::RankedTensorType> toShape(const CallExpr &call,
@@ -111,6 +115,11 @@ private:
   /// variable (an error inside names the iteration it happened in).
   std::vector<std::pair<SMLoc, llvm::StringRef>> activeLoops;
   int64_t totalIterations = 0;
+  /// The matrices saved so far, in program order, with the saved path
+  /// (lexically normalised): a later `load` of the same file reads back
+  /// what the save wrote, and every format round-trips exactly, so the
+  /// load is the saved value itself (docs/language.md §9).
+  std::vector<std::pair<std::string, Value>> savedFiles;
   mlir::Block *body = nullptr;
   // Ops counted so far and the last one counted: ops are only appended to
   // `body`, and Block::getOperations().size() walks the whole list, so the
@@ -364,7 +373,24 @@ bool MLIRGenImpl::genSave(const CallExpr &call) {
     return false;
   Value matrix = asMatrix(*value, call.getArgs()[1]->getLoc());
   SaveOp::create(builder, loc(call.getLoc()), matrix, *path);
+  savedFiles.emplace_back(normalizedPath(*path), matrix);
   return true;
+}
+
+std::string MLIRGenImpl::normalizedPath(llvm::StringRef path) {
+  llvm::SmallString<128> normal(path);
+  llvm::sys::path::remove_dots(normal, /*remove_dot_dot=*/false);
+  return std::string(normal);
+}
+
+std::optional<Value> MLIRGenImpl::savedEarlier(llvm::StringRef path) {
+  std::string normal = normalizedPath(path);
+  // The latest save wins; two spellings of one existing file (a relative
+  // and an absolute path, a link) are the same file.
+  for (auto &[saved, value] : llvm::reverse(savedFiles))
+    if (saved == normal || llvm::sys::fs::equivalent(saved, normal))
+      return value;
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -872,6 +898,8 @@ MaybeValue MLIRGenImpl::evalCall(const CallExpr &call) {
     auto path = toPath(*args[0], "load");
     if (!path)
       return std::nullopt;
+    if (std::optional<Value> saved = savedEarlier(*path))
+      return TraceValue::ofMatrix(*saved);
     cmmrt::MatrixShape shape;
     std::string message;
     if (!cmmrt::readMatrixShape(*path, shape, message))
