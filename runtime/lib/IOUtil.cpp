@@ -74,7 +74,9 @@ InputFile::~InputFile() {
 bool InputFile::open(const std::string &path, std::string &error) {
   path_ = path;
   do {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO with no writer must not hang (it is refused
+    // below); it changes nothing for regular files.
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   } while (fd_ < 0 && errno == EINTR);
   if (fd_ < 0)
     return failErrno(error, path, "cannot open", errno);
@@ -83,7 +85,13 @@ bool InputFile::open(const std::string &path, std::string &error) {
     return failErrno(error, path, "cannot stat", errno);
   if (S_ISDIR(info.st_mode))
     return failErrno(error, path, "cannot open", EISDIR);
-  isRegular_ = S_ISREG(info.st_mode);
+  // A matrix file is read twice (its shape at compile time, its data at run
+  // time), which a FIFO, a device or a socket cannot do; /dev/zero would
+  // also never end.
+  if (!S_ISREG(info.st_mode))
+    return fail(error, path,
+                "cannot read: not a regular file (a FIFO, device or socket)");
+  isRegular_ = true;
   size_ = static_cast<int64_t>(info.st_size);
   return true;
 }

@@ -236,6 +236,23 @@ TEST_F(MatrixIOTest, DirectoryIsNotAFile) {
   ::rmdir(p.c_str());
 }
 
+// A FIFO with no writer is refused at once (opening it must not block), and
+// so is a device: /dev/zero would never end.
+TEST_F(MatrixIOTest, FifoAndDeviceAreNotFiles) {
+  for (const char *name : {"fifo.csv", "fifo.npy", "fifo.mtx"}) {
+    std::string p = path(name);
+    ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0);
+    expectReadError(
+        p, "cannot read: not a regular file (a FIFO, device or socket)");
+    ::unlink(p.c_str());
+  }
+  std::string p = path("zero.csv");
+  ASSERT_EQ(::symlink("/dev/zero", p.c_str()), 0);
+  expectReadError(p,
+                  "cannot read: not a regular file (a FIFO, device or socket)");
+  ::unlink(p.c_str());
+}
+
 //===----------------------------------------------------------------------===//
 // Round trips
 //===----------------------------------------------------------------------===//
