@@ -33,6 +33,34 @@ static bool isIdentChar(char c) {
 }
 static bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
+/// Whether an out-of-range decimal literal is too small rather than too
+/// large: the decimal exponent of its first significant digit is negative.
+/// (Only the sign matters: a too-large literal has an exponent above 308.)
+static bool isUnderflow(llvm::StringRef literal) {
+  size_t e = literal.find_first_of("eE");
+  llvm::StringRef mantissa = literal.substr(0, e);
+  int64_t exponent = 0;
+  if (e != llvm::StringRef::npos) {
+    llvm::StringRef digits = literal.substr(e + 1);
+    bool negative = digits.consume_front("-");
+    digits.consume_front("+");
+    for (char c : digits) // saturates: 1e-99999999999999999999 is tiny too
+      exponent = std::min<int64_t>(exponent * 10 + (c - '0'), INT64_MAX / 20);
+    if (negative)
+      exponent = -exponent;
+  }
+  size_t point = mantissa.find('.');
+  llvm::StringRef whole = mantissa.substr(0, point).ltrim('0');
+  if (!whole.empty())
+    return exponent + int64_t(whole.size()) - 1 < 0;
+  llvm::StringRef fraction =
+      point == llvm::StringRef::npos ? "" : mantissa.substr(point + 1);
+  size_t firstDigit = fraction.find_first_not_of('0');
+  if (firstDigit == llvm::StringRef::npos)
+    return true; // all zeros: cannot be out of range anyway
+  return exponent - int64_t(firstDigit) - 1 < 0;
+}
+
 Token Lexer::lexNumber(const char *start, bool space) {
   while (cur < bufferEnd && isDigit(*cur))
     ++cur;
@@ -60,13 +88,7 @@ Token Lexer::lexNumber(const char *start, bool space) {
   auto result = std::from_chars(start, cur, value);
   if (result.ec == std::errc::result_out_of_range) {
     // Julia reads an underflowing literal (1e-400) as 0 and rejects overflow.
-    bool underflow = false;
-    for (const char *p = start; p < cur; ++p)
-      if (*p == 'e' || *p == 'E') {
-        underflow = p + 1 < cur && p[1] == '-';
-        break;
-      }
-    if (!underflow) {
+    if (!isUnderflow(llvm::StringRef(start, cur - start))) {
       tok.kind = TokenKind::Error;
       tok.text = "number out of range (overflows a double)";
       return tok;
