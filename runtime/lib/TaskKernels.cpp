@@ -22,6 +22,21 @@ std::string cmmrt::sourceLocation(const Plan &plan, int32_t op) {
          std::to_string(plan.ops[op].column);
 }
 
+std::string cmmrt::sourceExcerpt(const Plan &plan, int32_t op) {
+  if (op < 0 || op >= plan.numOps || !plan.sourceLines)
+    return "";
+  int line = plan.ops[op].line, column = plan.ops[op].column;
+  if (line < 1 || line > plan.numSourceLines || column < 1 ||
+      !plan.sourceLines[line - 1])
+    return "";
+  std::string text = plan.sourceLines[line - 1];
+  std::string caret;
+  // Tabs stay tabs, so the caret lines up however the terminal shows them.
+  for (int i = 0; i + 1 < column && i < static_cast<int>(text.size()); ++i)
+    caret += text[i] == '\t' ? '\t' : ' ';
+  return "\n" + text + "\n" + caret + "^";
+}
+
 int64_t cmmrt::assemble(Matrix &out, int64_t row0, int64_t col0,
                         const std::vector<TileRef> &parts) {
   int64_t copied = 0;

@@ -101,8 +101,9 @@ bool writeOutputs(const Plan &plan,
     }
     if (!ok) {
       std::fflush(stdout);
-      std::fprintf(stderr, "%s: error: %s\n",
-                   sourceLocation(plan, index).c_str(), error.c_str());
+      std::fprintf(stderr, "%s: error: %s%s\n",
+                   sourceLocation(plan, index).c_str(), error.c_str(),
+                   sourceExcerpt(plan, index).c_str());
     }
   }
   std::fflush(stdout);
@@ -242,6 +243,8 @@ void Executor::fail(const std::string &message, int32_t op) {
   }
   if (rank == 0 && op >= 0)
     writeOutputsBefore(op);
+  if (op >= 0 && what.rfind(sourceLocation(plan, op) + ":", 0) == 0)
+    what += sourceExcerpt(plan, op);
   std::fprintf(stderr, "cmm: rank %d: %s\n", rank, what.c_str());
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 1);

@@ -3,6 +3,15 @@
 // transfers with their communicators, the outputs in source order.
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" | cmm-translate --cmm-to-cpp | FileCheck %s
 // The same graph unscheduled cannot be translated.
+// The source lines of the ops, for run-time errors: none above (the input
+// is standard input); with debug locations, this file's lines, the others
+// null.
+// RUN: cmm-opt %s --cmm-tile="tile-sizes=5" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" --mlir-print-debuginfo | cmm-translate --cmm-to-cpp | FileCheck %s --check-prefix=LINES
+// LINES: const char *const kSourceLines[] = {
+// LINES-NEXT: nullptr, nullptr,
+// LINES: "  %c = cmm.matmul %a, %b : (tensor<10x10xf64>, tensor<10x10xf64>) -> tensor<10x10xf64>",
+// LINES: const Plan kPlan = {
+// LINES: kSourceLines, [[#]]};
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5" | not cmm-translate --cmm-to-cpp 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
 // RUN: not cmm-translate --cmm-to-cpp %S/Inputs/no-op.mlir 2>&1 | FileCheck %S/Inputs/no-op.mlir
 // The product as a COSMA gang task: listed on both nodes for worker 0 at
@@ -17,7 +26,8 @@
 // GANG: {TaskKind::DistributedGemm, 2, 1, 0, {{[0-9]+}}, 4, {{[0-9]+}}, 0, "matmul@[[#]]:[[#]] cosma", [[START]], [[FINISH]], 2},
 // GANG: const Transfer kTransfers[] = {{[{][{]}}0, 0, 0, 0, 0, 0, 0.0, 0.0}
 // The memory per rank the products may use ends the plan (the test model's).
-// GANG: kTransfers, 0, kOutputs, 2, 1000000000.0};
+// GANG: kTransfers, 0, kOutputs, 2, 1000000000.0,
+// GANG-NEXT: nullptr, 0};
 // A gang of some nodes only is refused (the runtime runs COSMA on all).
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5 cosma-nodes=1" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" | not cmm-translate --cmm-to-cpp 2>&1 | FileCheck %s --check-prefix=PARTIAL
 // PARTIAL: error: 'cmmtg.task' op is a distributed_gemm whose gang is not every node in order (0, 1, ...); the runtime runs only those

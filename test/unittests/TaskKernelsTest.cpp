@@ -255,6 +255,16 @@ TEST(TaskKernels, SolveFromTilesAndSingularMessage) {
   EXPECT_FALSE(inv.run({{&zero, 0, 0}}, out, error));
   EXPECT_EQ(error, "inv: the 4x4 matrix is singular");
   EXPECT_EQ(sourceLocation(inv.plan, 0), "test.cmm:3:7");
+  // No source lines kept: no excerpt. With them: the line, then a caret
+  // under column 7 (tabs kept so it lines up).
+  EXPECT_EQ(sourceExcerpt(inv.plan, 0), "");
+  const char *const lines[] = {nullptr, nullptr, "\tx = inv(A)"};
+  inv.plan.sourceLines = lines;
+  inv.plan.numSourceLines = 3;
+  EXPECT_EQ(sourceExcerpt(inv.plan, 0), "\n\tx = inv(A)\n\t     ^");
+  inv.plan.numSourceLines = 2; // the line is not in the table
+  EXPECT_EQ(sourceExcerpt(inv.plan, 0), "");
+  EXPECT_EQ(sourceExcerpt(inv.plan, -1), "");
 }
 
 TEST(TaskKernels, PrintLineFromTilesEqualsTheWholeMatrixLine) {

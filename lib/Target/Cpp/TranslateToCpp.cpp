@@ -12,6 +12,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -515,6 +516,29 @@ void CppEmitter::emit() {
     outs.push_back(-1);
   list("kOutputs", outs);
 
+  // The source lines of the ops, for run-time errors (line - 1 indexes);
+  // none when the source file cannot be read here (standard input, moved).
+  int64_t numSourceLines = 0;
+  if (auto buffer = llvm::MemoryBuffer::getFile(sourceFile)) {
+    SmallVector<StringRef> lines;
+    (*buffer)->getBuffer().split(lines, '\n');
+    std::vector<bool> used(lines.size(), false);
+    for (const OpEntry &e : ops)
+      if (e.code != "Other" && e.line >= 1 && e.line <= int64_t(lines.size())) {
+        used[e.line - 1] = true;
+        numSourceLines = std::max<int64_t>(numSourceLines, e.line);
+      }
+    if (numSourceLines) {
+      os << "const char *const kSourceLines[] = {";
+      for (int64_t i = 0; i < numSourceLines; ++i)
+        os << (i == 0  ? "\n    "
+               : i % 8 ? ", "
+                       : ",\n    ")
+           << (used[i] ? quote(lines[i].rtrim('\r')) : "nullptr");
+      os << "};\n";
+    }
+  }
+
   os << "\nconst Plan kPlan = {\n    " << quote(sourceFile) << ", " << nodes
      << ", kWorkers, kThreads, kCommunicators, " << graph.getTileSize() << ", "
      << literal(graph.getMakespan() ? graph.getMakespan()->convertToDouble()
@@ -524,7 +548,8 @@ void CppEmitter::emit() {
      << transfers.size() << ", kOutputs, " << outputs.size() << ", "
      << literal(graph.getGemmMemory() ? graph.getGemmMemory()->convertToDouble()
                                       : 0.0)
-     << "};\n"
+     << ",\n    " << (numSourceLines ? "kSourceLines" : "nullptr") << ", "
+     << numSourceLines << "};\n"
      << "} // namespace\n\n"
      << "int main(int argc, char **argv) { return cmmrt::runPlan(kPlan, "
         "argc, argv); }\n";

@@ -115,6 +115,10 @@ struct Plan {
   /// Memory per rank distributed products may use, bytes (0: the node's
   /// physical memory); CMM_MAX_MEMORY lowers it at run time.
   double gemmMemory;
+  /// The source lines the ops come from (index: line - 1; null where not
+  /// kept), so a run-time error can show its line under the location.
+  const char *const *sourceLines;
+  int32_t numSourceLines;
 };
 
 } // namespace cmmrt::plan

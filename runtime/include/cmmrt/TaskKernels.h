@@ -63,6 +63,10 @@ int64_t assemble(Matrix &out, int64_t row0, int64_t col0,
 /// `file:line:col` of an op, for messages.
 std::string sourceLocation(const plan::Plan &plan, int32_t op);
 
+/// The op's source line and a caret under its column, each after a newline
+/// (as the compiler's diagnostics), or "" when the plan did not keep it.
+std::string sourceExcerpt(const plan::Plan &plan, int32_t op);
+
 } // namespace cmmrt
 
 #endif // CMMRT_TASKKERNELS_H
