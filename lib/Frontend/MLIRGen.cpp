@@ -10,6 +10,7 @@
 
 #include "cmm/Dialect/CmmDialect.h"
 #include "cmm/Dialect/RuntimeMapping.h"
+#include "cmm/Frontend/Diagnostic.h"
 #include "cmm/Frontend/Parser.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/Kernels.h"
@@ -202,13 +203,13 @@ mlir::Location MLIRGenImpl::loc(SMLoc l) {
 
 std::nullopt_t MLIRGenImpl::error(SMLoc l, const llvm::Twine &msg) {
   if (!failed) {
-    sm.PrintMessage(l, llvm::SourceMgr::DK_Error, msg);
+    printSourceMessage(sm, l, llvm::SourceMgr::DK_Error, msg);
     // Loops are unrolled: say which iteration failed, innermost loop first.
     for (size_t d = activeLoops.size(); d-- > 0;)
-      sm.PrintMessage(activeLoops[d].first, llvm::SourceMgr::DK_Note,
-                      "in the iteration with " + activeLoops[d].second +
-                          " = " + llvm::Twine(loopIterations[d]) +
-                          " of this loop");
+      printSourceMessage(sm, activeLoops[d].first, llvm::SourceMgr::DK_Note,
+                         "in the iteration with " + activeLoops[d].second +
+                             " = " + llvm::Twine(loopIterations[d]) +
+                             " of this loop");
   }
   failed = true;
   return std::nullopt;

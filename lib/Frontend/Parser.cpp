@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cmm/Frontend/Parser.h"
+#include "cmm/Frontend/Diagnostic.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SourceMgr.h"
@@ -53,7 +54,7 @@ bool Parser::error(SMLoc loc, const llvm::Twine &msg) {
       loc = SMLoc::getFromPointer(text.end());
   }
   if (!failed)
-    sourceMgr.PrintMessage(loc, llvm::SourceMgr::DK_Error, msg);
+    printSourceMessage(sourceMgr, loc, llvm::SourceMgr::DK_Error, msg);
   failed = true;
   return false;
 }
