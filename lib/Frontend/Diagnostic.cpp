@@ -2,6 +2,9 @@
 
 #include "cmm/Frontend/Diagnostic.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -61,4 +64,54 @@ void cmm::printSourceMessage(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
                   /*BG=*/false, mode)
       << "^";
   os << '\n';
+}
+
+static std::optional<llvm::SourceMgr::DiagKind>
+kindOf(mlir::DiagnosticSeverity severity) {
+  switch (severity) {
+  case mlir::DiagnosticSeverity::Error:
+    return llvm::SourceMgr::DK_Error;
+  case mlir::DiagnosticSeverity::Warning:
+    return llvm::SourceMgr::DK_Warning;
+  case mlir::DiagnosticSeverity::Note:
+    return llvm::SourceMgr::DK_Note;
+  case mlir::DiagnosticSeverity::Remark:
+    return llvm::SourceMgr::DK_Remark;
+  }
+  return std::nullopt;
+}
+
+cmm::SourceDiagnosticHandler::SourceDiagnosticHandler(
+    llvm::SourceMgr &sourceMgr, mlir::MLIRContext *context)
+    : context(context) {
+  id = context->getDiagEngine().registerHandler(
+      [&sourceMgr](mlir::Diagnostic &diag) -> mlir::LogicalResult {
+        unsigned buffer = sourceMgr.getMainFileID();
+        llvm::StringRef file =
+            sourceMgr.getMemoryBuffer(buffer)->getBufferIdentifier();
+        // Where in the main file, or nothing: then MLIR's handler prints it.
+        auto find = [&](mlir::Location loc) -> llvm::SMLoc {
+          auto fileLoc = llvm::dyn_cast<mlir::FileLineColLoc>(loc);
+          if (!fileLoc || fileLoc.getFilename() != file)
+            return llvm::SMLoc();
+          return sourceMgr.FindLocForLineAndColumn(buffer, fileLoc.getLine(),
+                                                   fileLoc.getColumn());
+        };
+        llvm::SMLoc at = find(diag.getLocation());
+        if (!at.isValid() || !kindOf(diag.getSeverity()))
+          return mlir::failure();
+        for (mlir::Diagnostic &note : diag.getNotes())
+          if (!find(note.getLocation()).isValid())
+            return mlir::failure();
+        printSourceMessage(sourceMgr, at, *kindOf(diag.getSeverity()),
+                           diag.str());
+        for (mlir::Diagnostic &note : diag.getNotes())
+          printSourceMessage(sourceMgr, find(note.getLocation()),
+                             llvm::SourceMgr::DK_Note, note.str());
+        return mlir::success();
+      });
+}
+
+cmm::SourceDiagnosticHandler::~SourceDiagnosticHandler() {
+  context->getDiagEngine().eraseHandler(id);
 }

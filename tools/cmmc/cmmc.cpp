@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cmm/Frontend/Diagnostic.h"
 #include "cmm/Frontend/MLIRGen.h"
 #include "cmm/Frontend/Parser.h"
 #include "cmm/InitAll.h"
@@ -449,6 +450,7 @@ static int cmmcMain(int argc, char **argv) {
   mlir::MLIRContext context(registry);
   context.printOpOnDiagnostic(false); // users see their source line instead
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  cmm::SourceDiagnosticHandler sourceDiagnostics(sourceMgr, &context);
 
   mlir::OwningOpRef<mlir::ModuleOp> module =
       cmm::importCmm(context, sourceMgr, options);

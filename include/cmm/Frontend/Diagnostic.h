@@ -9,6 +9,7 @@
 #ifndef CMM_FRONTEND_DIAGNOSTIC_H
 #define CMM_FRONTEND_DIAGNOSTIC_H
 
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -18,6 +19,21 @@ namespace cmm {
 void printSourceMessage(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
                         llvm::SourceMgr::DiagKind kind,
                         const llvm::Twine &message);
+
+/// While alive, prints the MLIR diagnostics located in `sourceMgr`'s main
+/// file (a FileLineColLoc there, notes included) with printSourceMessage;
+/// the others go on to the handlers registered before it (an
+/// mlir::SourceMgrDiagnosticHandler).
+class SourceDiagnosticHandler {
+public:
+  SourceDiagnosticHandler(llvm::SourceMgr &sourceMgr,
+                          mlir::MLIRContext *context);
+  ~SourceDiagnosticHandler();
+
+private:
+  mlir::MLIRContext *context;
+  mlir::DiagnosticEngine::HandlerID id;
+};
 
 } // namespace cmm
 
