@@ -1,6 +1,7 @@
 """Random programs over the whole expression surface (operators with
 broadcasting, reductions along each dimension, elementwise functions,
-powers, solves, transposes, loops with rand), compiled by cmmc and run
+powers, solves, transposes, literals, ranges, saves loaded back, printed
+compile-time scalars, nested loops with rand), compiled by cmmc and run
 under mpirun on NP ranks with small ragged tiles (some with products as
 COSMA gang tasks or start-up sub-tiles), against the reference
 interpreter: every printed matrix (--dump-prints) within a relative
@@ -13,6 +14,8 @@ import random
 import shutil
 import subprocess
 import sys
+
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 from run_compiled import ENV, compare, dumps, run, shape_of  # noqa: E402
@@ -27,6 +30,7 @@ class Generator:
         self.vars = {}  # name -> (rows, cols)
         self.lines = []
         self.count = 0
+        self.inputs = []  # (path, shape) of the files the program loads
 
     def dim(self):
         return self.rng.choice([1, 2, 3, 5, 7, 8])
@@ -44,11 +48,23 @@ class Generator:
         if have and self.rng.random() < 0.7:
             return self.rng.choice(have)
         m, n = shape
-        return self.fresh(shape, self.rng.choice([
+        sources = [
             "rand(%d, %d)" % (m, n), "randn(%d, %d)" % (m, n),
             "(rand(%d, %d) .- 0.5)" % (m, n), "fill(%g, %d, %d)" % (
                 self.rng.choice([-1.5, 0.25, 2]), m, n),
-            "ones(%d, %d)" % (m, n)]))
+            "ones(%d, %d)" % (m, n), "rand(%d, %d, %d)" % (
+                m, n, self.rng.randrange(1, 100))]
+        if m * n <= 12:  # a literal, signs and expressions inside
+            sources.append("[" + "; ".join(
+                " ".join(self.rng.choice(["1", "-2", "0.5", "3/4", "-1e-3",
+                                          "2^3", "pi"])
+                         for _ in range(n)) for _ in range(m)) + "]")
+        if m == 1:
+            a = self.rng.randrange(-3, 4)
+            sources.append("(%d:%d)" % (a, a + n - 1))
+        if m == n:
+            sources.append("eye(%d)" % n)
+        return self.fresh(shape, self.rng.choice(sources))
 
     def any_var(self):
         return self.rng.choice(list(self.vars))
@@ -125,7 +141,37 @@ class Generator:
             self.fresh((m, n), self.of_shape((m, n)))
         for _ in range(statements):
             name = self.any_var()
-            if self.rng.random() < 0.12:
+            roll = self.rng.random()
+            if roll < 0.05:
+                # Saved, then loaded back later (the load reads the save).
+                path = "f%d.%s" % (self.count, self.rng.choice(
+                    ["npy", "csv", "mtx"]))
+                self.lines.append('save("%s", %s)' % (path, name))
+                self.fresh(self.vars[name], 'load("%s")' % path)
+                continue
+            if roll < 0.07:
+                # A file that exists before compilation, read at run time.
+                m, n = self.vars[name]
+                path = "in%d.%s" % (self.count, self.rng.choice(
+                    ["npy", "csv", "mtx"]))
+                self.inputs.append((path, (m, n)))
+                self.fresh((m, n), '%s .+ load("%s")' % (name, path))
+                continue
+            if roll < 0.09:
+                # Compile-time scalars: sizes, arithmetic, printed.
+                self.lines.append("print(size(%s, 1) * 10 + size(%s, 2) / 2)"
+                                  % (name, name))
+                continue
+            if roll < 0.12:
+                m, n = self.vars[name]
+                self.lines.append("for i in 1:2")
+                self.lines.append("    for j in i:2")
+                self.lines.append("        %s = %s - j * rand(%d, %d) / i" % (
+                    name, name, m, n))
+                self.lines.append("    end")
+                self.lines.append("end")
+                continue
+            if roll < 0.24:
                 # A loop: rand in the body gives new values every iteration.
                 m, n = self.vars[name]
                 trips = self.rng.randint(1, 3)
@@ -143,6 +189,45 @@ class Generator:
         return "\n".join(self.lines) + "\n"
 
 
+def write_input(path, shape, rng):
+    """A matrix file in the format its suffix names, with values that read
+    back exactly (shortest round-trip text)."""
+    values = [[rng.uniform(-2, 2) for _ in range(shape[1])]
+              for _ in range(shape[0])]
+    if path.endswith(".npy"):
+        np.save(path, np.array(values))
+    elif path.endswith(".csv"):
+        with open(path, "w") as f:
+            f.write("".join(",".join(repr(v) for v in row) + "\n"
+                            for row in values))
+    else:
+        with open(path, "w") as f:
+            f.write("%%%%MatrixMarket matrix array real general\n%d %d\n" %
+                    shape)
+            f.write("".join(repr(values[i][j]) + "\n"
+                            for j in range(shape[1]) for i in range(shape[0])))
+
+
+def read_saved(path):
+    if path.endswith(".npy"):
+        return np.load(path)
+    if path.endswith(".csv"):
+        return np.loadtxt(path, delimiter=",", ndmin=2)
+    lines = [l for l in open(path) if not l.startswith("%")]
+    rows, cols = (int(x) for x in lines[0].split())
+    return np.array([float(x) for x in lines[1:]]).reshape(cols, rows).T
+
+
+def saved_files(work):
+    """The files a run saved (then removed), by name."""
+    saved = {}
+    for name in os.listdir(work):
+        if name.startswith("f") and "." in name:
+            saved[name] = read_saved(os.path.join(work, name))
+            os.remove(os.path.join(work, name))
+    return saved
+
+
 def main():
     cmmc = os.path.abspath(sys.argv[1])
     ranks, count, seed = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
@@ -151,7 +236,10 @@ def main():
     os.makedirs(work)
     rng = random.Random(seed)
     for index in range(count):
-        source = Generator(rng).program(rng.randint(6, 14))
+        gen = Generator(rng)
+        source = gen.program(rng.randint(6, 14))
+        for path, shape in gen.inputs:
+            write_input(os.path.join(work, path), shape, rng)
         prog = os.path.join(work, "p%d.cmm" % index)
         with open(prog, "w") as f:
             f.write(source)
@@ -160,6 +248,7 @@ def main():
         os.makedirs(ref_dir)
         ref_out = run([cmmc, prog, "--interpret", "--dump-prints=" + ref_dir]
                       + level, work)
+        ref_saved = saved_files(work)
         tile = rng.choice([2, 3, 4])
         # Also products as COSMA gang tasks, and start-up sub-tiles merged.
         level += rng.choice([[], [], ["--gemm=cosma"],
@@ -185,6 +274,10 @@ def main():
         assert len(got) == len(reference) > 0, where
         for i, (x, y) in enumerate(zip(got, reference)):
             compare(x, y, "%s, print %d" % (where, i))
+        got_saved = saved_files(work)
+        assert sorted(got_saved) == sorted(ref_saved), where
+        for name in ref_saved:
+            compare(got_saved[name], ref_saved[name], where + ", " + name)
         os.remove(exe)
     print("random programs: %d on %d rank(s), all equal to the interpreter"
           % (count, ranks))
