@@ -116,11 +116,13 @@ private:
   /// variable (an error inside names the iteration it happened in).
   std::vector<std::pair<SMLoc, llvm::StringRef>> activeLoops;
   int64_t totalIterations = 0;
+  size_t saveCount = 0;
   /// The matrices saved so far, in program order, with the saved path
   /// (lexically normalised): a later `load` of the same file reads back
   /// what the save wrote, and every format round-trips exactly, so the
   /// load is the saved value itself (docs/language.md §9).
-  std::vector<std::pair<std::string, Value>> savedFiles;
+  /// Keyed by path; the number orders the saves (the latest wins).
+  llvm::StringMap<std::pair<size_t, Value>> savedFiles;
   mlir::Block *body = nullptr;
   // Ops counted so far and the last one counted: ops are only appended to
   // `body`, and Block::getOperations().size() walks the whole list, so the
@@ -374,7 +376,7 @@ bool MLIRGenImpl::genSave(const CallExpr &call) {
     return false;
   Value matrix = asMatrix(*value, call.getArgs()[1]->getLoc());
   SaveOp::create(builder, loc(call.getLoc()), matrix, *path);
-  savedFiles.emplace_back(normalizedPath(*path), matrix);
+  savedFiles[normalizedPath(*path)] = {saveCount++, matrix};
   return true;
 }
 
@@ -386,12 +388,19 @@ std::string MLIRGenImpl::normalizedPath(llvm::StringRef path) {
 
 std::optional<Value> MLIRGenImpl::savedEarlier(llvm::StringRef path) {
   std::string normal = normalizedPath(path);
-  // The latest save wins; two spellings of one existing file (a relative
-  // and an absolute path, a link) are the same file.
-  for (auto &[saved, value] : llvm::reverse(savedFiles))
-    if (saved == normal || llvm::sys::fs::equivalent(saved, normal))
-      return value;
-  return std::nullopt;
+  std::optional<std::pair<size_t, Value>> latest;
+  if (auto it = savedFiles.find(normal); it != savedFiles.end())
+    latest = it->second;
+  // Two spellings of one existing file (a relative and an absolute path, a
+  // link) are the same file: the latest save under any of them wins.
+  if (llvm::sys::fs::exists(normal))
+    for (auto &entry : savedFiles)
+      if ((!latest || entry.second.first > latest->first) &&
+          llvm::sys::fs::equivalent(entry.first(), normal))
+        latest = entry.second;
+  if (!latest)
+    return std::nullopt;
+  return latest->second;
 }
 
 //===----------------------------------------------------------------------===//
