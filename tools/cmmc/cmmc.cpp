@@ -162,7 +162,7 @@ static cl::opt<planner::DynamicTiling> dynamicTiling(
 static cl::opt<planner::GemmChoice> gemmChoice(
     "gemm",
     cl::desc("How matrix products run: chosen per product by the cost model, "
-             "as tiles, or as COSMA distributed products (issue 6)"),
+             "as tiles, or as COSMA distributed products (docs/cosma.md)"),
     cl::init(planner::GemmChoice::Auto),
     cl::values(clEnumValN(planner::GemmChoice::Auto, "auto",
                           "COSMA where the model predicts it faster"),
@@ -190,10 +190,11 @@ static cl::list<std::string>
                      "a scalar (repeatable)"),
             cl::cat(cmmcCategory));
 
-static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
-                                           cl::value_desc("filename"),
-                                           cl::init("-"),
-                                           cl::cat(cmmcCategory));
+static cl::opt<std::string> outputFilename(
+    "o",
+    cl::desc("Output file: of --emit or --interpret (default: standard "
+             "output), or without them the compiled program"),
+    cl::value_desc("filename"), cl::init("-"), cl::cat(cmmcCategory));
 
 /// The machine to plan for: --machine-model (or the built-in model) with
 /// `nodes` nodes (0: the model's).
