@@ -41,19 +41,18 @@ public:
           return iv.first < v;
         });
     busy.insert(it, {start, finish});
+    total += finish - start;
   }
   const std::vector<std::pair<double, double>> &intervals() const {
     return busy;
   }
-  double busyTime() const {
-    double total = 0;
-    for (auto &[s, e] : busy)
-      total += e - s;
-    return total;
-  }
+  /// Kept as intervals are reserved: the scheduler asks for it for every
+  /// candidate worker of every task (summing here made planning quadratic).
+  double busyTime() const { return total; }
 
 private:
   std::vector<std::pair<double, double>> busy;
+  double total = 0;
 };
 
 } // namespace cmm::planner
