@@ -12,6 +12,7 @@
 
 #include "cmm/Dialect/CmmDialect.h"
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
+#include "cmm/Pipelines/Pipelines.h"
 #include "cmm/Planning/Passes.h"
 #include "cmm/Transforms/Passes.h"
 
@@ -36,6 +37,7 @@ inline void registerAllPasses() {
   mlir::registerTransformsPasses();
   registerPassesAndPipelines();
   registerPlanningPasses();
+  registerPipelines();
 }
 
 } // namespace cmm

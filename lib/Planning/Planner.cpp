@@ -71,10 +71,25 @@ bool cmm::planner::scheduleCandidates(std::vector<PlanCandidate> &candidates,
   return true;
 }
 
+bool cmm::planner::resolveMachineModel(const std::string &path, unsigned nodes,
+                                       MachineModel &machine,
+                                       std::string &error) {
+  if (path.empty()) {
+    machine = builtinMachineModel(nodes ? nodes : 1);
+    return true;
+  }
+  MachineModel loaded;
+  if (!loadMachineModel(path, loaded, error))
+    return false;
+  machine = nodes ? loaded.withNodes(nodes) : loaded;
+  return true;
+}
+
 bool cmm::planner::planFunction(mlir::func::FuncOp func,
                                 const MachineModel &machine,
                                 const PlanOptions &options, Plan &plan,
-                                std::string &error) {
+                                std::string &error,
+                                mlir::Operation **errorOp) {
   auto begin = std::chrono::steady_clock::now();
   std::vector<int64_t> sizes =
       options.tileSizes.empty() ? defaultTileSizes(func) : options.tileSizes;
@@ -90,21 +105,17 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
   std::iota(everyNode.begin(), everyNode.end(), 0u);
   const double gangMemory = gangMemoryBytes(machine);
   GangGemmChoice forced{
-      everyNode, [&](int64_t m, int64_t n, int64_t k, const std::string &where,
-                     std::string &err) {
+      everyNode, [&](int64_t m, int64_t n, int64_t k, std::string &err) {
         GangGemmCost cost;
         if (gangGemmCost(machine, everyNode, m, n, k, gangMemory, cost, err))
           return true;
-        err = where +
-              ": the product cannot run as a "
-              "distributed (COSMA) product: " +
-              err;
+        err = "the product cannot run as a distributed (COSMA) product: " + err;
         return false;
       }};
   int64_t autoSize = 0; // the tile size the auto choice compares with
   GangGemmChoice chosenByCost{
       everyNode,
-      [&](int64_t m, int64_t n, int64_t k, const std::string &, std::string &) {
+      [&](int64_t m, int64_t n, int64_t k, std::string &) {
         GangGemmCost cost;
         std::string ignored; // a product that does not fit stays tiled
         return gangGemmCost(machine, everyNode, m, n, k, gangMemory, cost,
@@ -140,7 +151,8 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
       PlanCandidate &c = plan.candidates.emplace_back();
       c.tileSize = size;
       c.startupTileSize = startup;
-      if (!buildTaskGraph(func, size, c.graph, error, startup, always))
+      if (!buildTaskGraph(func, size, c.graph, error, startup, always,
+                          errorOp))
         return false;
     }
     // The variant with the products the cost model gives to COSMA, kept
@@ -148,7 +160,8 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
     if (options.gemm == GemmChoice::Auto && machine.nodes.size() > 1) {
       PlanCandidate c;
       c.tileSize = c.startupTileSize = autoSize = size;
-      if (!buildTaskGraph(func, size, c.graph, error, size, &chosenByCost))
+      if (!buildTaskGraph(func, size, c.graph, error, size, &chosenByCost,
+                          errorOp))
         return false;
       if (std::any_of(c.graph.tasks().begin(), c.graph.tasks().end(),
                       [](const Task &t) { return t.isGang(); }))
@@ -167,9 +180,10 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
   return true;
 }
 
-void cmm::planner::printPlanSummary(const Plan &plan,
-                                    const MachineModel &machine,
-                                    llvm::raw_ostream &os) {
+void cmm::planner::printPlanReport(mlir::func::FuncOp func, const Plan &plan,
+                                   const MachineModel &machine,
+                                   const PlanOptions &options,
+                                   llvm::raw_ostream &os) {
   unsigned workers = machine.totalWorkers();
   os << "plan: " << machine.name << ", " << machine.nodes.size() << " node(s), "
      << workers << " worker(s)\n";
@@ -199,4 +213,22 @@ void cmm::planner::printPlanSummary(const Plan &plan,
                      (long long)plan.best().tileSize,
                      plan.best().simulation.makespan,
                      plan.planningSeconds * 1e3);
+  // The same program on one node of the cluster's worker kind (the last
+  // node; the master may keep cores for communicators), for the speedup.
+  if (machine.nodes.size() < 2)
+    return;
+  MachineModel single = machine;
+  single.nodes = {machine.nodes.back()};
+  single.links.clear();
+  PlanOptions one = options;
+  one.tileSizes = {plan.best().tileSize};
+  Plan alone;
+  std::string error;
+  if (planFunction(func, single, one, alone, error))
+    os << llvm::format("predicted speedup of %zu nodes over 1 node at tile "
+                       "size %lld: %.2f (1 node: %.4g s)\n",
+                       machine.nodes.size(), (long long)plan.best().tileSize,
+                       alone.best().simulation.makespan /
+                           plan.best().simulation.makespan,
+                       alone.best().simulation.makespan);
 }

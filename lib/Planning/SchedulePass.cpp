@@ -1,5 +1,4 @@
-//===- SchedulePass.cpp - Schedule the candidates, keep the best -*- C++
-//-*-===//
+//===- SchedulePass.cpp - Schedule the candidates, keep the best -*- C++ -*-===//
 //
 // The IR form of planFunction's second half: the candidates are the
 // unscheduled cmmtg.graph ops of the module (from cmm-tile, or written by
@@ -40,20 +39,18 @@ struct ScheduleTaskGraphPass
     for (auto graph : module.getOps<tg::GraphOp>())
       if (!graph.isScheduled())
         graphs.push_back(graph);
-    if (graphs.empty())
-      return markAllAnalysesPreserved();
+    if (graphs.empty()) {
+      mlir::emitError(module.getLoc(),
+                      "cmm-schedule: no unscheduled cmmtg.graph to schedule "
+                      "(run cmm-tile first, or cmm-plan to tile and schedule)");
+      return signalPassFailure();
+    }
 
-    MachineModel machine = builtinMachineModel(nodes ? nodes : 1);
-    if (!machineModel.empty()) {
-      std::string error;
-      if (!loadMachineModel(machineModel, machine, error)) {
-        mlir::emitError(module.getLoc(),
-                        "cmm-schedule: cannot use machine model '")
-            << machineModel << "': " << error;
-        return signalPassFailure();
-      }
-      if (nodes)
-        machine = machine.withNodes(nodes);
+    MachineModel machine;
+    if (std::string error;
+        !resolveMachineModel(machineModel, nodes, machine, error)) {
+      mlir::emitError(module.getLoc(), "cmm-schedule: ") << error;
+      return signalPassFailure();
     }
 
     std::vector<PlanCandidate> candidates(graphs.size());

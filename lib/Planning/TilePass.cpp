@@ -39,8 +39,7 @@ struct TileTaskGraphPass
     GangGemmChoice gang;
     for (unsigned n = 0; n < cosmaNodes; ++n)
       gang.nodes.push_back(n);
-    gang.use = [](int64_t, int64_t, int64_t, const std::string &,
-                  std::string &) { return true; };
+    gang.use = [](int64_t, int64_t, int64_t, std::string &) { return true; };
 
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
     for (int64_t size : sizes) {
@@ -48,9 +47,12 @@ struct TileTaskGraphPass
       std::string error;
       int64_t startup =
           dynamicWorkers ? startupTileSize(main, size, dynamicWorkers) : 0;
+      Operation *failedOp = nullptr;
       if (!buildTaskGraph(main, size, graph, error, startup,
-                          cosmaNodes ? &gang : nullptr)) {
-        mlir::emitError(main.getLoc(), "cmm-tile: ") << error;
+                          cosmaNodes ? &gang : nullptr, &failedOp)) {
+        mlir::emitError(failedOp ? failedOp->getLoc() : main.getLoc(),
+                        "cmm-tile: ")
+            << error;
         return signalPassFailure();
       }
       emitTaskGraph(builder, main.getLoc(), graph, size, main.getSymName());

@@ -43,7 +43,8 @@ public:
         const GangGemmChoice *gang)
       : graph(graph), size(size), startupSize(startupSize), gang(gang) {}
 
-  bool run(func::FuncOp func, std::string &error);
+  /// Tiles `func`; on error, `failed` is the op it is about (if any).
+  bool run(func::FuncOp func, std::string &error, Operation *&failed);
 
 private:
   Grid gridFor(Value v, int64_t tile = 0) {
@@ -158,7 +159,7 @@ private:
 
   Grid matmul(const Grid &a, const Grid &b, Grid c, const std::string &name) {
     if (gang && gangError.empty() &&
-        gang->use(c.rows, c.cols, a.cols, where, gangError))
+        gang->use(c.rows, c.cols, a.cols, gangError))
       return distributed(a, b, std::move(c), name);
     for (int64_t i = 0; i < c.tileRows; ++i)
       for (int64_t j = 0; j < c.tileCols; ++j) {
@@ -259,7 +260,6 @@ private:
   int64_t size, startupSize;
   const GangGemmChoice *gang;
   std::string gangError; // set by gang->use: the tiling stops
-  std::string where;     // file:line:col of the op being tiled
   int opIndex = -1;      // of the op being tiled
   llvm::DenseMap<Value, Grid> grids;
   // Merged grids are referred to while more are made: keep them put.
@@ -274,7 +274,7 @@ std::string opName(Operation *op) {
   return name;
 }
 
-bool Tiler::run(func::FuncOp func, std::string &error) {
+bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
   opIndex = -1;
   // Only what reaches a print or save runs (as in the interpreter).
   llvm::DenseSet<Operation *> observed = observedOps(func.getBody().front());
@@ -283,10 +283,6 @@ bool Tiler::run(func::FuncOp func, std::string &error) {
     if (!observed.contains(&op))
       continue;
     std::string name = opName(&op);
-    where = name;
-    if (auto loc = dyn_cast<FileLineColLoc>(op.getLoc()))
-      where = loc.getFilename().str() + ":" + std::to_string(loc.getLine()) +
-              ":" + std::to_string(loc.getColumn());
     bool ok = true;
     llvm::TypeSwitch<Operation *>(&op)
         .Case<RandOp, FillOp, EyeOp, RangeOp, ConstantOp>([&](Operation *o) {
@@ -381,10 +377,12 @@ bool Tiler::run(func::FuncOp func, std::string &error) {
         });
     if (!gangError.empty()) {
       error = gangError;
+      ok = false;
+    }
+    if (!ok) {
+      failed = &op;
       return false;
     }
-    if (!ok)
-      return false;
   }
   return true;
 }
@@ -444,7 +442,8 @@ int64_t cmm::planner::startupTileSize(func::FuncOp func, int64_t size,
 bool cmm::planner::buildTaskGraph(func::FuncOp func, int64_t tileSize,
                                   TaskGraph &graph, std::string &error,
                                   int64_t startupSize,
-                                  const GangGemmChoice *gang) {
+                                  const GangGemmChoice *gang,
+                                  Operation **errorOp) {
   if (tileSize < 1) {
     error = "tile size must be at least 1";
     return false;
@@ -463,7 +462,11 @@ bool cmm::planner::buildTaskGraph(func::FuncOp func, int64_t tileSize,
   }
   if (startupSize < 1 || startupSize > tileSize)
     startupSize = tileSize;
-  return Tiler(graph, tileSize, startupSize, gang).run(func, error);
+  Operation *failed = nullptr;
+  bool ok = Tiler(graph, tileSize, startupSize, gang).run(func, error, failed);
+  if (errorOp)
+    *errorOp = failed;
+  return ok;
 }
 
 std::vector<int64_t> cmm::planner::defaultTileSizes(func::FuncOp func) {

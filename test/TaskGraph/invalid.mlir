@@ -316,8 +316,9 @@ cmmtg.graph @main tile_size 5 {
 
 // -----
 
+// m, n and k default to 1, as for every task.
 cmmtg.graph @main tile_size 5 {
   %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
-  // expected-error @+1 {{'cmmtg.task' op distributed_gemm needs its product's m, n and k}}
+  // expected-error @+1 {{'cmmtg.task' op operand tiles cover 50 elements, not the 2 of A (1x1) and B (1x1)}}
   %c = cmmtg.task distributed_gemm (%a, %a) {nodes = array<i64: 0, 1>} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 }

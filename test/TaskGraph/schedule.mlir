@@ -47,7 +47,7 @@
 // ONE-NOT: cmmtg.recv
 // ONE-NOT: cmmtg.graph
 
-// BADMODEL: error: cmm-schedule: cannot use machine model '{{.*}}does-not-exist.json': {{.*}}does-not-exist.json: cannot read machine model
+// BADMODEL: error: cmm-schedule: {{.*}}does-not-exist.json: cannot read machine model
 
 func.func @main() {
   %a = cmm.rand uniform seed 1 id 1 : tensor<10x10xf64>

@@ -1,17 +1,21 @@
 //===- cmmc.cpp - The cmm compiler driver -----------------------*- C++ -*-===//
 //
-//   cmmc prog.cmm --emit=ast        print the AST
-//   cmmc prog.cmm --emit=mlir       print the traced cmm IR (the default)
-//   cmmc prog.cmm --emit=opt        print the IR after the cmm-simplify
-//   pipeline cmmc prog.cmm --interpret       run it (optimized) with the
-//   reference
-//                                   interpreter; --O0 skips the rewrites
-//   cmmc prog.cmm --flop-report     print flops before/after and the rules
-//   cmmc prog.cmm -D n=200 ...      override top-level scalar assignments
-//   cmmc prog.cmm --emit=plan       the tile-size sweep and the chosen plan
-//   cmmc prog.cmm --emit=cpp        the generated C++/MPI program
-//   cmmc prog.cmm -o prog           compile it (mpicxx, runtime, OpenBLAS)
-//   cmmc prog.cmm --run -np 2       compile and run it on 2 local ranks
+// cmmc maps its flags onto the options of `cmm-default-pipeline`
+// (Pipelines.h: cmm-simplify, then cmm-plan), runs it, and hands the
+// planned module to the C++ translator and mpicxx. It plans nothing itself.
+//
+//   cmmc prog.cmm --emit=ast       the abstract syntax tree
+//   cmmc prog.cmm --emit=mlir      the traced cmm IR (the default)
+//   cmmc prog.cmm --emit=opt       the cmm IR after cmm-simplify
+//   cmmc prog.cmm --emit=plan      the tile-size sweep and the chosen plan
+//   cmmc prog.cmm --emit=graph     the IR with the plan (a scheduled cmmtg.graph)
+//   cmmc prog.cmm --emit=cpp       the generated C++/MPI program
+//   cmmc prog.cmm -o prog          compile it (mpicxx, runtime, OpenBLAS)
+//   cmmc prog.cmm --run -np 2      compile and run it on 2 local ranks
+//   cmmc prog.cmm --interpret      run it with the reference interpreter
+//   cmmc prog.cmm --flop-report    flops before/after and the rules fired
+//   cmmc prog.cmm -D n=200 ...     override top-level scalar assignments
+//   --O0 skips the rewrites in every mode.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,9 +24,7 @@
 #include "cmm/Frontend/Parser.h"
 #include "cmm/InitAll.h"
 #include "cmm/Interpreter/Interpreter.h"
-#include "cmm/Planner/PlanOutput.h"
-#include "cmm/Planning/Planner.h"
-#include "cmm/Planning/TaskGraphIR.h"
+#include "cmm/Pipelines/Pipelines.h"
 #include "cmm/Support/LargeStack.h"
 #include "cmm/Target/Cpp.h"
 
@@ -54,7 +56,7 @@ static cl::opt<std::string> inputFilename(cl::Positional,
                                           cl::desc("<input .cmm file>"),
                                           cl::Required, cl::cat(cmmcCategory));
 
-enum class Emit { AST, MLIR, Opt, Plan, Cpp };
+enum class Emit { AST, MLIR, Opt, Plan, Graph, Cpp };
 static cl::opt<Emit> emitAction(
     "emit", cl::desc("What to print"), cl::init(Emit::MLIR),
     cl::values(clEnumValN(Emit::AST, "ast", "the abstract syntax tree"),
@@ -63,6 +65,9 @@ static cl::opt<Emit> emitAction(
                           "the cmm IR after the cmm-simplify pipeline"),
                clEnumValN(Emit::Plan, "plan",
                           "the tile-size sweep and the chosen plan"),
+               clEnumValN(Emit::Graph, "graph",
+                          "the IR with the chosen plan as a scheduled "
+                          "cmmtg.graph (cmm-translate --cmm-to-cpp's input)"),
                clEnumValN(Emit::Cpp, "cpp",
                           "the generated C++/MPI program (the chosen plan)")),
     cl::cat(cmmcCategory));
@@ -174,14 +179,14 @@ static cl::opt<planner::GemmChoice> gemmChoice(
 
 static cl::opt<std::string> planTrace(
     "plan-trace",
-    cl::desc("With --emit=plan, write the chosen plan's predicted schedule as "
-             "Chrome trace events (open in Perfetto)"),
+    cl::desc("Write the chosen plan's predicted schedule as Chrome trace "
+             "events (open in Perfetto)"),
     cl::value_desc("file.json"), cl::init(""), cl::cat(planCategory));
 
 static cl::opt<std::string> planSvg(
     "plan-svg",
-    cl::desc("With --emit=plan, draw the chosen plan as a Gantt chart (one "
-             "row per worker and communicator)"),
+    cl::desc("Draw the chosen plan as a Gantt chart (one row per worker "
+             "and communicator)"),
     cl::value_desc("file.svg"), cl::init(""), cl::cat(planCategory));
 
 static cl::list<std::string>
@@ -196,137 +201,31 @@ static cl::opt<std::string> outputFilename(
              "output), or without them the compiled program"),
     cl::value_desc("filename"), cl::init("-"), cl::cat(cmmcCategory));
 
-/// The machine to plan for: --machine-model (or the built-in model) with
-/// `nodes` nodes (0: the model's).
-static bool loadMachine(unsigned nodes, planner::MachineModel &machine) {
-  machine = planner::builtinMachineModel(nodes ? nodes : 1);
-  if (machineModelPath.empty())
-    return true;
-  std::string error;
-  if (!planner::loadMachineModel(machineModelPath, machine, error)) {
-    llvm::errs() << "cmmc: error: " << error << "\n";
-    return false;
-  }
-  if (nodes)
-    machine = machine.withNodes(nodes);
-  return true;
-}
-
-static planner::PlanOptions planOptions() {
-  planner::PlanOptions options;
-  options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
-  options.scheduler = schedulerChoice == SchedulerChoice::HEFT
-                          ? planner::SchedulerKind::HEFT
-                          : planner::SchedulerKind::RoundRobin;
-  options.dynamicTiling = dynamicTiling;
-  options.gemm = gemmChoice;
+/// The pipeline's options for `nodes` nodes (0: the model's): the
+/// planning flags as they are (cmm-plan's options, Planning/Passes.td).
+static cmm::DefaultPipelineOptions pipelineOptions(unsigned nodes,
+                                                   llvm::StringRef report) {
+  cmm::DefaultPipelineOptions options;
+  options.simplify = !noOptimize;
+  options.flopReport = flopReport;
+  cmm::PlanProgramOptions &plan = options.plan;
+  plan.tileSizes.assign(tileSizes.begin(), tileSizes.end());
+  plan.machineModel = machineModelPath;
+  plan.nodes = nodes;
+  plan.scheduler = schedulerChoice == SchedulerChoice::HEFT
+                       ? cmm::planner::SchedulerKind::HEFT
+                       : cmm::planner::SchedulerKind::RoundRobin;
+  plan.gemm = gemmChoice;
+  plan.dynamicTiling = dynamicTiling;
+  plan.report = report.str();
+  plan.planTrace = planTrace;
+  plan.planSvg = planSvg;
   return options;
 }
 
-/// The tile-size sweep of @main on `machine`.
-static bool planModule(mlir::ModuleOp module,
-                       const planner::MachineModel &machine,
-                       planner::Plan &plan) {
-  auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
-  std::string error;
-  if (!main ||
-      !planner::planFunction(main, machine, planOptions(), plan, error)) {
-    llvm::errs() << "cmmc: error: " << (main ? error : "no @main") << "\n";
-    return false;
-  }
-  return true;
-}
-
-/// `--emit=plan`: the tile-size sweep on the machine model.
-static bool emitPlan(mlir::ModuleOp module, llvm::raw_ostream &os) {
-  planner::MachineModel machine;
-  planner::Plan plan;
-  if (!loadMachine(nodeCount, machine) || !planModule(module, machine, plan))
-    return false;
-  auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
-  planner::PlanOptions options = planOptions();
-  std::string error;
-  planner::printPlanSummary(plan, machine, os);
-  // Pictures of the chosen plan.
-  const planner::PlanCandidate &best = plan.best();
-  planner::MachineCostModel cost(machine);
-  std::string label = "tile size " + std::to_string(best.tileSize) + ", " +
-                      machine.name + ", " +
-                      std::to_string(machine.nodes.size()) + " node(s)";
-  for (auto [path, svg] : {std::make_pair(planTrace.getValue(), false),
-                           std::make_pair(planSvg.getValue(), true)}) {
-    if (path.empty())
-      continue;
-    std::string err;
-    auto file = mlir::openOutputFile(path, &err);
-    if (!file) {
-      llvm::errs() << "cmmc: error: " << err << "\n";
-      return false;
-    }
-    if (svg)
-      planner::writeGanttSVG(best.graph, best.simulation.replayed, cost,
-                             file->os(), label);
-    else
-      planner::writeChromeTrace(best.graph, best.simulation.replayed, cost,
-                                file->os(), label);
-    file->keep();
-  }
-  // The same program on one node of the cluster's worker kind (the last
-  // node; the master may keep cores for communicators), for the speedup.
-  if (machine.nodes.size() > 1) {
-    planner::MachineModel single = machine;
-    single.nodes = {machine.nodes.back()};
-    single.links.clear();
-    planner::PlanOptions one = options;
-    one.tileSizes = {plan.best().tileSize};
-    planner::Plan alone;
-    if (planner::planFunction(main, single, one, alone, error))
-      os << llvm::format("predicted speedup of %zu nodes over 1 node at tile "
-                         "size %lld: %.2f (1 node: %.4g s)\n",
-                         machine.nodes.size(), (long long)plan.best().tileSize,
-                         alone.best().simulation.makespan /
-                             plan.best().simulation.makespan,
-                         alone.best().simulation.makespan);
-  }
-  return true;
-}
-
-/// Plans the module for `nodes` nodes, appends the chosen scheduled graph
-/// and writes the C++ program to `os`.
-static bool emitCpp(mlir::ModuleOp module, unsigned nodes,
-                    llvm::raw_ostream &os) {
-  planner::MachineModel machine;
-  planner::Plan plan;
-  if (!loadMachine(nodes, machine) || !planModule(module, machine, plan))
-    return false;
-  const planner::PlanCandidate &best = plan.best();
-  planner::PlanSummary summary = planner::summarizePlan(
-      machine, schedulerChoice == SchedulerChoice::HEFT ? "heft" : "roundrobin",
-      best.simulation.makespan);
-  module.getContext()->getOrLoadDialect<cmm::tg::TaskGraphDialect>();
-  mlir::OpBuilder builder = mlir::OpBuilder::atBlockEnd(module.getBody());
-  std::string error;
-  if (!planner::emitScheduledGraph(builder, module.getLoc(), best.graph,
-                                   best.schedule, best.tileSize, summary,
-                                   error)) {
-    llvm::errs() << "cmmc: internal error: " << error << "\n";
-    return false;
-  }
-  return mlir::succeeded(cmm::translateToCpp(module, os));
-}
-
-/// `-o prog` and `--run`: generate, compile with mpicxx, maybe run.
-static int buildAndRun(mlir::ModuleOp module) {
-  unsigned nodes = nodeCount;
-  if (runProgramFlag) {
-    if (nodeCount && rankCount && nodeCount != rankCount) {
-      llvm::errs() << "cmmc: error: --nodes=" << nodeCount << " and -np "
-                   << rankCount
-                   << " differ: a plan runs on one MPI rank per node\n";
-      return 1;
-    }
-    nodes = rankCount ? rankCount : (nodeCount ? nodeCount : 1);
-  }
+/// `-o prog` and `--run`: translate the planned module, compile it with
+/// mpicxx, maybe run it on `nodes` ranks.
+static int buildAndRun(mlir::ModuleOp module, unsigned nodes) {
   llvm::SmallString<128> cppPath;
   if (auto ec =
           llvm::sys::fs::createTemporaryFile("cmm-program", "cpp", cppPath)) {
@@ -338,7 +237,12 @@ static int buildAndRun(mlir::ModuleOp module) {
   {
     std::error_code ec;
     llvm::raw_fd_ostream cpp(cppPath, ec);
-    if (ec || !emitCpp(module, nodes, cpp))
+    if (ec) {
+      llvm::errs() << "cmmc: error: cannot write " << cppPath << ": "
+                   << ec.message() << "\n";
+      return 1;
+    }
+    if (mlir::failed(cmm::translateToCpp(module, cpp)))
       return 1;
   }
   std::string program = outputFilename;
@@ -426,12 +330,28 @@ static int cmmcMain(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
 
   // `-o prog` without --emit compiles a program; --run also runs it. The
-  // program file is written by the compiler, not through `output`.
+  // program file is written by the compiler, not through `output`, and the
+  // plan report (--emit=plan) by the planner.
   bool build =
       runProgramFlag ||
       (!interpret && !emitAction.getNumOccurrences() && outputFilename != "-");
-  auto output = mlir::openOutputFile(build ? "-" : outputFilename.getValue(),
-                                     &errorMessage);
+  bool emitPlan = emitAction == Emit::Plan && !interpret && !build;
+  bool plan = dumpInputsDir.empty() && !interpret &&
+              (build || emitPlan || emitAction == Emit::Graph ||
+               emitAction == Emit::Cpp);
+  // A plan runs on one MPI rank per node.
+  unsigned nodes = nodeCount;
+  if (runProgramFlag) {
+    if (nodeCount && rankCount && nodeCount != rankCount) {
+      llvm::errs() << "cmmc: error: --nodes=" << nodeCount << " and -np "
+                   << rankCount
+                   << " differ: a plan runs on one MPI rank per node\n";
+      return 1;
+    }
+    nodes = rankCount ? rankCount : (nodeCount ? nodeCount : 1);
+  }
+  auto output = mlir::openOutputFile(
+      build || emitPlan ? "-" : outputFilename.getValue(), &errorMessage);
   if (!output) {
     llvm::errs() << "cmmc: error: " << errorMessage << "\n";
     return 1;
@@ -452,6 +372,15 @@ static int cmmcMain(int argc, char **argv) {
   context.printOpOnDiagnostic(false); // users see their source line instead
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   cmm::SourceDiagnosticHandler sourceDiagnostics(sourceMgr, &context);
+  // Errors about the options or the program as a whole (no location).
+  mlir::ScopedDiagnosticHandler unlocated(
+      &context, [](mlir::Diagnostic &diag) -> mlir::LogicalResult {
+        if (!llvm::isa<mlir::UnknownLoc>(diag.getLocation()) ||
+            diag.getSeverity() != mlir::DiagnosticSeverity::Error)
+          return mlir::failure();
+        llvm::errs() << "cmmc: error: " << diag.str() << "\n";
+        return mlir::success();
+      });
 
   mlir::OwningOpRef<mlir::ModuleOp> module =
       cmm::importCmm(context, sourceMgr, options);
@@ -462,18 +391,22 @@ static int cmmcMain(int argc, char **argv) {
     return 1;
   }
 
-  bool optimize =
-      (interpret || emitAction == Emit::Opt || emitAction == Emit::Plan ||
-       emitAction == Emit::Cpp || build || flopReport) &&
-      !noOptimize;
-  if (optimize) {
+  // The passes: cmm-default-pipeline to plan, else the rewrites alone.
+  bool simplify = !noOptimize && (interpret || emitAction == Emit::Opt ||
+                                  flopReport || plan);
+  if (plan || simplify) {
     mlir::PassManager pm(&context);
     if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
       return 1;
     mlir::applyDefaultTimingPassManagerCLOptions(pm); // -mlir-timing
-    cmm::SimplifyPipelineOptions pipelineOptions;
-    pipelineOptions.flopReport = flopReport;
-    cmm::buildSimplifyPipeline(pm, pipelineOptions);
+    if (plan) {
+      cmm::buildDefaultPipeline(
+          pm, pipelineOptions(nodes, emitPlan ? outputFilename.getValue() : ""));
+    } else {
+      cmm::SimplifyPipelineOptions simplifyOptions;
+      simplifyOptions.flopReport = flopReport;
+      cmm::buildSimplifyPipeline(pm, simplifyOptions);
+    }
     if (mlir::failed(pm.run(*module)))
       return 1;
   }
@@ -481,15 +414,11 @@ static int cmmcMain(int argc, char **argv) {
   if (!dumpInputsDir.empty())
     return mlir::failed(cmm::dumpInputs(*module, dumpInputsDir)) ? 1 : 0;
   if (build && !interpret)
-    return buildAndRun(*module);
+    return buildAndRun(*module, nodes);
+  if (emitPlan)
+    return 0; // the planner wrote the report
   if (emitAction == Emit::Cpp && !interpret) {
-    if (!emitCpp(*module, nodeCount, output->os()))
-      return 1;
-    output->keep();
-    return 0;
-  }
-  if (emitAction == Emit::Plan && !interpret) {
-    if (!emitPlan(*module, output->os()))
+    if (mlir::failed(cmm::translateToCpp(*module, output->os())))
       return 1;
     output->keep();
     return 0;

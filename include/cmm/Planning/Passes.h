@@ -20,7 +20,7 @@ namespace cmm {
 #define GEN_PASS_DECL
 #include "cmm/Planning/Passes.h.inc"
 
-/// Registers `cmm-tile` and `cmm-schedule`.
+/// Registers `cmm-plan`, `cmm-tile` and `cmm-schedule`.
 void registerPlanningPasses();
 
 } // namespace cmm

@@ -29,7 +29,7 @@ enum class SchedulerKind { HEFT, RoundRobin };
 /// dynamic variant where it applies (to compare, as the paper's Table 6).
 enum class DynamicTiling { Off, Auto, Always };
 
-/// How products are run (issue 6): chosen per product by the cost model
+/// How products are run (docs/cosma.md): chosen per product by the cost model
 /// (COSMA where GangGemm.h predicts it faster than the tiled product, and
 /// the sweep keeps such a variant only if the whole plan is faster), always
 /// as gemm-accumulate tiles, or always as COSMA gang tasks.
@@ -72,13 +72,24 @@ bool scheduleCandidates(std::vector<PlanCandidate> &candidates,
                         const MachineModel &machine, const PlanOptions &options,
                         size_t &chosen, std::string &error);
 
-/// Plans `func` for `machine`; false with a message on error.
-bool planFunction(mlir::func::FuncOp func, const MachineModel &machine,
-                  const PlanOptions &options, Plan &plan, std::string &error);
+/// The machine a pass plans for: the JSON model at `path` (empty: the
+/// built-in model of this machine) with `nodes` nodes (0: the model's);
+/// false with a message (naming the file) on error.
+bool resolveMachineModel(const std::string &path, unsigned nodes,
+                         MachineModel &machine, std::string &error);
 
-/// The `cmmc --emit=plan` summary: one line per candidate, the choice.
-void printPlanSummary(const Plan &plan, const MachineModel &machine,
-                      llvm::raw_ostream &os);
+/// Plans `func` for `machine`; false with a message on error, and the op
+/// the error is about in `*errorOp` (null for the program as a whole).
+bool planFunction(mlir::func::FuncOp func, const MachineModel &machine,
+                  const PlanOptions &options, Plan &plan, std::string &error,
+                  mlir::Operation **errorOp = nullptr);
+
+/// The sweep report (`cmm-plan report=`, `cmmc --emit=plan`): one line per
+/// candidate, the choice, and on several nodes the predicted speedup over
+/// one node of the same kind (`func` planned again at the chosen size).
+void printPlanReport(mlir::func::FuncOp func, const Plan &plan,
+                     const MachineModel &machine, const PlanOptions &options,
+                     llvm::raw_ostream &os);
 
 } // namespace cmm::planner
 

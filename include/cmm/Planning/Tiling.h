@@ -46,20 +46,22 @@ double countTasks(mlir::func::FuncOp func, int64_t size);
 /// whole tiles before the first op that needs whole tiles.
 ///
 /// With `gang`, a product for which `gang->use` says so becomes one
-/// distributed_gemm task (COSMA, issue 6) over `gang->nodes` instead of
-/// gemm-accumulate chains: inputs the tiles of A then of B, outputs the
+/// distributed_gemm task (COSMA, docs/cosma.md) over `gang->nodes` instead
+/// of gemm-accumulate chains: inputs the tiles of A then of B, outputs the
 /// tiles of C, m, n, k the product's.
+///
+/// An error about one op (a product that cannot run as COSMA, an op the
+/// planner cannot tile) sets `*errorOp` to it when `errorOp` is given.
 struct GangGemmChoice {
   std::vector<unsigned> nodes; // the gang; the first holds A, B and C
-  /// For m x k times k x n at `where` (file:line:col): true for a gang
-  /// task; false, or false with `error` set to stop the tiling.
-  std::function<bool(int64_t m, int64_t n, int64_t k, const std::string &where,
-                     std::string &error)>
-      use;
+  /// For m x k times k x n: true for a gang task; false, or false with
+  /// `error` set to stop the tiling.
+  std::function<bool(int64_t m, int64_t n, int64_t k, std::string &error)> use;
 };
 bool buildTaskGraph(mlir::func::FuncOp func, int64_t tileSize, TaskGraph &graph,
                     std::string &error, int64_t startupSize = 0,
-                    const GangGemmChoice *gang = nullptr);
+                    const GangGemmChoice *gang = nullptr,
+                    mlir::Operation **errorOp = nullptr);
 
 /// The sub-tile size dynamic tiling uses for `workers` workers: the tile
 /// size halved (at most twice) until the largest generated or loaded matrix

@@ -448,15 +448,15 @@ LogicalResult TaskOp::verify() {
       return emitOpError("runs on node ")
              << *node << " but its results appear on the gang's first node "
              << gang.asArrayRef().front();
-    // The operands are A's tiles then B's: m x k then k x n by area.
-    if (!getM() || !getN() || !getK())
-      return emitOpError("distributed_gemm needs its product's m, n and k");
+    // The operands are A's tiles then B's: m x k then k x n by area (m, n
+    // and k default to 1, as for every task).
     int64_t area = 0;
     for (Value in : getInputs()) {
       auto t = cast<TileType>(in.getType());
       area += t.getRows() * t.getCols();
     }
-    int64_t m = *getM(), n = *getN(), k = *getK();
+    int64_t m = getM().value_or(1), n = getN().value_or(1),
+            k = getK().value_or(1);
     if (area != m * k + k * n)
       return emitOpError("operand tiles cover ")
              << area << " elements, not the " << m * k + k * n << " of A (" << m

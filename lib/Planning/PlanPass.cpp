@@ -1,0 +1,127 @@
+//===- PlanPass.cpp - cmm-plan: the tile-size sweep on IR -------*- C++ -*-===//
+//
+// The planner as a pass: plans `@main` (planFunction: tiling per candidate
+// tile size, scheduling, checking, simulation, the choice) and appends the
+// chosen plan to the module as a scheduled `cmmtg.graph`. Every route to a
+// program (cmmc, cmm-opt pipelines, an embedding compiler) plans here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmm/Planning/Passes.h"
+#include "cmm/Planning/TaskGraphIR.h"
+
+#include "cmm/Planner/PlanOutput.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace cmm {
+#define GEN_PASS_DEF_PLANPROGRAM
+#include "cmm/Planning/Passes.h.inc"
+} // namespace cmm
+
+using namespace mlir;
+using namespace cmm;
+using namespace cmm::planner;
+
+namespace {
+struct PlanProgramPass : public cmm::impl::PlanProgramBase<PlanProgramPass> {
+  using PlanProgramBase::PlanProgramBase;
+
+  void runOnOperation() override;
+
+private:
+  PlanOptions plannerOptions() {
+    PlanOptions options;
+    options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
+    options.scheduler = scheduler;
+    options.schedule.useTileCache = tileCache;
+    options.schedule.modelCommunicators = communicators;
+    options.dynamicTiling = dynamicTiling;
+    options.gemm = gemm;
+    options.parallel = getContext().isMultithreadingEnabled();
+    return options;
+  }
+
+  /// Writes `write(os)` to `path` ('-': standard output).
+  LogicalResult writeFile(StringRef path,
+                          llvm::function_ref<void(raw_ostream &)> write) {
+    std::string error;
+    auto file = openOutputFile(path, &error);
+    if (!file)
+      return emitError(UnknownLoc::get(&getContext()), "cmm-plan: ") << error;
+    write(file->os());
+    file->keep();
+    return success();
+  }
+};
+} // namespace
+
+void PlanProgramPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  // Errors about the options or the program as a whole have no source
+  // location; errors about one op are reported at it.
+  Location nowhere = UnknownLoc::get(&getContext());
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main || main.isExternal()) {
+    emitError(module.getLoc(), "cmm-plan: no func.func @main with a body");
+    return signalPassFailure();
+  }
+  for (auto graph : module.getOps<tg::GraphOp>())
+    if (graph.getFunction() == main.getSymName()) {
+      emitError(graph.getLoc(), "cmm-plan: @main already has a task graph "
+                                "(plan a module once)");
+      return signalPassFailure();
+    }
+
+  MachineModel machine;
+  std::string error;
+  if (!resolveMachineModel(machineModel, nodes, machine, error)) {
+    emitError(nowhere) << error;
+    return signalPassFailure();
+  }
+  PlanOptions options = plannerOptions();
+  Plan plan;
+  Operation *failedOp = nullptr;
+  if (!planFunction(main, machine, options, plan, error, &failedOp)) {
+    emitError(failedOp ? failedOp->getLoc() : nowhere) << error;
+    return signalPassFailure();
+  }
+  numCandidates += plan.candidates.size();
+
+  const PlanCandidate &best = plan.best();
+  PlanSummary summary = summarizePlan(
+      machine, scheduler == SchedulerKind::HEFT ? "heft" : "roundrobin",
+      best.simulation.makespan);
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  if (!emitScheduledGraph(builder, main.getLoc(), best.graph, best.schedule,
+                          best.tileSize, summary, error, main.getSymName())) {
+    emitError(main.getLoc(), "cmm-plan: internal error: ") << error;
+    return signalPassFailure();
+  }
+  numTasks += best.graph.size();
+  numTransfers += best.schedule.transfers.size();
+
+  // The sweep and pictures of the chosen plan.
+  MachineCostModel cost(machine);
+  std::string label = "tile size " + std::to_string(best.tileSize) + ", " +
+                      machine.name + ", " +
+                      std::to_string(machine.nodes.size()) + " node(s)";
+  auto sweep = [&](raw_ostream &os) {
+    printPlanReport(main, plan, machine, options, os);
+  };
+  auto trace = [&](raw_ostream &os) {
+    writeChromeTrace(best.graph, best.simulation.replayed, cost, os, label);
+  };
+  auto gantt = [&](raw_ostream &os) {
+    writeGanttSVG(best.graph, best.simulation.replayed, cost, os, label);
+  };
+  for (auto [path, write] :
+       {std::pair<StringRef, llvm::function_ref<void(raw_ostream &)>>{report,
+                                                                     sweep},
+        {planTrace, trace},
+        {planSvg, gantt}})
+    if (!path.empty() && failed(writeFile(path, write)))
+      return signalPassFailure();
+}
+
