@@ -94,8 +94,9 @@ void PlanProgramPass::runOnOperation() {
       machine, scheduler == SchedulerKind::HEFT ? "heft" : "roundrobin",
       best.simulation.makespan);
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-  if (!emitScheduledGraph(builder, main.getLoc(), best.graph, best.schedule,
-                          best.tileSize, summary, error, main.getSymName())) {
+  if (!emitScheduledGraph(builder, main.getLoc(), best.graph, plan.ops,
+                          best.schedule, best.tileSize, summary, error,
+                          main.getSymName())) {
     emitError(main.getLoc(), "cmm-plan: internal error: ") << error;
     return signalPassFailure();
   }

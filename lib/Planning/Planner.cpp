@@ -99,6 +99,7 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
       return false;
     }
   plan.candidates.clear();
+  plan.ops = declareOps(func);
   // Distributed products (COSMA) run on a gang of every node, the master
   // first (it holds loaded data and gathers results).
   std::vector<unsigned> everyNode(machine.nodes.size());

@@ -54,9 +54,10 @@ struct ScheduleTaskGraphPass
     }
 
     std::vector<PlanCandidate> candidates(graphs.size());
-    for (auto [graph, candidate] : llvm::zip(graphs, candidates)) {
+    std::vector<std::vector<OpDecl>> ops(graphs.size());
+    for (auto [graph, candidate, decls] : llvm::zip(graphs, candidates, ops)) {
       candidate.tileSize = graph.getTileSize();
-      if (failed(readTaskGraph(graph, candidate.graph)))
+      if (failed(readTaskGraph(graph, candidate.graph, &decls)))
         return signalPassFailure();
       for (const Task &task : candidate.graph.tasks())
         if (task.pinnedNode >= int(machine.nodes.size())) {
@@ -106,8 +107,8 @@ struct ScheduleTaskGraphPass
         best.simulation.makespan);
     OpBuilder builder(original);
     tg::GraphOp scheduled = emitScheduledGraph(
-        builder, original.getLoc(), best.graph, best.schedule, best.tileSize,
-        summary, error, original.getFunction());
+        builder, original.getLoc(), best.graph, ops[chosen], best.schedule,
+        best.tileSize, summary, error, original.getFunction());
     if (!scheduled) {
       mlir::emitError(original.getLoc(), "cmm-schedule: internal error: ")
           << error;

@@ -138,9 +138,24 @@ tg::TileType tileTypeOf(MLIRContext *ctx, const DataItem &item) {
   return tg::TileType::get(ctx, rows, cols);
 }
 
-/// A task op of `task` on `inputs`, without placement.
+/// The `cmmtg.op` declarations of `ops`, at the builder.
+void emitOpDecls(OpBuilder &builder, ArrayRef<OpDecl> ops) {
+  for (const OpDecl &decl : ops) {
+    OperationState state(decl.loc, tg::OpDeclOp::getOperationName());
+    state.addAttributes(decl.attrs.getValue());
+    state.addAttribute(SymbolTable::getSymbolAttrName(),
+                       builder.getStringAttr(decl.name));
+    builder.create(state);
+  }
+}
+
+/// A task op of `task` on `inputs`, without placement, located at its op.
 tg::TaskOp createTask(OpBuilder &builder, Location loc, const TaskGraph &graph,
-                      const Task &task, ValueRange inputs) {
+                      ArrayRef<OpDecl> ops, const Task &task,
+                      ValueRange inputs) {
+  bool declared = task.opIndex >= 0 && task.opIndex < int(ops.size());
+  if (declared)
+    loc = ops[task.opIndex].loc;
   MLIRContext *ctx = builder.getContext();
   std::optional<tg::TaskKind> kind = toIRKind(task.kind);
   assert(kind && "abstract tasks have no IR form");
@@ -170,8 +185,8 @@ tg::TaskOp createTask(OpBuilder &builder, Location loc, const TaskGraph &graph,
   op.setKAttr(param(task.k));
   if (task.pinnedNode >= 0)
     op.setPinnedAttr(builder.getI64IntegerAttr(task.pinnedNode));
-  if (task.opIndex >= 0)
-    op.setOpAttr(builder.getI64IntegerAttr(task.opIndex));
+  if (declared)
+    op.setOpAttr(FlatSymbolRefAttr::get(ctx, ops[task.opIndex].name));
   if (task.isGang())
     op.setNodesAttr(builder.getDenseI64ArrayAttr(
         SmallVector<int64_t>(task.gangNodes.begin(), task.gangNodes.end())));
@@ -193,16 +208,18 @@ tg::TaskOp createTask(OpBuilder &builder, Location loc, const TaskGraph &graph,
 
 tg::GraphOp cmm::planner::emitTaskGraph(OpBuilder &builder, Location loc,
                                         const TaskGraph &graph,
-                                        int64_t tileSize, StringRef function) {
+                                        ArrayRef<OpDecl> ops, int64_t tileSize,
+                                        StringRef function) {
   auto graphOp = tg::GraphOp::create(builder, loc, function, tileSize);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(graphOp.getBodyBlock().getTerminator());
+  emitOpDecls(builder, ops);
   std::vector<Value> values(graph.data().size());
   for (const Task &task : graph.tasks()) {
     SmallVector<Value> inputs;
     for (DataId d : task.inputs)
       inputs.push_back(values[d]);
-    tg::TaskOp op = createTask(builder, loc, graph, task, inputs);
+    tg::TaskOp op = createTask(builder, loc, graph, ops, task, inputs);
     for (auto [d, result] : llvm::zip(task.outputs, op.getResults()))
       values[d] = result;
   }
@@ -219,8 +236,9 @@ bool sameOrBefore(double a, double b) {
 /// order, each use bound to the copy of its tile on its node.
 class PlanEmitter {
 public:
-  PlanEmitter(const TaskGraph &graph, const Schedule &schedule)
-      : graph(graph), schedule(schedule) {}
+  PlanEmitter(const TaskGraph &graph, ArrayRef<OpDecl> ops,
+              const Schedule &schedule)
+      : graph(graph), ops(ops), schedule(schedule) {}
 
   bool run(OpBuilder &builder, Location loc, std::string &error);
 
@@ -272,6 +290,7 @@ private:
   }
 
   const TaskGraph &graph;
+  ArrayRef<OpDecl> ops;
   const Schedule &schedule;
   std::vector<Event> events;
   std::vector<Copy> copies;
@@ -389,7 +408,7 @@ bool PlanEmitter::run(OpBuilder &builder, Location loc, std::string &error) {
     case Kind::Task: {
       const Task &task = graph.task(ev.index);
       const TaskPlacement &p = schedule.placement[ev.index];
-      tg::TaskOp op = createTask(builder, loc, graph, task, operands);
+      tg::TaskOp op = createTask(builder, loc, graph, ops, task, operands);
       op.setNodeAttr(builder.getI64IntegerAttr(p.node));
       op.setWorkerAttr(builder.getI64IntegerAttr(p.worker));
       op.setStartAttr(builder.getF64FloatAttr(p.start));
@@ -458,8 +477,8 @@ PlanSummary cmm::planner::summarizePlan(const MachineModel &machine,
 
 tg::GraphOp cmm::planner::emitScheduledGraph(
     OpBuilder &builder, Location loc, const TaskGraph &graph,
-    const Schedule &schedule, int64_t tileSize, const PlanSummary &summary,
-    std::string &error, StringRef function) {
+    ArrayRef<OpDecl> ops, const Schedule &schedule, int64_t tileSize,
+    const PlanSummary &summary, std::string &error, StringRef function) {
   if (schedule.placement.size() != graph.size()) {
     error = "the schedule does not place every task";
     return {};
@@ -478,7 +497,8 @@ tg::GraphOp cmm::planner::emitScheduledGraph(
     graphOp.setGemmMemoryAttr(builder.getF64FloatAttr(summary.gemmMemory));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(graphOp.getBodyBlock().getTerminator());
-  if (!PlanEmitter(graph, schedule).run(builder, loc, error)) {
+  emitOpDecls(builder, ops);
+  if (!PlanEmitter(graph, ops, schedule).run(builder, loc, error)) {
     graphOp.erase();
     return {};
   }
@@ -489,8 +509,19 @@ tg::GraphOp cmm::planner::emitScheduledGraph(
 // Reading
 //===----------------------------------------------------------------------===//
 
-LogicalResult cmm::planner::readTaskGraph(tg::GraphOp op, TaskGraph &graph) {
+LogicalResult cmm::planner::readTaskGraph(tg::GraphOp op, TaskGraph &graph,
+                                          std::vector<OpDecl> *ops) {
   llvm::DenseMap<Value, DataId> data;
+  llvm::DenseMap<StringAttr, int> declared;
+  for (auto decl : op.getBodyBlock().getOps<tg::OpDeclOp>()) {
+    NamedAttrList attrs(decl->getAttrDictionary());
+    attrs.erase(SymbolTable::getSymbolAttrName());
+    int index = declared.size();
+    declared[decl.getSymNameAttr()] = index;
+    if (ops)
+      ops->push_back({decl.getSymName().str(), decl.getLoc(),
+                      attrs.getDictionary(op.getContext())});
+  }
   for (Operation &inner : op.getBodyBlock()) {
     if (auto recv = dyn_cast<tg::RecvOp>(inner)) {
       data[recv.getResult()] = data.at(recv.getInput());
@@ -511,8 +542,8 @@ LogicalResult cmm::planner::readTaskGraph(tg::GraphOp op, TaskGraph &graph) {
     task.k = double(taskOp.getK().value_or(1));
     if (auto pinned = taskOp.getPinned())
       task.pinnedNode = int(*pinned);
-    if (auto index = taskOp.getOp())
-      task.opIndex = int(*index);
+    if (auto name = taskOp.getOpAttr())
+      task.opIndex = declared.lookup(name.getAttr());
     for (Value in : taskOp.getInputs())
       task.inputs.push_back(data.at(in));
     TaskId id = graph.addTask(std::move(task));

@@ -41,6 +41,7 @@ struct TileTaskGraphPass
       gang.nodes.push_back(n);
     gang.use = [](int64_t, int64_t, int64_t, std::string &) { return true; };
 
+    std::vector<OpDecl> ops = declareOps(main);
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
     for (int64_t size : sizes) {
       TaskGraph graph;
@@ -55,7 +56,8 @@ struct TileTaskGraphPass
             << error;
         return signalPassFailure();
       }
-      emitTaskGraph(builder, main.getLoc(), graph, size, main.getSymName());
+      emitTaskGraph(builder, main.getLoc(), graph, ops, size,
+                    main.getSymName());
     }
   }
 };

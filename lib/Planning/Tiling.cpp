@@ -4,6 +4,7 @@
 
 #include "cmm/Dialect/CmmDialect.h"
 #include "cmm/Dialect/Observed.h"
+#include "cmm/Planning/OpDecls.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -260,7 +261,7 @@ private:
   int64_t size, startupSize;
   const GangGemmChoice *gang;
   std::string gangError; // set by gang->use: the tiling stops
-  int opIndex = -1;      // of the op being tiled
+  int opIndex = -1;      // declaration of the op being tiled (OpDecls.h)
   llvm::DenseMap<Value, Grid> grids;
   // Merged grids are referred to while more are made: keep them put.
   llvm::DenseMap<Value, std::unique_ptr<Grid>> merged;
@@ -275,13 +276,17 @@ std::string opName(Operation *op) {
 }
 
 bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
-  opIndex = -1;
-  // Only what reaches a print or save runs (as in the interpreter).
+  // Only what reaches a print or save runs (as in the interpreter); each
+  // task names the declaration of its op.
   llvm::DenseSet<Operation *> observed = observedOps(func.getBody().front());
+  llvm::DenseMap<Operation *, int> declared;
+  declareOps(func, &declared);
   for (Operation &op : func.getBody().front()) {
-    ++opIndex;
     if (!observed.contains(&op))
       continue;
+    opIndex = declared.lookup(&op);
+    if (!declared.count(&op))
+      opIndex = -1;
     std::string name = opName(&op);
     bool ok = true;
     llvm::TypeSwitch<Operation *>(&op)

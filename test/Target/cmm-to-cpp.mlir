@@ -14,6 +14,8 @@
 // LINES: kSourceLines, [[#]]};
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5" | not cmm-translate --cmm-to-cpp 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
 // RUN: not cmm-translate --cmm-to-cpp %S/Inputs/no-op.mlir 2>&1 | FileCheck %S/Inputs/no-op.mlir
+// RUN: not cmm-translate --cmm-to-cpp %s 2>&1 | FileCheck %s --check-prefix=NOPLAN
+// NOPLAN: error: --cmm-to-cpp: the module has no scheduled cmmtg.graph: run cmm-plan (or cmm-default-pipeline) on the cmm IR first
 // The product as a COSMA gang task: listed on both nodes for worker 0 at
 // the same predicted times; each entry reads the tiles generated on its
 // node (A's first: 2 of A's 4 and 2 of B's 4 here, no transfers), and node
@@ -39,8 +41,7 @@
 // CHECK-NEXT: /*1*/ {OpCode::Rand, 10, 10, 0, 0, 0.0, 1, 2, nullptr, nullptr,
 // CHECK-NEXT: /*2*/ {OpCode::Matmul, 10, 10, 10, 10,
 // CHECK-NEXT: /*3*/ {OpCode::Print, 10, 10, 10, 10, 0.0, 0, 0, "C", nullptr,
-// CHECK-NEXT: /*4*/ {OpCode::PrintScalar, 0, 0, 0, 0, 2.5, 0, 0, "s", nullptr,
-// CHECK-NEXT: /*5*/ {OpCode::Other,
+// CHECK-NEXT: /*4*/ {OpCode::PrintScalar, 1, 1, 0, 0, 2.5, 0, 0, "s", nullptr,
 // CHECK-NEXT: };
 // Eight 5x5 rand tiles at their origins, on one node or the other.
 // CHECK: const Slot kSlots[] = {
@@ -64,7 +65,7 @@
 // CHECK: const Plan kPlan = {
 // CHECK: int main(int argc, char **argv) { return cmmrt::runPlan(kPlan, argc, argv); }
 
-// UNSCHEDULED: error: --cmm-to-cpp: no scheduled cmmtg.graph @main (run --cmm-tile --cmm-schedule first)
+// UNSCHEDULED: error: --cmm-to-cpp: the module's task graphs are not scheduled: run cmm-schedule first (or cmm-plan on the cmm IR)
 func.func @main() {
   %a = cmm.rand uniform seed 1 id 1 : tensor<10x10xf64>
   %b = cmm.rand uniform seed 1 id 2 : tensor<10x10xf64>

@@ -12,16 +12,20 @@
 // RUN: cmm-opt %s -split-input-file --cmm-tile="tile-sizes=10 dynamic-tiling-workers=16" | FileCheck %s --check-prefix=QUARTER
 
 // CHECK-LABEL: cmmtg.graph @main tile_size 10 {
-// CHECK-NEXT: %[[A0:.*]] = cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,0]", op = 0 : i64} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: cmmtg.op @rand0 rand
+// CHECK-NEXT: cmmtg.op @scale1 scale {{{.*}}value = 2.000000e+00 : f64}
+// CHECK-NEXT: cmmtg.op @matmul2 matmul
+// CHECK-NEXT: cmmtg.op @print3 print
+// CHECK-NEXT: %[[A0:.*]] = cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,0]", op = @rand0} : () -> !cmmtg.tile<5x5>
 // CHECK-NEXT: %[[A1:.*]] = cmmtg.task generate () {{.*}}origins = array<i64: 0, 5>} : () -> !cmmtg.tile<5x5>
 // CHECK-NEXT: %[[A2:.*]] = cmmtg.task generate () {{.*}}origins = array<i64: 5, 0>} : () -> !cmmtg.tile<5x5>
 // CHECK-NEXT: %[[A3:.*]] = cmmtg.task generate () {{.*}}origins = array<i64: 5, 5>} : () -> !cmmtg.tile<5x5>
-// CHECK-NEXT: %[[B0:.*]] = cmmtg.task elementwise (%[[A0]]) {{.*}}op = 1 : i64} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+// CHECK-NEXT: %[[B0:.*]] = cmmtg.task elementwise (%[[A0]]) {{.*}}op = @scale1} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 // CHECK-NEXT: %[[B1:.*]] = cmmtg.task elementwise (%[[A1]])
 // CHECK-NEXT: %[[B2:.*]] = cmmtg.task elementwise (%[[A2]])
 // CHECK-NEXT: %[[B3:.*]] = cmmtg.task elementwise (%[[A3]])
 // CHECK-NEXT: %[[M:.*]] = cmmtg.task merge (%[[B0]], %[[B1]], %[[B2]], %[[B3]]) {m = 10 : i64, n = 10 : i64, name = "{{.*}} merge[0,0]"} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>, !cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<10x10>
-// CHECK-NEXT: %[[C:.*]] = cmmtg.task gemm (%[[M]], %[[M]]) {{.*}}op = 2 : i64}
+// CHECK-NEXT: %[[C:.*]] = cmmtg.task gemm (%[[M]], %[[M]]) {{.*}}op = @matmul2}
 // CHECK-NEXT: cmmtg.task gather (%[[C]])
 // CHECK-NOT: merge
 

@@ -322,3 +322,56 @@ cmmtg.graph @main tile_size 5 {
   // expected-error @+1 {{'cmmtg.task' op operand tiles cover 50 elements, not the 2 of A (1x1) and B (1x1)}}
   %c = cmmtg.task distributed_gemm (%a, %a) {nodes = array<i64: 0, 1>} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 }
+
+// -----
+
+// A task names the op it computes part of: a declared one (a hand-edited
+// graph that names another symbol is refused)...
+cmmtg.graph @main tile_size 2 {
+  cmmtg.op @fill0 fill {rows = 2, cols = 2, value = 1.0}
+  // expected-error @+1 {{'cmmtg.task' op computes part of @fill9, which the graph does not declare (cmmtg.op)}}
+  %0 = cmmtg.task generate () {op = @fill9} : () -> !cmmtg.tile<2x2>
+}
+
+// -----
+
+// ... that its kind can compute: a gemm is part of a product, not a print.
+cmmtg.graph @main tile_size 2 {
+  cmmtg.op @fill0 fill {rows = 2, cols = 2, value = 1.0}
+  // expected-note @+1 {{declared here}}
+  cmmtg.op @print1 print {rows = 2, cols = 2, label = "A"}
+  %0 = cmmtg.task generate () {op = @fill0} : () -> !cmmtg.tile<2x2>
+  // expected-error @+1 {{'cmmtg.task' op is a gemm task, which cannot compute part of @print1 (print)}}
+  %1 = cmmtg.task gemm (%0, %0) {op = @print1, m = 2, n = 2, k = 2} : (!cmmtg.tile<2x2>, !cmmtg.tile<2x2>) -> !cmmtg.tile<2x2>
+}
+
+// -----
+
+// Op codes are those of cmmrt/OpCodes.def.
+cmmtg.graph @main tile_size 2 {
+  // expected-error @+1 {{unknown op code 'matmull'}}
+  cmmtg.op @m0 matmull {rows = 2, cols = 2}
+}
+
+// -----
+
+cmmtg.graph @main tile_size 2 {
+  // expected-error @+1 {{'cmmtg.op' op (rand) needs 'seed'}}
+  cmmtg.op @r0 rand {rows = 2, cols = 2, id = 3}
+}
+
+// -----
+
+cmmtg.graph @main tile_size 2 {
+  // expected-error @+1 {{'cmmtg.op' op data has 3 elements, not 2x2}}
+  cmmtg.op @c0 constant {rows = 2, cols = 2, data = dense<[1.0, 2.0, 3.0]> : tensor<3xf64>}
+}
+
+// -----
+
+cmmtg.graph @main tile_size 2 {
+  // expected-note @+1 {{see existing symbol definition here}}
+  cmmtg.op @a0 fill {rows = 2, cols = 2, value = 1.0}
+  // expected-error @+1 {{redefinition of symbol named 'a0'}}
+  cmmtg.op @a0 fill {rows = 2, cols = 2, value = 2.0}
+}

@@ -74,3 +74,27 @@ cmmtg.graph @main tile_size 5 attributes {makespan = 3.0 : f64, nodes = 2, sched
 // CHECK-NEXT: }
 cmmtg.graph @empty tile_size 1 {
 }
+
+// Op declarations (every parameter kind) and tasks naming them by symbol.
+// CHECK-LABEL: cmmtg.graph @main tile_size 2 {
+// CHECK-NEXT: cmmtg.op @rand0 randn {cols = 2 : i64, id = -5 : i64, rows = 2 : i64, seed = 7 : i64}
+// CHECK-NEXT: cmmtg.op @range1 range {cols = 3 : i64, first = 1 : i64, last = 3 : i64, rows = 1 : i64}
+// CHECK-NEXT: cmmtg.op @const2 constant {cols = 2 : i64, data = dense<{{\[}}[1.000000e+00, 2.000000e+00]]> : tensor<1x2xf64>, rows = 1 : i64}
+// CHECK-NEXT: cmmtg.op @map3 map {cols = 2 : i64, fn = "tanh", rows = 2 : i64}
+// CHECK-NEXT: cmmtg.op @sum4 reduce_mean {cols = 1 : i64, dim = 2 : i64, in_cols = 2 : i64, in_rows = 2 : i64, rows = 2 : i64}
+// CHECK-NEXT: cmmtg.op @save5 save {cols = 1 : i64, path = "out.npy", rows = 2 : i64}
+// CHECK-NEXT: cmmtg.op @s6 print_scalar {cols = 1 : i64, label = "n", rows = 1 : i64, value = 2.500000e+00 : f64}
+// CHECK-NEXT: %[[R:.*]] = cmmtg.task generate () {op = @rand0} : () -> !cmmtg.tile<2x2>
+// CHECK-NEXT: %[[M:.*]] = cmmtg.task elementwise cost map (%[[R]]) {op = @map3}
+// GENERIC: "cmmtg.op"() <{code = 1 : i32, cols = 2 : i64, id = -5 : i64, rows = 2 : i64, seed = 7 : i64, sym_name = "rand0"}> : () -> ()
+cmmtg.graph @main tile_size 2 {
+  cmmtg.op @rand0 randn {rows = 2, cols = 2, seed = 7, id = -5}
+  cmmtg.op @range1 range {rows = 1, cols = 3, first = 1, last = 3}
+  cmmtg.op @const2 constant {rows = 1, cols = 2, data = dense<[[1.0, 2.0]]> : tensor<1x2xf64>}
+  cmmtg.op @map3 map {rows = 2, cols = 2, fn = "tanh"}
+  cmmtg.op @sum4 reduce_mean {rows = 2, cols = 1, in_rows = 2, in_cols = 2, dim = 2}
+  cmmtg.op @save5 save {rows = 2, cols = 1, path = "out.npy"}
+  cmmtg.op @s6 "print_scalar" {rows = 1, cols = 1, label = "n", value = 2.5}
+  %r = cmmtg.task generate () {op = @rand0} : () -> !cmmtg.tile<2x2>
+  %m = cmmtg.task elementwise cost map (%r) {op = @map3} : (!cmmtg.tile<2x2>) -> !cmmtg.tile<2x2>
+}

@@ -23,13 +23,13 @@
 // beat 2x2 tiles (125 small products and many transfers).
 // CHECK-LABEL: func.func @main()
 // CHECK: cmmtg.graph @main tile_size 5 attributes {communicators = array<i64: 1, 1>, gemm_memory = {{.*}} : f64, makespan = {{[0-9.e+-]+}} : f64, nodes = 2 : i64, scheduler = "heft", threads = array<i64: 1, 1>, workers = array<i64: 2, 2>} {
-// CHECK: cmmtg.task generate () {finish = {{.*}} : f64, m = 5 : i64, n = 5 : i64, name = "rand{{.*}}", node = {{[01]}} : i64, op = 0 : i64, start = {{.*}} : f64, worker = {{[01]}} : i64} : () -> !cmmtg.tile<5x5>
+// CHECK: cmmtg.task generate () {finish = {{.*}} : f64, m = 5 : i64, n = 5 : i64, name = "rand{{.*}}", node = {{[01]}} : i64, op = @rand0, start = {{.*}} : f64, worker = {{[01]}} : i64} : () -> !cmmtg.tile<5x5>
 // Tiles made on the other node are sent and enter the tile cache.
 // CHECK: %[[R:.*]] = cmmtg.recv %{{.*}} from {{[01]}} to {{[01]}} {finish = {{.*}} : f64, recv_comm = 0 : i64, send_comm = 0 : i64, start = {{.*}} : f64} : !cmmtg.tile<5x5>
 // CHECK: cmmtg.cache_put %[[R]] on {{[01]}} at {{.*}} : !cmmtg.tile<5x5>
 // CHECK: cmmtg.task gemm_acc
 // The gather to the master.
-// CHECK: cmmtg.task gather ({{.*}}) {finish = {{.*}} : f64, m = 10 : i64, n = 10 : i64, name = "print{{.*}}", node = 0 : i64, op = 3 : i64, pinned = 0 : i64, start = {{.*}} : f64, worker = {{[01]}} : i64}
+// CHECK: cmmtg.task gather ({{.*}}) {finish = {{.*}} : f64, m = 10 : i64, n = 10 : i64, name = "print{{.*}}", node = 0 : i64, op = @print3, pinned = 0 : i64, start = {{.*}} : f64, worker = {{[01]}} : i64}
 // CHECK: cmmtg.evict
 // CHECK-NOT: cmmtg.graph
 

@@ -12,7 +12,7 @@
 // RUN: cmm-opt %s -split-input-file --cmm-tile="tile-sizes=5 cosma-nodes=3" | FileCheck %s --check-prefix=GANG
 // RUN: cmm-opt %s -split-input-file --cmm-tile="tile-sizes=5 cosma-nodes=3" | not grep -E "cmmtg.task gemm(_acc)? "
 // RUN: cmm-opt %s -split-input-file --cmm-tile="tile-sizes=5 cosma-nodes=3" | cmm-opt -split-input-file -verify-diagnostics -o /dev/null
-// GANG: %{{.*}}:4 = cmmtg.task distributed_gemm (%0, %1, %2, %3, %4, %5, %6, %7) {k = 10 : i64, m = 10 : i64, n = 10 : i64, name = "matmul@{{.*}} cosma", nodes = array<i64: 0, 1, 2>, op = 2 : i64, origins = array<i64: 0, 0, 0, 5, 5, 0, 5, 5>}
+// GANG: %{{.*}}:4 = cmmtg.task distributed_gemm (%0, %1, %2, %3, %4, %5, %6, %7) {k = 10 : i64, m = 10 : i64, n = 10 : i64, name = "matmul@{{.*}} cosma", nodes = array<i64: 0, 1, 2>, op = @matmul2, origins = array<i64: 0, 0, 0, 5, 5, 0, 5, 5>}
 // GANG: distributed_gemm ({{.*}}) {k = 7 : i64, m = 7 : i64, n = 7 : i64,
 // GANG-SAME: -> (!cmmtg.tile<5x5>, !cmmtg.tile<5x2>, !cmmtg.tile<2x5>, !cmmtg.tile<2x2>)
 // GANG: distributed_gemm ({{.*}}) {k = 7 : i64, m = 3 : i64, n = 3 : i64,
@@ -24,16 +24,21 @@
 // CHECK-LABEL: func.func @main()
 // CHECK: cmm.print
 // CHECK-LABEL: cmmtg.graph @main tile_size 5 {
+// The ops the tasks compute, in program order.
+// CHECK-NEXT: cmmtg.op @rand0 rand {cols = 10 : i64, id = 1 : i64, rows = 10 : i64, seed = 1 : i64}
+// CHECK-NEXT: cmmtg.op @rand1 rand
+// CHECK-NEXT: cmmtg.op @matmul2 matmul
+// CHECK-NEXT: cmmtg.op @print3 print {cols = 10 : i64, {{.*}}label = "C", rows = 10 : i64}
 // Two 10x10 random matrices: 4 + 4 tiles.
 // The tiles of each rand name it (op 0, op 1) and their origins.
-// CHECK-NEXT: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,0]", op = 0 : i64} : () -> !cmmtg.tile<5x5>
-// CHECK-NEXT: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,1]", op = 0 : i64, origins = array<i64: 0, 5>} : () -> !cmmtg.tile<5x5>
-// CHECK-NEXT: cmmtg.task generate () {{.*}}[1,0]", op = 0 : i64, origins = array<i64: 5, 0>}
-// CHECK-NEXT: cmmtg.task generate () {{.*}}[1,1]", op = 0 : i64, origins = array<i64: 5, 5>}
-// CHECK-COUNT-4: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}", op = 1 : i64{{.*}}} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,0]", op = @rand0} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,1]", op = @rand0, origins = array<i64: 0, 5>} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: cmmtg.task generate () {{.*}}[1,0]", op = @rand0, origins = array<i64: 5, 0>}
+// CHECK-NEXT: cmmtg.task generate () {{.*}}[1,1]", op = @rand0, origins = array<i64: 5, 5>}
+// CHECK-COUNT-4: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}", op = @rand1{{.*}}} : () -> !cmmtg.tile<5x5>
 // C[i,j] = A[i,0] B[0,j] + A[i,1] B[1,j]
-// CHECK-NEXT: %[[C00:.*]] = cmmtg.task gemm (%0, %4) {k = 5 : i64, m = 5 : i64, n = 5 : i64, name = "matmul{{.*}} k=0[0,0]", op = 2 : i64} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
-// CHECK-NEXT: %[[D00:.*]] = cmmtg.task gemm_acc (%1, %6, %[[C00]]) {k = 5 : i64, m = 5 : i64, n = 5 : i64, name = "matmul{{.*}} k=1[0,0]", op = 2 : i64}
+// CHECK-NEXT: %[[C00:.*]] = cmmtg.task gemm (%0, %4) {k = 5 : i64, m = 5 : i64, n = 5 : i64, name = "matmul{{.*}} k=0[0,0]", op = @matmul2} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+// CHECK-NEXT: %[[D00:.*]] = cmmtg.task gemm_acc (%1, %6, %[[C00]]) {k = 5 : i64, m = 5 : i64, n = 5 : i64, name = "matmul{{.*}} k=1[0,0]", op = @matmul2}
 // CHECK-NEXT: %[[C01:.*]] = cmmtg.task gemm (%0, %5) {{.*}}k=0[0,1]
 // CHECK-NEXT: %[[D01:.*]] = cmmtg.task gemm_acc (%1, %7, %[[C01]]) {{.*}}k=1[0,1]
 // CHECK-NEXT: %[[C10:.*]] = cmmtg.task gemm (%2, %4) {{.*}}k=0[1,0]
@@ -41,7 +46,7 @@
 // CHECK-NEXT: %[[C11:.*]] = cmmtg.task gemm (%2, %5) {{.*}}k=0[1,1]
 // CHECK-NEXT: %[[D11:.*]] = cmmtg.task gemm_acc (%3, %7, %[[C11]]) {{.*}}k=1[1,1]
 // print: a gather of the four result tiles to the master.
-// CHECK-NEXT: cmmtg.task gather (%[[D00]], %[[D01]], %[[D10]], %[[D11]]) {m = 10 : i64, n = 10 : i64, name = "print{{.*}}", op = 3 : i64, pinned = 0 : i64}
+// CHECK-NEXT: cmmtg.task gather (%[[D00]], %[[D01]], %[[D10]], %[[D11]]) {m = 10 : i64, n = 10 : i64, name = "print{{.*}}", op = @print3, pinned = 0 : i64}
 // CHECK-NEXT: {{^  }}}{{$}}
 
 // SWEEP-LABEL: func.func @main()
@@ -67,6 +72,11 @@ func.func @main() {
 
 // Ragged: 7 = 5 + 2, so the tiles are 5x5, 5x2, 2x5 and 2x2.
 // CHECK-LABEL: cmmtg.graph @main tile_size 5 {
+// The ops the tasks compute, in program order.
+// CHECK-NEXT: cmmtg.op @rand0 rand
+// CHECK-NEXT: cmmtg.op @rand1 rand
+// CHECK-NEXT: cmmtg.op @matmul2 matmul
+// CHECK-NEXT: cmmtg.op @print3 print
 // CHECK-NEXT: %[[A00:.*]] = cmmtg.task generate () {{.*}} -> !cmmtg.tile<5x5>
 // CHECK-NEXT: %[[A01:.*]] = cmmtg.task generate () {{.*}} -> !cmmtg.tile<5x2>
 // CHECK-NEXT: %[[A10:.*]] = cmmtg.task generate () {{.*}} -> !cmmtg.tile<2x5>

@@ -217,7 +217,8 @@ TEST(TaskKernels, MergeRequiresFullCover) {
   Matrix m = randomMatrix(4, 4, 9);
   Matrix q[4] = {block(m, 0, 0, 2, 2), block(m, 0, 2, 2, 2),
                  block(m, 2, 0, 2, 2), block(m, 2, 2, 2, 2)};
-  OneTask t(op(OpCode::Other), TaskKind::Merge, {slot(4, 4)});
+  // A merge belongs to no op; the op entry is not read.
+  OneTask t(op(OpCode::Fill), TaskKind::Merge, {slot(4, 4)});
   std::vector<Matrix> out;
   std::string error;
   ASSERT_TRUE(t.run(
@@ -287,4 +288,22 @@ TEST(TaskKernels, PrintLineFromTilesEqualsTheWholeMatrixLine) {
   tiles[0](0, 0) = std::numeric_limits<double>::infinity();
   m(0, 6) = std::numeric_limits<double>::infinity();
   EXPECT_EQ(summarizeTiles("M", 5, 7, refs), formatSummary("M", m));
+}
+
+// The names of OpCodes.def read back to their codes, and nothing else does.
+TEST(OpCodes, NamesRoundTrip) {
+  int count = 0;
+  for (unsigned i = 0; i <= static_cast<unsigned>(OpCode::Save); ++i) {
+    OpCode code = static_cast<OpCode>(i), back = OpCode::Save;
+    ASSERT_TRUE(opCodeFromName(opCodeName(code), back)) << i;
+    EXPECT_EQ(back, code);
+    ++count;
+  }
+  EXPECT_EQ(count, 36);
+  EXPECT_STREQ(opCodeName(OpCode::Matmul), "matmul");
+  EXPECT_STREQ(opCodeName(OpCode::ReduceMean), "reduce_mean");
+  OpCode unchanged = OpCode::Add;
+  EXPECT_FALSE(opCodeFromName("Matmul", unchanged));
+  EXPECT_FALSE(opCodeFromName("", unchanged));
+  EXPECT_EQ(unchanged, OpCode::Add);
 }

@@ -13,6 +13,7 @@
 
 #include "cmm/Planner/Schedulers.h"
 #include "cmm/Planner/Simulator.h"
+#include "cmm/Planning/OpDecls.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/raw_ostream.h"
@@ -58,6 +59,7 @@ struct PlanCandidate {
 };
 
 struct Plan {
+  std::vector<OpDecl> ops; // what the tasks compute (Task::opIndex)
   std::vector<PlanCandidate> candidates;
   size_t chosen = 0;
   double planningSeconds = 0;

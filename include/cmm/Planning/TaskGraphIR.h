@@ -13,6 +13,7 @@
 
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
 #include "cmm/Planner/Schedule.h"
+#include "cmm/Planning/OpDecls.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -26,12 +27,14 @@ tg::CostClass toCostClass(OpClass op);
 std::optional<tg::TaskKind> toIRKind(TaskKind kind);
 TaskKind toPlannerKind(tg::TaskKind kind);
 
-/// An unscheduled `cmmtg.graph @function tile_size tileSize`: one
-/// `cmmtg.task` per task, in task-id (topological) order. Every data item
-/// must have its shape (DataItem::rows, cols), as Tiling.cpp records it.
+/// An unscheduled `cmmtg.graph @function tile_size tileSize`: the
+/// declarations of `ops`, then one `cmmtg.task` per task, in task-id
+/// (topological) order, naming the declaration of its op (Task::opIndex
+/// into `ops`). Every data item must have its shape (DataItem::rows, cols),
+/// as Tiling.cpp records it.
 tg::GraphOp emitTaskGraph(mlir::OpBuilder &builder, mlir::Location loc,
-                          const TaskGraph &graph, int64_t tileSize,
-                          llvm::StringRef function = "main");
+                          const TaskGraph &graph, llvm::ArrayRef<OpDecl> ops,
+                          int64_t tileSize, llvm::StringRef function = "main");
 
 /// What a scheduled graph records about its plan.
 struct PlanSummary {
@@ -49,7 +52,8 @@ PlanSummary summarizePlan(const MachineModel &machine,
                           llvm::StringRef scheduler, double makespan);
 
 /// The scheduled `cmmtg.graph` of `graph` under `schedule` (a plan that
-/// passed verifySchedule): every task with its node, worker, start and
+/// passed verifySchedule): the declarations of `ops` (as emitTaskGraph),
+/// every task with its node, worker, start and
 /// finish; a `cmmtg.recv` per transfer and a `cache_put`/`evict` per cache
 /// event; the whole in start-time order (definitions before uses). Each use
 /// of a tile takes the copy on the user's node at the user's start (the
@@ -57,15 +61,19 @@ PlanSummary summarizePlan(const MachineModel &machine,
 /// Returns a null op, with `error` set, when the plan cannot be rendered
 /// (a task input not on the task's node).
 tg::GraphOp emitScheduledGraph(mlir::OpBuilder &builder, mlir::Location loc,
-                               const TaskGraph &graph, const Schedule &schedule,
+                               const TaskGraph &graph,
+                               llvm::ArrayRef<OpDecl> ops,
+                               const Schedule &schedule,
                                int64_t tileSize, const PlanSummary &summary,
                                std::string &error,
                                llvm::StringRef function = "main");
 
 /// The task graph of a `cmmtg.graph`, scheduled or not (placement, transfers
 /// and cache commands are ignored; a recv result is the data item it
-/// copies; a `distributed_gemm`'s `nodes` are its gang).
-mlir::LogicalResult readTaskGraph(tg::GraphOp op, TaskGraph &graph);
+/// copies; a `distributed_gemm`'s `nodes` are its gang), and its op
+/// declarations in `ops` when given.
+mlir::LogicalResult readTaskGraph(tg::GraphOp op, TaskGraph &graph,
+                                  std::vector<OpDecl> *ops = nullptr);
 
 } // namespace cmm::planner
 

@@ -24,6 +24,24 @@ using namespace cmm::tg;
 
 #include "cmm/Dialect/TaskGraph/TaskGraphEnums.cpp.inc"
 
+/// `cmmtg.op`'s code, printed and parsed by its name in OpCodes.def.
+static ParseResult parseOpCode(OpAsmParser &parser, IntegerAttr &code) {
+  std::string name;
+  SMLoc at = parser.getCurrentLocation();
+  if (parser.parseKeywordOrString(&name))
+    return failure();
+  cmmrt::plan::OpCode value;
+  if (!cmmrt::plan::opCodeFromName(name.c_str(), value))
+    return parser.emitError(at, "unknown op code '") << name << "'";
+  code = parser.getBuilder().getI32IntegerAttr(static_cast<int32_t>(value));
+  return success();
+}
+
+static void printOpCode(OpAsmPrinter &printer, Operation *, IntegerAttr code) {
+  printer << cmmrt::plan::opCodeName(
+      static_cast<cmmrt::plan::OpCode>(code.getInt()));
+}
+
 #define GET_OP_CLASSES
 #include "cmm/Dialect/TaskGraph/TaskGraphOps.cpp.inc"
 
@@ -172,7 +190,69 @@ std::string taskLabel(TaskOp task) {
 }
 } // namespace
 
+namespace {
+/// Whether a task of `kind` can compute part of an op with `code`.
+bool computesPartOf(TaskKind kind, cmmrt::plan::OpCode code) {
+  using cmmrt::plan::OpCode;
+  auto among = [&](std::initializer_list<OpCode> codes) {
+    return llvm::is_contained(codes, code);
+  };
+  switch (kind) {
+  case TaskKind::Generate: // A^0 is generated as the identity
+    return among({OpCode::Rand, OpCode::Randn, OpCode::Fill, OpCode::Eye,
+                  OpCode::Range, OpCode::Constant, OpCode::Pow});
+  case TaskKind::Load:
+    return code == OpCode::Load;
+  case TaskKind::Gemm:
+  case TaskKind::GemmAcc:
+  case TaskKind::DistributedGemm:
+    return among({OpCode::Matmul, OpCode::Pow});
+  case TaskKind::Elementwise:
+    return among({OpCode::Add, OpCode::Sub, OpCode::Mul, OpCode::Div,
+                  OpCode::EPow, OpCode::Max, OpCode::Min, OpCode::Mod,
+                  OpCode::Gt, OpCode::Lt, OpCode::Ge, OpCode::Le, OpCode::Eq,
+                  OpCode::Scale, OpCode::Neg, OpCode::Map});
+  case TaskKind::Transpose:
+    return code == OpCode::Transpose;
+  case TaskKind::Reduce:
+    return among({OpCode::ReduceSum, OpCode::ReduceMax, OpCode::ReduceMin,
+                  OpCode::ReduceMean, OpCode::Norm});
+  case TaskKind::Gather:
+    return among({OpCode::Print, OpCode::Save});
+  case TaskKind::Solve:
+    return among({OpCode::Inv, OpCode::Solve});
+  case TaskKind::Merge:
+    return false; // sub-tiles put back together belong to no op
+  }
+  return false;
+}
+} // namespace
+
 LogicalResult GraphOp::verifyRegions() {
+  // Every task names a declared op its kind can compute part of.
+  llvm::DenseMap<StringAttr, OpDeclOp> declared;
+  for (auto decl : getBodyBlock().getOps<OpDeclOp>())
+    declared[decl.getSymNameAttr()] = decl;
+  for (auto task : getBodyBlock().getOps<TaskOp>()) {
+    FlatSymbolRefAttr name = task.getOpAttr();
+    if (!name)
+      continue;
+    auto it = declared.find(name.getAttr());
+    if (it == declared.end())
+      return task.emitOpError("computes part of ")
+             << name << ", which the graph does not declare (cmmtg.op)";
+    OpDeclOp decl = it->second;
+    if (!computesPartOf(task.getKind(), decl.getOpCode())) {
+      InFlightDiagnostic diag =
+          task.emitOpError("is a ")
+          << stringifyTaskKind(task.getKind()) << " task, which cannot compute "
+          << "part of " << name << " ("
+          << cmmrt::plan::opCodeName(decl.getOpCode()) << ")";
+      diag.attachNote(decl.getLoc()) << "declared here";
+      return diag;
+    }
+  }
+
   std::optional<int64_t> nodeCount = intOf(getNodesAttr());
   bool scheduled = isScheduled();
   // Evicted values and where they were evicted.
@@ -279,6 +359,71 @@ LogicalResult GraphOp::verifyRegions() {
     }
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// OpDeclOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OpDeclOp::verify() {
+  using cmmrt::plan::OpCode;
+  if (getCode() < 0 || getCode() > int32_t(OpCode::Save))
+    return emitOpError("has no op code ") << getCode();
+  if (failed(checkAtLeast(*this, 0,
+                          {{"rows", getRowsAttr()},
+                           {"cols", getColsAttr()},
+                           {"in_rows", getInRowsAttr()},
+                           {"in_cols", getInColsAttr()}})))
+    return failure();
+  OpCode code = getOpCode();
+  auto need = [&](bool has, StringRef what) -> LogicalResult {
+    if (has)
+      return success();
+    return emitOpError("(") << cmmrt::plan::opCodeName(code) << ") needs '"
+                            << what << "'";
+  };
+  switch (code) {
+  case OpCode::Rand:
+  case OpCode::Randn:
+    return failure(failed(need(bool(getSeedAttr()), "seed")) ||
+                   failed(need(bool(getIdAttr()), "id")));
+  case OpCode::Fill:
+  case OpCode::Scale:
+  case OpCode::PrintScalar:
+    if (failed(need(bool(getValueAttr()), "value")))
+      return failure();
+    return code == OpCode::PrintScalar ? need(bool(getLabelAttr()), "label")
+                                       : success();
+  case OpCode::Range:
+    return failure(failed(need(bool(getFirstAttr()), "first")) ||
+                   failed(need(bool(getLastAttr()), "last")));
+  case OpCode::Constant:
+    if (failed(need(bool(getDataAttr()), "data")))
+      return failure();
+    if (getData()->getNumElements() != getRows() * getCols())
+      return emitOpError("data has ")
+             << getData()->getNumElements() << " elements, not " << getRows()
+             << "x" << getCols();
+    return success();
+  case OpCode::Load:
+  case OpCode::Save:
+    return need(bool(getPathAttr()), "path");
+  case OpCode::Print:
+    return need(bool(getLabelAttr()), "label");
+  case OpCode::Map:
+    return need(bool(getFnAttr()), "fn");
+  case OpCode::ReduceSum:
+  case OpCode::ReduceMax:
+  case OpCode::ReduceMin:
+  case OpCode::ReduceMean:
+    if (failed(need(getInRowsAttr() && getInColsAttr(), "in_rows' and 'in_cols")))
+      return failure();
+    if (getDim() && *getDim() > 2)
+      return emitOpError("dim must be 0 (all), 1 or 2, got ") << *getDim();
+    return success();
+  default:
+    return success();
+  }
 }
 
 //===----------------------------------------------------------------------===//

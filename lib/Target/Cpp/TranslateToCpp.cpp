@@ -119,8 +119,17 @@ const char *kindName(tg::TaskKind kind) {
 }
 
 /// One entry of the op table: the runtime's OpCode and its parameters.
+/// The C++ spelling of an op code in generated programs (OpCodes.def).
+const char *opCodeEnumerator(cmmrt::plan::OpCode code) {
+  static const char *const kEnumerators[] = {
+#define CMM_OP(Enumerator, name) #Enumerator,
+#include "cmmrt/OpCodes.def"
+  };
+  return kEnumerators[static_cast<unsigned>(code)];
+}
+
 struct OpEntry {
-  std::string code = "Other";
+  std::string code;
   int64_t rows = 0, cols = 0, inRows = 0, inCols = 0;
   double scalar = 0;
   int64_t a = 0, b = 0;
@@ -129,45 +138,9 @@ struct OpEntry {
   int line = 0, column = 0;
 };
 
-std::pair<int64_t, int64_t> shapeOf(Value v) {
-  auto t = cast<RankedTensorType>(v.getType());
-  return {t.getDimSize(0), t.getDimSize(1)};
-}
-
-const char *reduceCode(ReduceKind kind) {
-  switch (kind) {
-  case ReduceKind::Sum:
-    return "ReduceSum";
-  case ReduceKind::Max:
-    return "ReduceMax";
-  case ReduceKind::Min:
-    return "ReduceMin";
-  case ReduceKind::Mean:
-    return "ReduceMean";
-  }
-  return "ReduceSum";
-}
-
-const char *cmpCode(CmpPredicate p) {
-  switch (p) {
-  case CmpPredicate::GT:
-    return "Gt";
-  case CmpPredicate::LT:
-    return "Lt";
-  case CmpPredicate::GE:
-    return "Ge";
-  case CmpPredicate::LE:
-    return "Le";
-  case CmpPredicate::EQ:
-    return "Eq";
-  }
-  return "Eq";
-}
-
 class CppEmitter {
 public:
-  CppEmitter(func::FuncOp main, tg::GraphOp graph, raw_ostream &os)
-      : main(main), graph(graph), os(os) {}
+  CppEmitter(tg::GraphOp graph, raw_ostream &os) : graph(graph), os(os) {}
   LogicalResult run();
 
 private:
@@ -175,11 +148,11 @@ private:
   LogicalResult collectGraph();
   void emit();
 
-  func::FuncOp main;
   tg::GraphOp graph;
   raw_ostream &os;
   std::string sourceFile = "<unknown>";
   std::vector<OpEntry> ops;
+  llvm::DenseMap<StringAttr, int> opIndex; // of each cmmtg.op
   std::vector<std::string> constants; // definitions of constant arrays
   std::vector<int> outputs;
   std::vector<SlotInfo> slots;
@@ -188,102 +161,60 @@ private:
   std::vector<int64_t> workers, threads, communicators;
 };
 
+/// The op table: the graph's op declarations, in program order.
 LogicalResult CppEmitter::collectOps() {
-  int index = 0;
-  for (Operation &op : main.getBody().front()) {
+  using cmmrt::plan::OpCode;
+  for (auto decl : graph.getBodyBlock().getOps<tg::OpDeclOp>()) {
+    int index = ops.size();
+    opIndex[decl.getSymNameAttr()] = index;
     OpEntry e;
-    if (auto loc = fileLoc(op.getLoc())) {
+    OpCode code = decl.getOpCode();
+    e.code = opCodeEnumerator(code);
+    if (auto loc = fileLoc(decl.getLoc())) {
       e.line = loc->getLine();
       e.column = loc->getColumn();
       if (sourceFile == "<unknown>")
         sourceFile = loc->getFilename().str();
     }
-    if (op.getNumResults() == 1 &&
-        isa<RankedTensorType>(op.getResult(0).getType()))
-      std::tie(e.rows, e.cols) = shapeOf(op.getResult(0));
-    if (op.getNumOperands() >= 1 &&
-        isa<RankedTensorType>(op.getOperand(0).getType()))
-      std::tie(e.inRows, e.inCols) = shapeOf(op.getOperand(0));
-    llvm::TypeSwitch<Operation *>(&op)
-        .Case<RandOp>([&](RandOp r) {
-          e.code =
-              r.getDistribution() == Distribution::Normal ? "Randn" : "Rand";
-          e.a = r.getSeed();
-          e.b = r.getCallId();
-        })
-        .Case<FillOp>([&](FillOp f) {
-          e.code = "Fill";
-          e.scalar = f.getValue().convertToDouble();
-        })
-        .Case<EyeOp>([&](EyeOp) { e.code = "Eye"; })
-        .Case<RangeOp>([&](RangeOp r) {
-          e.code = "Range";
-          e.a = r.getStart();
-          e.b = r.getStop();
-        })
-        .Case<ConstantOp>([&](ConstantOp c) {
-          e.code = "Constant";
-          e.data = "kConstant" + std::to_string(index);
-          std::string def = "const double " + e.data + "[] = {";
-          size_t n = 0;
-          for (double v : c.getValue().getValues<double>()) {
-            def += (n ? (n % 8 ? ", " : ",\n    ") : "") + literal(v);
-            ++n;
-          }
-          constants.push_back(def + "};");
-        })
-        .Case<LoadOp>([&](LoadOp l) {
-          e.code = "Load";
-          e.text = l.getPath().str();
-        })
-        .Case<MatmulOp>([&](MatmulOp) { e.code = "Matmul"; })
-        .Case<PowOp>([&](PowOp) { e.code = "Pow"; })
-        .Case<AddOp>([&](AddOp) { e.code = "Add"; })
-        .Case<SubOp>([&](SubOp) { e.code = "Sub"; })
-        .Case<MulOp>([&](MulOp) { e.code = "Mul"; })
-        .Case<DivOp>([&](DivOp) { e.code = "Div"; })
-        .Case<EPowOp>([&](EPowOp) { e.code = "EPow"; })
-        .Case<MaxOp>([&](MaxOp) { e.code = "Max"; })
-        .Case<MinOp>([&](MinOp) { e.code = "Min"; })
-        .Case<ModOp>([&](ModOp) { e.code = "Mod"; })
-        .Case<CmpOp>([&](CmpOp c) { e.code = cmpCode(c.getPredicate()); })
-        .Case<ScaleOp>([&](ScaleOp s) {
-          e.code = "Scale";
-          e.scalar = s.getFactor().convertToDouble();
-        })
-        .Case<NegOp>([&](NegOp) { e.code = "Neg"; })
-        .Case<MapOp>([&](MapOp m) {
-          e.code = "Map";
-          e.a = static_cast<int64_t>(toRuntime(m.getFn()));
-        })
-        .Case<TransposeOp>([&](TransposeOp) { e.code = "Transpose"; })
-        .Case<ReduceOp>([&](ReduceOp r) {
-          e.code = reduceCode(r.getKind());
-          e.a = r.getDim() ? int64_t(*r.getDim()) : 0;
-        })
-        .Case<NormOp>([&](NormOp) { e.code = "Norm"; })
-        .Case<InvOp>([&](InvOp) { e.code = "Inv"; })
-        .Case<SolveOp>([&](SolveOp) { e.code = "Solve"; })
-        .Case<PrintOp>([&](PrintOp p) {
-          e.code = "Print";
-          e.text = p.getLabel().str();
-          std::tie(e.rows, e.cols) = shapeOf(p.getInput());
-          outputs.push_back(index);
-        })
-        .Case<PrintScalarOp>([&](PrintScalarOp p) {
-          e.code = "PrintScalar";
-          e.text = p.getLabel().str();
-          e.scalar = p.getValue().convertToDouble();
-          outputs.push_back(index);
-        })
-        .Case<SaveOp>([&](SaveOp s) {
-          e.code = "Save";
-          e.text = s.getPath().str();
-          std::tie(e.rows, e.cols) = shapeOf(s.getInput());
-          outputs.push_back(index);
-        });
+    e.rows = decl.getRows();
+    e.cols = decl.getCols();
+    e.inRows = decl.getInRows().value_or(0);
+    e.inCols = decl.getInCols().value_or(0);
+    if (auto value = decl.getValue())
+      e.scalar = value->convertToDouble();
+    if (code == OpCode::Rand || code == OpCode::Randn) {
+      e.a = *decl.getSeed();
+      e.b = *decl.getId();
+    } else if (code == OpCode::Range) {
+      e.a = *decl.getFirst();
+      e.b = *decl.getLast();
+    } else if (auto dim = decl.getDim()) {
+      e.a = *dim;
+    } else if (auto fn = decl.getFn()) {
+      std::optional<UnaryFn> unary = symbolizeUnaryFn(*fn);
+      if (!unary)
+        return decl.emitOpError("has an unknown function '") << *fn << "'";
+      e.a = static_cast<int64_t>(toRuntime(*unary));
+    }
+    if (auto label = decl.getLabel())
+      e.text = label->str();
+    if (auto path = decl.getPath())
+      e.text = path->str();
+    if (code == OpCode::Constant) {
+      e.data = "kConstant" + std::to_string(index);
+      std::string def = "const double " + e.data + "[] = {";
+      size_t n = 0;
+      for (APFloat v : decl.getData()->getValues<APFloat>()) {
+        def += (n ? (n % 8 ? ", " : ",\n    ") : "") +
+               literal(v.convertToDouble());
+        ++n;
+      }
+      constants.push_back(def + "};");
+    }
+    if (code == OpCode::Print || code == OpCode::PrintScalar ||
+        code == OpCode::Save)
+      outputs.push_back(index);
     ops.push_back(std::move(e));
-    ++index;
   }
   return success();
 }
@@ -330,10 +261,12 @@ LogicalResult CppEmitter::collectGraph() {
       continue; // cache put/evict: the executor releases after the last use
     if (!task.getNode())
       return task.emitOpError("has no placement; run cmm-schedule first");
-    int64_t op = task.getOp().value_or(-1);
-    if (task.getKind() != tg::TaskKind::Merge &&
-        (op < 0 || op >= int64_t(ops.size())))
-      return task.emitOpError("does not name an op of @main (attribute 'op')");
+    int64_t op = -1;
+    if (auto name = task.getOpAttr())
+      op = opIndex.lookup(name.getAttr()); // the verifier resolved it
+    else if (task.getKind() != tg::TaskKind::Merge)
+      return task.emitOpError("does not say which op it computes part of "
+                              "(attribute 'op')");
     TaskInfo info;
     info.kind = task.getKind();
     info.op = op;
@@ -371,9 +304,6 @@ LogicalResult CppEmitter::collectGraph() {
         return task.emitOpError("is a distributed_gemm whose gang is not "
                                 "every node in order (0, 1, ...); the runtime "
                                 "runs only those");
-      if (op < 0 || (ops[op].code != "Matmul" && ops[op].code != "Pow"))
-        return task.emitOpError("is a distributed_gemm of an op that is not "
-                                "a product");
       // Each node's entry reads the operand tiles located there, A's then
       // B's (A's tiles come first among the operands: m x k of them by
       // area); the results appear on the first node.
@@ -524,7 +454,7 @@ void CppEmitter::emit() {
     (*buffer)->getBuffer().split(lines, '\n');
     std::vector<bool> used(lines.size(), false);
     for (const OpEntry &e : ops)
-      if (e.code != "Other" && e.line >= 1 && e.line <= int64_t(lines.size())) {
+      if (e.line >= 1 && e.line <= int64_t(lines.size())) {
         used[e.line - 1] = true;
         numSourceLines = std::max<int64_t>(numSourceLines, e.line);
       }
@@ -568,23 +498,26 @@ LogicalResult CppEmitter::run() {
 } // namespace
 
 LogicalResult cmm::translateToCpp(ModuleOp module, raw_ostream &os) {
-  auto main = module.lookupSymbol<func::FuncOp>("main");
-  if (!main || main.isExternal())
-    return module.emitError("--cmm-to-cpp: no func.func @main with a body");
-  if (!main.getBody().hasOneBlock())
-    return main.emitError("--cmm-to-cpp: @main must have one block");
   tg::GraphOp scheduled;
-  for (auto graph : module.getOps<tg::GraphOp>())
-    if (graph.getFunction() == main.getSymName() && graph.isScheduled()) {
-      if (scheduled)
-        return graph.emitError("--cmm-to-cpp: more than one scheduled graph "
-                               "of @main");
-      scheduled = graph;
+  bool unscheduled = false;
+  for (auto graph : module.getOps<tg::GraphOp>()) {
+    if (!graph.isScheduled()) {
+      unscheduled = true;
+      continue;
     }
+    if (scheduled)
+      return graph.emitError("--cmm-to-cpp: more than one scheduled "
+                             "cmmtg.graph; a program is one plan");
+    scheduled = graph;
+  }
   if (!scheduled)
-    return module.emitError("--cmm-to-cpp: no scheduled cmmtg.graph @main "
-                            "(run --cmm-tile --cmm-schedule first)");
-  return CppEmitter(main, scheduled, os).run();
+    return module.emitError("--cmm-to-cpp: ")
+           << (unscheduled
+                   ? "the module's task graphs are not scheduled: run "
+                     "cmm-schedule first (or cmm-plan on the cmm IR)"
+                   : "the module has no scheduled cmmtg.graph: run "
+                     "cmm-plan (or cmm-default-pipeline) on the cmm IR first");
+  return CppEmitter(scheduled, os).run();
 }
 
 void cmm::registerToCppTranslation() {

@@ -35,20 +35,16 @@ enum class TaskKind : uint8_t {
   DistributedGemm,
 };
 
-/// The op of the source function a task computes part of.
-// The codes in groups, one group a line.
-// clang-format off
+/// The op of the program a task computes part of (OpCodes.def).
 enum class OpCode : uint8_t {
-  Rand, Randn, Fill, Eye, Range, Constant, Load,
-  Matmul, Pow,
-  Add, Sub, Mul, Div, EPow, Max, Min, Mod, Gt, Lt, Ge, Le, Eq,
-  Scale, Neg, Map, Transpose,
-  ReduceSum, ReduceMax, ReduceMin, ReduceMean, Norm,
-  Inv, Solve,
-  Print, PrintScalar, Save,
-  Other, // an op no task computes (kept so indices match the source)
+#define CMM_OP(Enumerator, name) Enumerator,
+#include "cmmrt/OpCodes.def"
 };
-// clang-format on
+
+/// The name of `code` ("matmul", "reduce_sum", ...), as OpCodes.def spells
+/// it; the inverse sets `code` and returns true for a known name.
+const char *opCodeName(OpCode code);
+bool opCodeFromName(const char *name, OpCode &code);
 
 struct Op {
   OpCode code;
@@ -92,7 +88,9 @@ struct Transfer {
   double start, finish;
 };
 
-/// print, print_scalar and save, in source order (indices into ops).
+/// A plan: `ops` are the op declarations of the scheduled graph, in
+/// program order; `outputs` the print, print_scalar and save among them
+/// (indices into ops), in program order.
 struct Plan {
   const char *sourceFile;
   int32_t nodes;

@@ -15,15 +15,20 @@ include "cmm/Dialect/TaskGraph/TaskGraphDialect.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def TG_GraphOp : TG_Op<"graph", [IsolatedFromAbove, NoRegionArguments,
+                                 SymbolTable,
                                  SingleBlockImplicitTerminator<"EndOp">]> {
   let summary = "the tiled task graph of a function for one tile size";
   let description = [{
     `function` names the function the graph was tiled from and `tile_size`
-    the side of its square tiles. Unscheduled, the body holds tasks in a
-    topological order. Scheduled (`makespan` set, with the `scheduler` that
+    the side of its square tiles. The body first declares the operations of
+    the program (`cmmtg.op`, in program order), then holds the tasks, which
+    name the operation they compute part of: a graph is the whole program,
+    whatever becomes of the function afterwards. Unscheduled, the tasks are
+    in a topological order. Scheduled (`makespan` set, with the `scheduler` that
     made the plan and the number of `nodes` of the machine, and per node
     the `workers`, BLAS `threads` per worker and `communicators` code
     generation needs, and the `gemm_memory` in bytes per rank that
@@ -71,6 +76,46 @@ def TG_GraphOp : TG_Op<"graph", [IsolatedFromAbove, NoRegionArguments,
   }];
 }
 
+def TG_OpDeclOp : TG_Op<"op", [HasParent<"GraphOp">, Symbol]> {
+  let summary = "an operation of the program, which tasks compute";
+  let description = [{
+    One operation of the program a graph was tiled from, with what code
+    generation needs to run its tasks: the op `code` (one of
+    `runtime/include/cmmrt/OpCodes.def`), the result's `rows` x `cols`
+    (print/save: the printed matrix's), the first operand's `in_rows` x
+    `in_cols` where it matters (reductions) and the op's parameters: `value`
+    (fill value, scale factor, printed scalar), `seed` and `id` (rand,
+    randn), `first` and `last` (range), `dim` (reductions: 1, 2, or 0 for
+    the whole matrix), `fn` (map: a cmm unary function), `label`
+    (print, print_scalar), `path` (load, save), `data` (constant). Its
+    location is the source of the op. The declarations stand in program
+    order; print, print_scalar and save among them are the program's
+    outputs, written in that order.
+
+    ```mlir
+    cmmtg.op @matmul2 matmul {cols = 64 : i64, rows = 64 : i64}
+    %c = cmmtg.task gemm (%a, %b) {op = @matmul2, ...} : ...
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, I32Attr:$code,
+                   I64Attr:$rows, I64Attr:$cols,
+                   OptionalAttr<I64Attr>:$in_rows,
+                   OptionalAttr<I64Attr>:$in_cols,
+                   OptionalAttr<F64Attr>:$value,
+                   OptionalAttr<I64Attr>:$seed, OptionalAttr<I64Attr>:$id,
+                   OptionalAttr<I64Attr>:$first, OptionalAttr<I64Attr>:$last,
+                   OptionalAttr<I64Attr>:$dim, OptionalAttr<StrAttr>:$fn,
+                   OptionalAttr<StrAttr>:$label, OptionalAttr<StrAttr>:$path,
+                   OptionalAttr<ElementsAttr>:$data);
+  let assemblyFormat = "$sym_name custom<OpCode>($code) attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::cmmrt::plan::OpCode getOpCode() {
+      return static_cast<::cmmrt::plan::OpCode>(getCode());
+    }
+  }];
+}
+
 def TG_EndOp : TG_Op<"end", [Terminator, HasParent<"GraphOp">, Pure]> {
   let summary = "terminator of a graph (implicit in the custom form)";
   let assemblyFormat = "attr-dict";
@@ -105,8 +150,10 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
     planner makes one for a product that COSMA runs faster (`gemm=auto`) or
     for every product (`gemm=cosma`).
 
-    For code generation a task tiled from a function names the `op` it
-    computes part of (its index in the function body) and, per result, the
+    A task tiled from a program names the `op` it computes part of (a
+    `cmmtg.op` of its graph; every kind but `merge` has one in a graph that
+    code is generated from, and the kind must fit the op: a `gemm` is part
+    of a product, a `gather` of a print or save, ...) and, per result, the
     `origins` of the tile in its matrix (row, column pairs).
 
     ```mlir
@@ -124,7 +171,7 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
                    OptionalAttr<I64Attr>:$node, OptionalAttr<I64Attr>:$worker,
                    OptionalAttr<F64Attr>:$start, OptionalAttr<F64Attr>:$finish,
                    OptionalAttr<DenseI64ArrayAttr>:$nodes,
-                   OptionalAttr<I64Attr>:$op,
+                   OptionalAttr<FlatSymbolRefAttr>:$op,
                    OptionalAttr<DenseI64ArrayAttr>:$origins);
   let results = (outs Variadic<TG_Tile>:$results);
   let assemblyFormat = [{
