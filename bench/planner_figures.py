@@ -8,7 +8,7 @@ zero-communication makespan, the bound the issue names, max(critical path,
 work / workers) ("path/work"), and the planner's lower bound (at least
 path/work: it also counts pinned work, node speeds and the work that must
 precede each task, Simulator.h), with the ratios the issue asks for. Candidates whose products run
-as COSMA gang tasks (issue 6) are marked and left out of the 1.15x check,
+as COSMA gang tasks (docs/cosma.md) are marked and left out of the 1.15x check,
 which is about tiles on HEFT: a gang holds every worker, so nothing else
 overlaps it.
 usage: bench/planner_figures.py [BUILD_DIR] [--summary] [--cmmc=PATH]

@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "CMM"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".cmm", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Embedding",
                    "unittests"]
 
 config.test_source_root = os.path.dirname(__file__)
@@ -29,7 +29,7 @@ for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS"):
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.cmm_tools_dir, config.llvm_tools_dir]
-tools = ["cmm-opt", "cmm-translate", "cmmc"]
+tools = ["cmm-opt", "cmm-translate", "cmmc", "cmm-lsp-server"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # Scripts run by the tests call the cmm tools by name.

@@ -26,6 +26,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -1063,4 +1064,24 @@ cmm::importCmm(mlir::MLIRContext &context, llvm::SourceMgr &sourceMgr,
   if (!program)
     return nullptr;
   return mlirGen(context, sourceMgr, *program, options);
+}
+
+bool cmm::addDefine(llvm::StringRef text, MLIRGenOptions &options,
+                    std::string &error) {
+  auto [name, number] = text.split('=');
+  double value = 0;
+  bool ok = text.contains('=') && !name.empty();
+  if (ok) {
+    const char *begin = number.begin(), *end = number.end();
+    if (begin != end && *begin == '+')
+      ++begin;
+    auto [ptr, ec] = std::from_chars(begin, end, value);
+    ok = ec == std::errc() && ptr == end && begin != end;
+  }
+  if (!ok) {
+    error = "-D expects name=number, got '" + text.str() + "'";
+    return false;
+  }
+  options.defines[name.str()] = value;
+  return true;
 }

@@ -95,7 +95,7 @@ def main():
     configs = [(t, []) for t in tiles]
     if ranks > 1:
         configs.append((largest, ["--dynamic-tiling=always"]))
-    # Every product as a COSMA gang task on all ranks (issue 6); on several
+    # Every product as a COSMA gang task on all ranks (docs/cosma.md); on several
     # ranks also with the c5 model's three workers per node, so other
     # workers run beside the gang.
     configs.append((tiles[-1], ["--gemm=cosma"]))

@@ -36,6 +36,20 @@ static std::string findTool(const char *envVar, StringRef configured,
   return "";
 }
 
+/// A directory of the runtime: the environment variable `envVar` if set,
+/// else `sub` (include, lib) beside the directory of cmmc itself, as in an
+/// install prefix and in the build tree (bin/cmmc, lib/, include/).
+static std::string runtimeDir(const char *envVar, StringRef sub) {
+  if (const char *env = std::getenv(envVar); env && *env)
+    return env;
+  static int anchor;
+  SmallString<256> dir(sys::fs::getMainExecutable("cmmc", &anchor));
+  sys::path::remove_filename(dir); // bin/
+  sys::path::remove_filename(dir); // the prefix
+  sys::path::append(dir, sub);
+  return dir.str().str();
+}
+
 bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
                           std::string &error) {
   std::string mpicxx = findTool("CMM_MPICXX", CMMC_MPICXX, "mpicxx");
@@ -49,18 +63,19 @@ bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
             "libopenmpi-dev) or set CMM_MPICXX";
     return false;
   }
-  std::string libDir = CMMC_RUNTIME_LIBRARY_DIR;
-  if (const char *env = std::getenv("CMM_RUNTIME_LIBRARY_DIR"); env && *env)
-    libDir = env;
-  std::string includeDir = CMMC_RUNTIME_INCLUDE_DIR;
-  if (const char *env = std::getenv("CMM_RUNTIME_INCLUDE_DIR"); env && *env)
-    includeDir = env;
-  SmallString<256> runtimeLib(libDir);
+  std::string includeDir = runtimeDir("CMM_RUNTIME_INCLUDE_DIR", "include");
+  std::string libDir = runtimeDir("CMM_RUNTIME_LIBRARY_DIR", "lib");
+  SmallString<256> runtimeLib(libDir), runtimeHeader(includeDir);
   sys::path::append(runtimeLib, "libcmmrt_mpi.a");
-  if (!sys::fs::exists(runtimeLib)) {
-    error = "the cmm runtime is missing (" + runtimeLib.str().str() +
-            "): build the project (ninja -C build) or set "
-            "CMM_RUNTIME_LIBRARY_DIR";
+  sys::path::append(runtimeHeader, "cmmrt", "Executor.h");
+  if (!sys::fs::exists(runtimeLib) || !sys::fs::exists(runtimeHeader)) {
+    error = "the cmm runtime is missing (" +
+            (sys::fs::exists(runtimeLib) ? runtimeHeader : runtimeLib)
+                .str()
+                .str() +
+            "): build the project (ninja -C build), install it (cmake "
+            "--install), or set CMM_RUNTIME_LIBRARY_DIR and "
+            "CMM_RUNTIME_INCLUDE_DIR";
     return false;
   }
 

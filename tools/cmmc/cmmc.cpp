@@ -45,7 +45,6 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
-#include <charconv>
 
 namespace cl = llvm::cl;
 namespace planner = cmm::planner;
@@ -278,25 +277,12 @@ static int buildAndRun(mlir::ModuleOp module, unsigned nodes) {
 }
 
 static bool parseDefines(cmm::MLIRGenOptions &options) {
-  for (const std::string &d : defines) {
-    size_t eq = d.find('=');
-    std::string name = d.substr(0, eq);
-    double value = 0;
-    bool ok = eq != std::string::npos && !name.empty();
-    if (ok) {
-      const char *begin = d.data() + eq + 1, *end = d.data() + d.size();
-      if (begin != end && *begin == '+')
-        ++begin;
-      auto [ptr, ec] = std::from_chars(begin, end, value);
-      ok = ec == std::errc() && ptr == end && begin != end;
-    }
-    if (!ok) {
-      llvm::errs() << "cmmc: error: -D expects name=number, got '" << d
-                   << "'\n";
+  std::string error;
+  for (const std::string &d : defines)
+    if (!cmm::addDefine(d, options, error)) {
+      llvm::errs() << "cmmc: error: " << error << "\n";
       return false;
     }
-    options.defines[name] = value;
-  }
   return true;
 }
 

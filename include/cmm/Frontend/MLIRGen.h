@@ -31,6 +31,11 @@ struct MLIRGenOptions {
   std::map<std::string, double> defines;
 };
 
+/// Adds a `-D name=value` definition (`text` is "name=value", the value a
+/// number) to `options`; false with a message naming `text` otherwise.
+bool addDefine(llvm::StringRef text, MLIRGenOptions &options,
+               std::string &error);
+
 /// Seed used by `rand`/`randn` calls without an explicit seed.
 constexpr int64_t kDefaultSeed = 20260101;
 

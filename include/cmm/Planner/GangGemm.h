@@ -1,6 +1,6 @@
 //===- GangGemm.h - A product as one COSMA gang task: its cost --*- C++ -*-===//
 //
-// The planner's view of a distributed_gemm (issue 6): one product C = A B
+// The planner's view of a distributed_gemm (docs/cosma.md): one product C = A B
 // run by COSMA (cmmrt/CosmaStrategy.h) on a gang of nodes, its operands'
 // tiles wherever the plan put them, its result gathered on the gang's
 // first node. Its predicted time, from the machine model, for u used ranks:

@@ -1,0 +1,67 @@
+# The CMM package: `cmake --install build --prefix P` installs the tools,
+# the libraries, the headers (.h, .td, .def and the generated .inc), the
+# runtime and a relocatable CMake package, so another project writes
+#   find_package(MLIR REQUIRED CONFIG)
+#   find_package(CMM REQUIRED CONFIG)      # -DCMM_DIR=P/lib/cmake/cmm
+#   target_link_libraries(tool PRIVATE CMM::Pipelines)
+# (examples/embedding is such a project).
+include(CMakePackageConfigHelpers)
+
+# Library target -> exported name (CMM::<name>).
+set(CMM_EXPORTED_LIBRARIES
+  cmmrt:Runtime
+  cmmrt_mpi:MPIRuntime
+  CMMDialect:Dialect
+  CMMTaskGraph:TaskGraph
+  CMMFrontend:Frontend
+  CMMInterpreter:Interpreter
+  CMMTransforms:Transforms
+  CMMPlanner:Scheduling
+  CMMPlanning:Planning
+  CMMPipelines:Pipelines
+  CMMTargetCpp:TargetCpp
+  )
+set(cmm_library_targets)
+foreach(entry ${CMM_EXPORTED_LIBRARIES})
+  string(REPLACE ":" ";" pair ${entry})
+  list(GET pair 0 target)
+  list(GET pair 1 exported)
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${exported})
+  target_include_directories(${target} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:include>)
+  list(APPEND cmm_library_targets ${target})
+endforeach()
+
+install(TARGETS ${cmm_library_targets}
+  EXPORT CMMTargets
+  ARCHIVE DESTINATION lib
+  LIBRARY DESTINATION lib
+  INCLUDES DESTINATION include)
+# Installed tools find libMLIR.so / libLLVM.so where this build found them.
+set(cmm_tools cmm-opt cmm-translate cmmc cmm-lsp-server)
+set_target_properties(${cmm_tools} PROPERTIES
+  INSTALL_RPATH "\$ORIGIN/../lib;${LLVM_LIBRARY_DIR}")
+install(TARGETS ${cmm_tools} RUNTIME DESTINATION bin)
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cmm DESTINATION include
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.td" PATTERN "*.def")
+install(DIRECTORY ${PROJECT_BINARY_DIR}/include/cmm DESTINATION include
+  FILES_MATCHING PATTERN "*.inc" PATTERN "*.h")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/cmmrt
+  DESTINATION include)
+
+install(EXPORT CMMTargets NAMESPACE CMM:: DESTINATION lib/cmake/cmm)
+configure_package_config_file(
+  ${PROJECT_SOURCE_DIR}/cmake/CMMConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/lib/cmake/cmm/CMMConfig.cmake
+  INSTALL_DESTINATION lib/cmake/cmm
+  PATH_VARS CMAKE_INSTALL_PREFIX)
+write_basic_package_version_file(
+  ${PROJECT_BINARY_DIR}/lib/cmake/cmm/CMMConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES
+  ${PROJECT_BINARY_DIR}/lib/cmake/cmm/CMMConfig.cmake
+  ${PROJECT_BINARY_DIR}/lib/cmake/cmm/CMMConfigVersion.cmake
+  DESTINATION lib/cmake/cmm)
