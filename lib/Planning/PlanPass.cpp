@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cmm/Planning/MachineAttr.h"
 #include "cmm/Planning/Passes.h"
 #include "cmm/Planning/TaskGraphIR.h"
 
@@ -76,7 +77,7 @@ void PlanProgramPass::runOnOperation() {
 
   MachineModel machine;
   std::string error;
-  if (!resolveMachineModel(machineModel, nodes, machine, error)) {
+  if (!machineModelOf(module, machineModel, nodes, machine, error)) {
     emitError(nowhere) << error;
     return signalPassFailure();
   }
@@ -100,6 +101,7 @@ void PlanProgramPass::runOnOperation() {
     emitError(main.getLoc(), "cmm-plan: internal error: ") << error;
     return signalPassFailure();
   }
+  attachMachineModel(module, machine); // what the plan is for
   numTasks += best.graph.size();
   numTransfers += best.schedule.transfers.size();
 

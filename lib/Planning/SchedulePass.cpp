@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cmm/Planning/MachineAttr.h"
 #include "cmm/Planning/Passes.h"
 #include "cmm/Planning/TaskGraphIR.h"
 
@@ -48,7 +49,7 @@ struct ScheduleTaskGraphPass
 
     MachineModel machine;
     if (std::string error;
-        !resolveMachineModel(machineModel, nodes, machine, error)) {
+        !machineModelOf(module, machineModel, nodes, machine, error)) {
       mlir::emitError(module.getLoc(), "cmm-schedule: ") << error;
       return signalPassFailure();
     }
@@ -114,6 +115,7 @@ struct ScheduleTaskGraphPass
           << error;
       return signalPassFailure();
     }
+    attachMachineModel(module, machine);
     numTransfers += best.schedule.transfers.size();
     for (tg::GraphOp graph : graphs)
       graph.erase();

@@ -21,8 +21,8 @@ defvar TileSizesOption =
                "the largest matrix dimension, without sizes that would make "
                "more than 200000 tasks)">;
 
-// The machine: the module's `cmm.machine_model` attribute, else this file,
-// else the built-in model; `nodes` resizes it.
+// The machine: the module's `cmmtg.machine` attribute, else this file, else
+// the built-in model; `nodes` resizes it.
 defvar MachineOptions = [
   Option<"machineModel", "machine-model", "std::string", /*default=*/"\"\"",
          "Machine model JSON (docs/machine-model.md); default: the "
@@ -45,6 +45,23 @@ defvar SchedulerOptions = [
          "A transfer occupies a communicator on both ends">,
 ];
 
+def AttachMachineModel : Pass<"cmm-attach-machine-model", "mlir::ModuleOp"> {
+  let summary = "Attach a machine model to the module (cmmtg.machine)";
+  let description = [{
+    Sets the module's `cmmtg.machine` attribute to the JSON model in `file`
+    (docs/machine-model.md), or to the built-in model of this machine, with
+    `nodes` nodes; the planning passes then plan for it. A model already
+    attached is replaced.
+  }];
+  let dependentDialects = ["cmm::tg::TaskGraphDialect"];
+  let options = [
+    Option<"file", "file", "std::string", /*default=*/"\"\"",
+           "Machine model JSON; default: the built-in model">,
+    Option<"nodes", "nodes", "unsigned", /*default=*/"0",
+           "Number of nodes (0: the model's; the built-in model has 1)">,
+  ];
+}
+
 def PlanProgram : Pass<"cmm-plan", "mlir::ModuleOp"> {
   let summary = "Sweep tile sizes, schedule and simulate each candidate, "
                 "append the best plan";
@@ -57,7 +74,8 @@ def PlanProgram : Pass<"cmm-plan", "mlir::ModuleOp"> {
     checked and simulated; the candidate with the smallest predicted
     makespan is appended to the module as a scheduled
     `cmmtg.graph @main`, which `cmm-translate --cmm-to-cpp` turns into a
-    program. `report` writes the sweep (one line per candidate, the choice
+    program, and the machine it was planned for is the module's
+    `cmmtg.machine`. `report` writes the sweep (one line per candidate, the choice
     and the predicted speedup over one node); `plan-trace` and `plan-svg`
     draw the chosen plan.
   }];

@@ -1,12 +1,14 @@
 //===- TaskGraphDialect.cpp - The cmmtg dialect -----------------*- C++ -*-===//
 //
-// Dialect registration and the tile type's syntax `!cmmtg.tile<RxC>`.
+// Dialect registration, the tile type's syntax `!cmmtg.tile<RxC>` and the
+// machine model attributes' verifiers.
 //
 //===----------------------------------------------------------------------===//
 
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -18,10 +20,17 @@ using namespace cmm::tg;
 #define GET_TYPEDEF_CLASSES
 #include "cmm/Dialect/TaskGraph/TaskGraphTypes.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "cmm/Dialect/TaskGraph/TaskGraphAttrs.cpp.inc"
+
 void TaskGraphDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "cmm/Dialect/TaskGraph/TaskGraphTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "cmm/Dialect/TaskGraph/TaskGraphAttrs.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST
@@ -59,5 +68,57 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (rows < 1 || cols < 1)
     return emitError() << "tile dimensions must be positive, got " << rows
                        << "x" << cols;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The machine model
+//===----------------------------------------------------------------------===//
+
+LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  StringRef, ArrayAttr nodes, LinkAttr,
+                                  ArrayAttr routes) {
+  if (nodes.empty())
+    return emitError() << "a machine needs at least one node";
+  for (Attribute node : nodes) {
+    auto spec = dyn_cast<NodeAttr>(node);
+    if (!spec)
+      return emitError() << "nodes must be #cmmtg.node attributes, got "
+                         << node;
+    if (spec.getCores() < 1 || spec.getWorkers() < 1 ||
+        spec.getThreads() < 1 || spec.getCommunicators() < 1)
+      return emitError() << "node '" << spec.getName()
+                         << "' needs at least one core, worker, thread and "
+                            "communicator";
+    if (!(spec.getMemory().getValueAsDouble() > 0))
+      return emitError() << "node '" << spec.getName()
+                         << "' needs a positive memory";
+  }
+  for (Attribute route : routes) {
+    auto r = dyn_cast<RouteAttr>(route);
+    if (!r)
+      return emitError() << "routes must be #cmmtg.route attributes, got "
+                         << route;
+    if (r.getFrom() < 0 || r.getTo() < 0 ||
+        r.getFrom() >= int64_t(nodes.size()) ||
+        r.getTo() >= int64_t(nodes.size()))
+      return emitError() << "a route from node " << r.getFrom() << " to node "
+                         << r.getTo() << " of a machine with " << nodes.size()
+                         << " node(s)";
+  }
+  return success();
+}
+
+LogicalResult TaskGraphDialect::verifyOperationAttribute(Operation *op,
+                                                         NamedAttribute attr) {
+  if (attr.getName() != kMachineAttrName)
+    return op->emitError("unknown cmmtg attribute '")
+           << attr.getName().getValue() << "'";
+  if (!isa<ModuleOp>(op))
+    return op->emitError("'") << kMachineAttrName << "' belongs on a module";
+  if (!isa<MachineAttr>(attr.getValue()))
+    return op->emitError("'")
+           << kMachineAttrName << "' must be a #cmmtg.machine, got "
+           << attr.getValue();
   return success();
 }

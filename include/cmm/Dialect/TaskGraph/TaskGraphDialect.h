@@ -27,6 +27,9 @@
 #define GET_TYPEDEF_CLASSES
 #include "cmm/Dialect/TaskGraph/TaskGraphTypes.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "cmm/Dialect/TaskGraph/TaskGraphAttrs.h.inc"
+
 #define GET_OP_CLASSES
 #include "cmm/Dialect/TaskGraph/TaskGraphOps.h.inc"
 

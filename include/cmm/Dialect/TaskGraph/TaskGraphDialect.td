@@ -29,6 +29,13 @@ def TaskGraph_Dialect : Dialect {
     and `cmmtg.evict` (the node-level tile cache).
   }];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  // The module's `cmmtg.machine` must be a machine model.
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The module attribute naming the machine a program is planned for.
+    static constexpr ::llvm::StringLiteral kMachineAttrName = "cmmtg.machine";
+  }];
 }
 
 class TG_Op<string mnemonic, list<Trait> traits = []>
@@ -57,6 +64,64 @@ def TG_TileType : TypeDef<TaskGraph_Dialect, "Tile"> {
 /// A tile value; printed in full (`!cmmtg.tile<RxC>`) in op syntax.
 def TG_Tile : Type<CPred<"::llvm::isa<::cmm::tg::TileType>($_self)">,
                    "tile", "::mlir::Type">;
+
+//===----------------------------------------------------------------------===//
+// The machine model (docs/machine-model.md) as attributes
+//===----------------------------------------------------------------------===//
+
+class TG_Attr<string name, string attrMnemonic>
+    : AttrDef<TaskGraph_Dialect, name> {
+  let mnemonic = attrMnemonic;
+}
+
+def TG_LinkAttr : TG_Attr<"Link", "link"> {
+  let summary = "a network link: latency (s) and bandwidth (bytes/s)";
+  let parameters = (ins "::mlir::FloatAttr":$latency,
+                        "::mlir::FloatAttr":$bandwidth);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def TG_RouteAttr : TG_Attr<"Route", "route"> {
+  let summary = "the link from one node to another, where not the default";
+  let parameters = (ins "int64_t":$from, "int64_t":$to, "LinkAttr":$link);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def TG_NodeAttr : TG_Attr<"Node", "node"> {
+  let summary = "one node of a machine";
+  let description = [{
+    Its cores, worker and communicator processes, BLAS threads per worker,
+    memory (bytes) and the time polynomial of each cost class (Table 1 of
+    the paper: eight coefficients of 1, m, n, k, mn, mk, nk, mnk).
+
+    ```mlir
+    #cmmtg.node<name = "c5", cores = 36, workers = 3, threads = 12,
+      communicators = 3, memory = 7.2e10 : f64,
+      time = {gemm = array<f64: 0.0, ...>, ...}>
+    ```
+  }];
+  let parameters = (ins StringRefParameter<>:$name, "int64_t":$cores,
+                        "int64_t":$workers, "int64_t":$threads,
+                        "int64_t":$communicators, "::mlir::FloatAttr":$memory,
+                        "::mlir::DictionaryAttr":$time);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def TG_MachineAttr : TG_Attr<"Machine", "machine"> {
+  let summary = "the machine a program is planned for";
+  let description = [{
+    The machine model of docs/machine-model.md in the IR: attached to the
+    module as `cmmtg.machine` (by `cmm-attach-machine-model`, by
+    `cmm-plan`, by `cmmc --machine-model`, or from C++), read by the
+    planning passes. Node 0 is the master; `link` is the default link and
+    `routes` the links that differ.
+  }];
+  let parameters = (ins StringRefParameter<>:$name,
+                        "::mlir::ArrayAttr":$nodes, "LinkAttr":$link,
+                        "::mlir::ArrayAttr":$routes);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Enums

@@ -1,0 +1,106 @@
+//===- MachineAttr.cpp - The machine model in the IR ------------*- C++ -*-===//
+
+#include "cmm/Planning/MachineAttr.h"
+
+#include "cmm/Planning/Planner.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace cmm;
+using namespace cmm::planner;
+
+tg::MachineAttr cmm::planner::toMachineAttr(MLIRContext *context,
+                                            const MachineModel &machine) {
+  Builder b(context);
+  auto link = [&](const LinkSpec &l) {
+    return tg::LinkAttr::get(context, b.getF64FloatAttr(l.latency),
+                             b.getF64FloatAttr(l.bandwidth));
+  };
+  SmallVector<Attribute> nodes;
+  for (const NodeSpec &n : machine.nodes) {
+    SmallVector<NamedAttribute> time;
+    for (unsigned c = 0; c < kNumOpClasses; ++c)
+      time.push_back(b.getNamedAttr(
+          opClassName(OpClass(c)), b.getDenseF64ArrayAttr(n.time[c].a)));
+    nodes.push_back(tg::NodeAttr::get(
+        context, n.name, n.cores, n.workers, n.threadsPerWorker,
+        n.communicators, b.getF64FloatAttr(n.memoryBytes),
+        b.getDictionaryAttr(time)));
+  }
+  SmallVector<Attribute> routes;
+  for (const auto &[key, spec] : machine.links)
+    routes.push_back(
+        tg::RouteAttr::get(context, key.first, key.second, link(spec)));
+  return tg::MachineAttr::get(context, machine.name, b.getArrayAttr(nodes),
+                              link(machine.defaultLink),
+                              b.getArrayAttr(routes));
+}
+
+bool cmm::planner::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
+                                   std::string &error) {
+  auto link = [](tg::LinkAttr l) {
+    LinkSpec spec;
+    spec.latency = l.getLatency().getValueAsDouble();
+    spec.bandwidth = l.getBandwidth().getValueAsDouble();
+    return spec;
+  };
+  MachineModel out;
+  out.name = attr.getName().str();
+  out.defaultLink = link(attr.getLink());
+  for (Attribute a : attr.getNodes()) {
+    auto n = cast<tg::NodeAttr>(a);
+    NodeSpec node;
+    node.name = n.getName().str();
+    node.cores = n.getCores();
+    node.workers = n.getWorkers();
+    node.threadsPerWorker = n.getThreads();
+    node.communicators = n.getCommunicators();
+    node.memoryBytes = n.getMemory().getValueAsDouble();
+    for (NamedAttribute entry : n.getTime()) {
+      std::optional<OpClass> c = opClassFromName(entry.getName().str());
+      auto coefficients = dyn_cast<DenseF64ArrayAttr>(entry.getValue());
+      if (!c || !coefficients || coefficients.size() != 8) {
+        error = "node '" + node.name + "': time '" + entry.getName().str() +
+                "' must be a cost class with 8 coefficients";
+        return false;
+      }
+      std::copy(coefficients.asArrayRef().begin(),
+                coefficients.asArrayRef().end(), node.time[int(*c)].a.begin());
+    }
+    out.nodes.push_back(std::move(node));
+  }
+  for (Attribute a : attr.getRoutes()) {
+    auto r = cast<tg::RouteAttr>(a);
+    out.links[{unsigned(r.getFrom()), unsigned(r.getTo())}] =
+        link(r.getLink());
+  }
+  machine = std::move(out);
+  return true;
+}
+
+void cmm::planner::attachMachineModel(ModuleOp module,
+                                      const MachineModel &machine) {
+  module->setAttr(tg::TaskGraphDialect::kMachineAttrName,
+                  toMachineAttr(module.getContext(), machine));
+}
+
+bool cmm::planner::machineModelOf(ModuleOp module, const std::string &path,
+                                  unsigned nodes, MachineModel &machine,
+                                  std::string &error) {
+  auto attached = module->getAttrOfType<tg::MachineAttr>(
+      tg::TaskGraphDialect::kMachineAttrName);
+  if (!attached)
+    return resolveMachineModel(path, nodes, machine, error);
+  if (!path.empty()) {
+    error = "the module already has a machine model (cmmtg.machine); "
+            "machine-model='" +
+            path + "' would replace it (use cmm-attach-machine-model)";
+    return false;
+  }
+  if (!fromMachineAttr(attached, machine, error))
+    return false;
+  if (nodes)
+    machine = machine.withNodes(nodes);
+  return true;
+}
