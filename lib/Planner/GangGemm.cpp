@@ -2,6 +2,8 @@
 
 #include "cmm/Planner/GangGemm.h"
 
+#include "cmmrt/Plan.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -11,12 +13,10 @@
 using namespace cmm::planner;
 
 double cmm::planner::gangMemoryBytes(const MachineModel &machine) {
-  if (const char *env = std::getenv("CMM_MAX_MEMORY")) {
-    char *end = nullptr;
-    double bytes = std::strtod(env, &end);
-    if (end != env && *end == '\0' && bytes > 0)
-      return bytes;
-  }
+  if (double bytes = cmmrt::plan::memoryLimitFromEnvironment(); bytes > 0)
+    return bytes;
+  if (machine.memoryLimit > 0)
+    return machine.memoryLimit;
   double smallest = std::numeric_limits<double>::infinity();
   for (const NodeSpec &node : machine.nodes)
     smallest = std::min(smallest, node.memoryBytes);

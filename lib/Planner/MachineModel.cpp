@@ -85,6 +85,7 @@ MachineModel MachineModel::withNodes(unsigned count) const {
   MachineModel out;
   out.name = name;
   out.defaultLink = defaultLink;
+  out.memoryLimit = memoryLimit;
   unsigned kept = std::min<unsigned>(count, nodes.size());
   out.nodes.assign(nodes.begin(), nodes.begin() + kept);
   for (const auto &[key, spec] : links)
@@ -369,7 +370,8 @@ public:
     const json::Object *o = object(root, "");
     if (!o || !onlyKeys(*o, "",
                         {"name", "default_link", "links", "node_defaults",
-                         "nodes", "replicate_last_node_to"}))
+                         "nodes", "replicate_last_node_to",
+                         "memory_limit_bytes"}))
       return false;
     MachineModel m;
     if (const json::Value *v = o->get("name")) {
@@ -384,6 +386,9 @@ public:
           !linkFields(*l, "default_link", m.defaultLink))
         return false;
     }
+    if (const json::Value *v = o->get("memory_limit_bytes"))
+      if (!positiveNumber(*v, "memory_limit_bytes", m.memoryLimit))
+        return false;
     NodeSpec defaults;
     if (const json::Value *v = o->get("node_defaults"))
       if (!nodeFields(*v, "node_defaults", defaults, /*allowName=*/false))
@@ -528,6 +533,11 @@ std::string cmm::planner::printMachineModel(const MachineModel &model) {
     json::OStream j(os, /*IndentSize=*/2);
     j.object([&] {
       j.attribute("name", model.name);
+      if (model.memoryLimit > 0) {
+        j.attributeBegin("memory_limit_bytes");
+        writeNumber(j, model.memoryLimit);
+        j.attributeEnd();
+      }
       j.attributeObject("default_link", [&] {
         j.attributeBegin("latency_s");
         writeNumber(j, model.defaultLink.latency);

@@ -10,6 +10,8 @@
 
 #include "cmm/Planner/PlanOutput.h"
 
+#include "cmmrt/TraceLayout.h"
+
 #include "llvm/Support/JSON.h"
 
 #include <algorithm>
@@ -140,15 +142,13 @@ Layout computeLayout(const TaskGraph &graph, const Schedule &schedule,
   return layout;
 }
 
-std::string nodeName(unsigned node) {
-  return "node " + std::to_string(node) + (node == 0 ? " (master)" : "");
-}
+std::string nodeName(unsigned node) { return cmmrt::trace::processName(node); }
 
 std::string rowName(const NodeRows &rows, unsigned row) {
   if (row < rows.workers)
-    return "worker " + std::to_string(row);
+    return cmmrt::trace::workerName(row);
   if (row < rows.workers + rows.comms)
-    return "comm " + std::to_string(row - rows.workers);
+    return cmmrt::trace::commName(row - rows.workers);
   if (rows.links && row == rows.linksRow())
     return "links";
   return "cache";
@@ -228,8 +228,9 @@ void cmm::planner::writeChromeTrace(const TaskGraph &graph,
                                     llvm::raw_ostream &os,
                                     llvm::StringRef label) {
   Layout layout = computeLayout(graph, schedule, cost);
-  auto pid = [](unsigned node) { return int64_t(node) + 1; };
-  auto tid = [](unsigned row) { return int64_t(row) + 1; };
+  // The numbering measured traces use too (cmmrt/TraceLayout.h).
+  auto pid = [](unsigned node) { return int64_t(cmmrt::trace::processId(node)); };
+  auto tid = [](unsigned row) { return int64_t(cmmrt::trace::threadId(row)); };
 
   json::OStream j(os, /*IndentSize=*/0);
   auto metadata = [&](const char *name, unsigned node, int64_t thread,

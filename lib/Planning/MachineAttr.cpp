@@ -34,7 +34,8 @@ tg::MachineAttr cmm::planner::toMachineAttr(MLIRContext *context,
         tg::RouteAttr::get(context, key.first, key.second, link(spec)));
   return tg::MachineAttr::get(context, machine.name, b.getArrayAttr(nodes),
                               link(machine.defaultLink),
-                              b.getArrayAttr(routes));
+                              b.getArrayAttr(routes),
+                              b.getF64FloatAttr(machine.memoryLimit));
 }
 
 bool cmm::planner::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
@@ -48,6 +49,7 @@ bool cmm::planner::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
   MachineModel out;
   out.name = attr.getName().str();
   out.defaultLink = link(attr.getLink());
+  out.memoryLimit = attr.getMemoryLimit().getValueAsDouble();
   for (Attribute a : attr.getNodes()) {
     auto n = cast<tg::NodeAttr>(a);
     NodeSpec node;

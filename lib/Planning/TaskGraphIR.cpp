@@ -2,7 +2,6 @@
 
 #include "cmm/Planning/TaskGraphIR.h"
 
-#include "cmm/Planner/GangGemm.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -466,12 +465,6 @@ PlanSummary cmm::planner::summarizePlan(const MachineModel &machine,
   summary.scheduler = scheduler.str();
   summary.nodes = machine.nodes.size();
   summary.makespan = makespan;
-  for (const NodeSpec &node : machine.nodes) {
-    summary.workers.push_back(std::max(1u, node.workers));
-    summary.threads.push_back(std::max(1u, node.threadsPerWorker));
-    summary.communicators.push_back(std::max(1u, node.communicators));
-  }
-  summary.gemmMemory = gangMemoryBytes(machine);
   return summary;
 }
 
@@ -487,14 +480,6 @@ tg::GraphOp cmm::planner::emitScheduledGraph(
   graphOp.setMakespanAttr(builder.getF64FloatAttr(summary.makespan));
   graphOp.setSchedulerAttr(builder.getStringAttr(summary.scheduler));
   graphOp.setNodesAttr(builder.getI64IntegerAttr(summary.nodes));
-  if (!summary.workers.empty()) {
-    graphOp.setWorkersAttr(builder.getDenseI64ArrayAttr(summary.workers));
-    graphOp.setThreadsAttr(builder.getDenseI64ArrayAttr(summary.threads));
-    graphOp.setCommunicatorsAttr(
-        builder.getDenseI64ArrayAttr(summary.communicators));
-  }
-  if (summary.gemmMemory > 0)
-    graphOp.setGemmMemoryAttr(builder.getF64FloatAttr(summary.gemmMemory));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(graphOp.getBodyBlock().getTerminator());
   emitOpDecls(builder, ops);

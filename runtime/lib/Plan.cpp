@@ -2,6 +2,7 @@
 
 #include "cmmrt/Plan.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 
@@ -25,4 +26,13 @@ bool cmmrt::plan::opCodeFromName(const char *name, OpCode &code) {
       return true;
     }
   return false;
+}
+
+double cmmrt::plan::memoryLimitFromEnvironment() {
+  const char *env = std::getenv("CMM_MAX_MEMORY");
+  if (!env)
+    return 0;
+  char *end = nullptr;
+  double bytes = std::strtod(env, &end);
+  return end != env && *end == '\0' && bytes > 0 ? bytes : 0;
 }

@@ -19,12 +19,8 @@ double cmmrt::distributedGemmMemory(double planned) {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
     bytes = pages > 0 && size > 0 ? double(pages) * double(size) : 8e9;
   }
-  if (const char *env = std::getenv("CMM_MAX_MEMORY")) {
-    char *end = nullptr;
-    double limit = std::strtod(env, &end);
-    if (end != env && *end == '\0' && limit > 0)
-      bytes = limit; // overrides, as in the planner
-  }
+  if (double limit = plan::memoryLimitFromEnvironment(); limit > 0)
+    bytes = limit; // overrides, as in the planner
   return bytes;
 }
 

@@ -6,6 +6,7 @@
 #include "cmmrt/Format.h"
 #include "cmmrt/MatrixIO.h"
 #include "cmmrt/TaskKernels.h"
+#include "cmmrt/TraceLayout.h"
 
 #include <mpi.h>
 #include <sched.h>
@@ -53,7 +54,7 @@ struct Options : ExecOptions {
 /// One measured interval for CMM_TRACE.
 struct TraceEvent {
   std::string name, category;
-  int thread; // workers 0..W-1, communicators 1000 + c
+  int thread; // the trace's thread id (cmmrt/TraceLayout.h)
   double start, finish;
 };
 
@@ -398,7 +399,7 @@ void Executor::worker(int w) {
       distributedGemm(task, inputs, poisoned);
       held.clear();
       ++tasksRun;
-      record({task.name, "task", w, start, now()});
+      record({task.name, "task", trace::workerThread(w), start, now()});
       continue;
     }
     if (poisoned) {
@@ -427,7 +428,7 @@ void Executor::worker(int w) {
       }
       progress.notify_all();
       ++tasksRun;
-      record({task.name, "task", w, start, now()});
+      record({task.name, "task", trace::workerThread(w), start, now()});
       continue;
     }
     // The last reader of a tile of its result's shape takes the buffer
@@ -490,7 +491,7 @@ void Executor::worker(int w) {
         put(task.firstOutput + o, std::move(outputs[o]));
     }
     ++tasksRun;
-    record({task.name, "task", w, start, now()});
+    record({task.name, "task", trace::workerThread(w), start, now()});
   }
 }
 
@@ -605,8 +606,8 @@ void Executor::transfer(const Transfer &x, int32_t index) {
     }
     bytesSent += 8LL * count;
     release(x.source);
-    record({"send to " + std::to_string(x.to), "send", 1000 + x.sendComm, start,
-            now()});
+    record({"send to " + std::to_string(x.to), "send",
+            trace::commThread(plan.workers[rank], x.sendComm), start, now()});
     return;
   }
   Matrix tile(target.rows, target.cols);
@@ -637,8 +638,8 @@ void Executor::transfer(const Transfer &x, int32_t index) {
     received[x.target] = true;
   }
   put(x.target, std::move(tile));
-  record({"recv from " + std::to_string(x.from), "recv", 1000 + x.recvComm,
-          start, now()});
+  record({"recv from " + std::to_string(x.from), "recv",
+          trace::commThread(plan.workers[rank], x.recvComm), start, now()});
 }
 
 void Executor::communicator(int c) {
@@ -758,7 +759,24 @@ void Executor::collect(double seconds, ExecResult &result) {
 }
 
 void Executor::writeTrace() {
+  // This rank's process and threads, named as in the plan's predicted
+  // trace (cmmrt/TraceLayout.h), then its events.
   std::string mine;
+  auto metadata = [&](const char *what, int thread, const std::string &name) {
+    char buffer[256];
+    std::snprintf(buffer, sizeof buffer,
+                  "%s{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
+                  "\"args\":{\"name\":\"%s\"}}",
+                  mine.empty() ? "" : ",\n", what, trace::processId(rank),
+                  thread, name.c_str());
+    mine += buffer;
+  };
+  metadata("process_name", trace::threadId(0), trace::processName(rank));
+  int workers = plan.workers[rank], comms = plan.communicators[rank];
+  for (int w = 0; w < workers; ++w)
+    metadata("thread_name", trace::workerThread(w), trace::workerName(w));
+  for (int c = 0; c < comms; ++c)
+    metadata("thread_name", trace::commThread(workers, c), trace::commName(c));
   for (const TraceEvent &e : events) {
     std::string name;
     for (char ch : e.name)
@@ -771,7 +789,8 @@ void Executor::writeTrace() {
                   "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
                   "\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
                   mine.empty() ? "" : ",\n", name.c_str(), e.category.c_str(),
-                  rank, e.thread, e.start * 1e6, (e.finish - e.start) * 1e6);
+                  trace::processId(rank), e.thread, e.start * 1e6,
+                  (e.finish - e.start) * 1e6);
     mine += buffer;
   }
   int size = 0;

@@ -1,7 +1,8 @@
 """CMM_TRACE writes the measured schedule as Chrome trace events: valid
 JSON, one process per rank, one complete event per task run (as many as
 --stats counts), sends and receives on communicator threads, events within
-the measured makespan.
+the measured makespan; processes and threads numbered and named as in the
+plan's predicted trace (--plan-trace), so both load side by side.
 usage: trace.py CMMC EXAMPLES_DIR WORKDIR
 """
 
@@ -33,15 +34,33 @@ def main():
     assert stats, p.stderr
     seconds, tasks, transfers = float(stats.group(1)), int(stats.group(2)), \
         int(stats.group(3))
-    events = json.load(open(trace))["traceEvents"]
+    measured = json.load(open(trace))["traceEvents"]
+    events = [e for e in measured if e["ph"] != "M"]
     by = lambda cat: [e for e in events if e["cat"] == cat]
-    assert {e["pid"] for e in events} == {0, 1}, "one process per rank"
+    assert {e["pid"] for e in events} == {1, 2}, "one process per rank"
+    # The predicted trace of the same plan names the same rows alike.
+    predicted_path = os.path.join(work, "plan.json")
+    subprocess.run([cmmc, os.path.join(examples, "markov.cmm"), "-D", "n=300",
+                    "--O0", "--nodes=2", "--tile-sizes=100", "--emit=plan",
+                    "--plan-trace=" + predicted_path], check=True,
+                   capture_output=True)
+    predicted = json.load(open(predicted_path))["traceEvents"]
+    names = lambda evs: {(e["pid"], e["tid"], e["name"], e["args"]["name"])
+                         for e in evs if e["ph"] == "M" and
+                         e["name"] in ("process_name", "thread_name")}
+    rows = names(measured)
+    assert rows and rows <= names(predicted), rows - names(predicted)
+    thread = {(pid, tid): name for pid, tid, what, name in rows
+              if what == "thread_name"}
+    assert all(thread[e["pid"], e["tid"]].startswith("worker ")
+               for e in by("task")), "tasks on worker threads"
+    assert all(thread[e["pid"], e["tid"]].startswith("comm ")
+               for e in by("send") + by("recv")), \
+        "transfers on communicator threads"
     assert len(by("task")) == tasks, (len(by("task")), tasks)
     assert len(by("send")) == transfers and len(by("recv")) == transfers, \
         (len(by("send")), len(by("recv")), transfers)
     assert all(e["ph"] == "X" and e["dur"] >= 0 for e in events)
-    assert all(e["tid"] >= 1000 for e in by("send") + by("recv")), \
-        "transfers on communicator threads"
     end = max(e["ts"] + e["dur"] for e in events) / 1e6
     assert end <= seconds * 1.05 + 0.01, (end, seconds)
     print("ok: %d task events, %d sends, %d receives, last ends at %.4f s "

@@ -2,19 +2,19 @@
 // RUN: cmm-opt %s -split-input-file -verify-diagnostics
 
 // expected-error @+1 {{a machine needs at least one node}}
-module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = []>} {
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
 }
 
 // -----
 
 // expected-error @+1 {{node 'n' needs at least one core, worker, thread and communicator}}
-module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 0, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = []>} {
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 0, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
 }
 
 // -----
 
 // expected-error @+1 {{a route from node 0 to node 3 of a machine with 1 node(s)}}
-module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [#cmmtg.route<from = 0, to = 3, link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>>]>} {
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [#cmmtg.route<from = 0, to = 3, link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>>], memory_limit = 0.0 : f64>} {
 }
 
 // -----

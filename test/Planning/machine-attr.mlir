@@ -8,7 +8,7 @@
 // ATTACHED: module attributes {cmmtg.machine = #cmmtg.machine<name = "c5.9xlarge", nodes = [#cmmtg.node<name = "master", cores = 18, workers = 1, threads = 2, communicators = 14,
 // ATTACHED-SAME: gemm = array<f64: 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 1.665000e-11>
 // ATTACHED-SAME: #cmmtg.node<name = "worker", cores = 18, workers = 3, threads = 4, communicators = 2,
-// ATTACHED-SAME: link = <latency = 5.000000e-05 : f64, bandwidth = 1.250000e+09 : f64>, routes = []>
+// ATTACHED-SAME: link = <latency = 5.000000e-05 : f64, bandwidth = 1.250000e+09 : f64>, routes = [], memory_limit = 0.000000e+00 : f64>
 // RUN: cmm-opt %s --cmm-plan="machine-model=%cmm_src/models/c5.9xlarge.json nodes=2 tile-sizes=32" -mlir-print-debuginfo -o %t.option
 // RUN: cmm-opt %s --cmm-attach-machine-model="file=%cmm_src/models/c5.9xlarge.json nodes=2" -mlir-print-debuginfo | cmm-opt --cmm-plan="tile-sizes=32" -mlir-print-debuginfo | diff %t.option -
 // cmm-plan leaves the machine it planned for on the module (here the

@@ -14,6 +14,7 @@
 // LINES: kSourceLines, [[#]]};
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5" | not cmm-translate --cmm-to-cpp 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
 // RUN: not cmm-translate --cmm-to-cpp %S/Inputs/no-op.mlir 2>&1 | FileCheck %S/Inputs/no-op.mlir
+// RUN: not cmm-translate --cmm-to-cpp %S/Inputs/no-machine.mlir 2>&1 | FileCheck %S/Inputs/no-machine.mlir
 // RUN: not cmm-translate --cmm-to-cpp %s 2>&1 | FileCheck %s --check-prefix=NOPLAN
 // NOPLAN: error: --cmm-to-cpp: the module has no scheduled cmmtg.graph: run cmm-plan (or cmm-default-pipeline) on the cmm IR first
 // The product as a COSMA gang task: listed on both nodes for worker 0 at

@@ -277,17 +277,6 @@ cmmtg.graph @main tile_size 5 {
   %a = cmmtg.task generate () : () -> !cmmtg.tile<2x3x4>
 }
 
-// -----
-
-// expected-error @+1 {{'workers' needs one entry per node (2), got 1}}
-cmmtg.graph @main tile_size 5 attributes {makespan = 1.0 : f64, nodes = 2 : i64, workers = array<i64: 1>} {
-}
-
-// -----
-
-// expected-error @+1 {{'communicators' entries must be at least 1}}
-cmmtg.graph @main tile_size 5 attributes {makespan = 1.0 : f64, nodes = 1 : i64, communicators = array<i64: 0>} {
-}
 
 // -----
 

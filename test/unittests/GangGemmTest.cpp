@@ -116,6 +116,13 @@ TEST(GangGemmTest, MemoryFromTheModelOrTheEnvironment) {
   EXPECT_DOUBLE_EQ(gangMemoryBytes(m), 123456.0);
   setenv("CMM_MAX_MEMORY", "lots", 1); // not a number: ignored
   EXPECT_DOUBLE_EQ(gangMemoryBytes(m), 5e8);
+  // The model's limit, below the environment's override.
+  m.memoryLimit = 2e8;
+  EXPECT_DOUBLE_EQ(gangMemoryBytes(m), 2e8);
+  setenv("CMM_MAX_MEMORY", "123456", 1);
+  EXPECT_DOUBLE_EQ(gangMemoryBytes(m), 123456.0);
+  setenv("CMM_MAX_MEMORY", "-5", 1); // not positive: ignored
+  EXPECT_DOUBLE_EQ(gangMemoryBytes(m), 2e8);
   unsetenv("CMM_MAX_MEMORY");
 }
 

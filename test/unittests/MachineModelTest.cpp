@@ -150,6 +150,22 @@ TEST(MachineModelTest, RoundTripLinksAndOddNumbers) {
   expectRoundTrip(m);
 }
 
+// The memory limit of distributed products is a model field: read, printed
+// only when set, kept by withNodes.
+TEST(MachineModelTest, MemoryLimit) {
+  MachineModel m =
+      parseOk(R"({"memory_limit_bytes": 2.5e9, "nodes": [{}, {}]})");
+  EXPECT_DOUBLE_EQ(m.memoryLimit, 2.5e9);
+  EXPECT_DOUBLE_EQ(m.withNodes(5).memoryLimit, 2.5e9);
+  expectRoundTrip(m);
+  MachineModel none = parseOk(R"({"nodes": [{}]})");
+  EXPECT_EQ(none.memoryLimit, 0.0);
+  EXPECT_EQ(printMachineModel(none).find("memory_limit"), std::string::npos);
+  EXPECT_NE(printMachineModel(m).find("\"memory_limit_bytes\": 2.5e+09"),
+            std::string::npos)
+      << printMachineModel(m);
+}
+
 TEST(MachineModelTest, RoundTripFreeCommunication) {
   MachineModel free = loadC5().withFreeCommunication();
   std::string text = printMachineModel(free);
@@ -177,7 +193,9 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
       // Unknown keys (typos) at every level.
       {R"({"nodez": [{}], "nodes": [{}]})",
        "nodez: unknown key (expected one of: name, default_link, links, "
-       "node_defaults, nodes, replicate_last_node_to)"},
+       "node_defaults, nodes, replicate_last_node_to, memory_limit_bytes)"},
+      {R"({"memory_limit_bytes": -1, "nodes": [{}]})",
+       "memory_limit_bytes: expected a positive number"},
       {R"({"nodes": [{}, {"wrokers": 3}]})",
        "nodes[1].wrokers: unknown key (expected one of: name, cores, workers, "
        "threads_per_worker, communicators, memory_bytes, time)"},

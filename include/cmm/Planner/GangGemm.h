@@ -50,8 +50,8 @@ struct GangGemmCost {
 };
 
 /// The memory per rank COSMA may use, in bytes: `CMM_MAX_MEMORY` when set
-/// (a positive number of bytes), else the smallest node memory of the
-/// machine.
+/// (cmmrt::plan::memoryLimitFromEnvironment), else the model's
+/// `memoryLimit`, else the smallest node memory of the machine.
 double gangMemoryBytes(const MachineModel &machine);
 
 /// The cost of m x k times k x n on `gang` (node indices, the first holds

@@ -73,6 +73,9 @@ struct MachineModel {
   std::vector<NodeSpec> nodes; // node 0 is the master
   LinkSpec defaultLink;
   std::map<std::pair<unsigned, unsigned>, LinkSpec> links; // by (from, to)
+  /// Memory per rank a distributed (COSMA) product may use, bytes; 0: the
+  /// smallest node's memory. JSON "memory_limit_bytes".
+  double memoryLimit = 0;
 
   const LinkSpec &link(unsigned from, unsigned to) const;
   /// Seconds for one worker of `node` to run `op` on an m x n tile.
@@ -110,7 +113,8 @@ inline bool operator==(const LinkSpec &a, const LinkSpec &b) {
 }
 inline bool operator==(const MachineModel &a, const MachineModel &b) {
   return a.name == b.name && a.nodes == b.nodes &&
-         a.defaultLink == b.defaultLink && a.links == b.links;
+         a.defaultLink == b.defaultLink && a.links == b.links &&
+         a.memoryLimit == b.memoryLimit;
 }
 inline bool operator!=(const MachineModel &a, const MachineModel &b) {
   return !(a == b);

@@ -41,10 +41,6 @@ struct PlanSummary {
   std::string scheduler; // "heft", "roundrobin"
   unsigned nodes = 1;    // nodes of the machine
   double makespan = 0;   // predicted (simulated) makespan, seconds
-  /// Per node (empty: not recorded): what code generation needs.
-  std::vector<int64_t> workers, threads, communicators;
-  /// Memory per rank distributed products may use, bytes (0: not recorded).
-  double gemmMemory = 0;
 };
 
 /// The summary of a plan on `machine`.

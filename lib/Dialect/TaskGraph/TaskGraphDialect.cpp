@@ -77,7 +77,7 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   StringRef, ArrayAttr nodes, LinkAttr,
-                                  ArrayAttr routes) {
+                                  ArrayAttr routes, FloatAttr memoryLimit) {
   if (nodes.empty())
     return emitError() << "a machine needs at least one node";
   for (Attribute node : nodes) {
@@ -106,6 +106,9 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << r.getTo() << " of a machine with " << nodes.size()
                          << " node(s)";
   }
+  if (!(memoryLimit.getValueAsDouble() >= 0))
+    return emitError() << "memory_limit must be a number of bytes (0: the "
+                          "smallest node's memory)";
   return success();
 }
 

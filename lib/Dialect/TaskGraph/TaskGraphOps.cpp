@@ -159,21 +159,6 @@ LogicalResult GraphOp::verify() {
           *this, 1,
           {{"tile_size", getTileSizeAttr()}, {"nodes", getNodesAttr()}})))
     return failure();
-  // Per-node resources: one entry per node, each at least 1.
-  for (auto [name, attr] :
-       {std::make_pair("workers", getWorkersAttr()),
-        std::make_pair("threads", getThreadsAttr()),
-        std::make_pair("communicators", getCommunicatorsAttr())}) {
-    if (!attr)
-      continue;
-    if (!getNodes() || attr.size() != int64_t(*getNodes()))
-      return emitOpError("'")
-             << name << "' needs one entry per node ("
-             << (getNodes() ? *getNodes() : 0) << "), got " << attr.size();
-    for (int64_t v : attr.asArrayRef())
-      if (v < 1)
-        return emitOpError("'") << name << "' entries must be at least 1";
-  }
   if (auto makespan = floatOf(getMakespanAttr());
       makespan && (!std::isfinite(*makespan) || *makespan < 0))
     return emitOpError("makespan must be finite and non-negative, got ")

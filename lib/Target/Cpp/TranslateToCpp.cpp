@@ -6,6 +6,8 @@
 #include "cmm/Dialect/RuntimeMapping.h"
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
 #include "cmm/InitAll.h"
+#include "cmm/Planner/GangGemm.h"
+#include "cmm/Planning/MachineAttr.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -140,7 +142,9 @@ struct OpEntry {
 
 class CppEmitter {
 public:
-  CppEmitter(tg::GraphOp graph, raw_ostream &os) : graph(graph), os(os) {}
+  CppEmitter(tg::GraphOp graph, const planner::MachineModel &machine,
+             raw_ostream &os)
+      : graph(graph), machine(machine), os(os) {}
   LogicalResult run();
 
 private:
@@ -149,6 +153,7 @@ private:
   void emit();
 
   tg::GraphOp graph;
+  const planner::MachineModel &machine;
   raw_ostream &os;
   std::string sourceFile = "<unknown>";
   std::vector<OpEntry> ops;
@@ -220,16 +225,17 @@ LogicalResult CppEmitter::collectOps() {
 }
 
 LogicalResult CppEmitter::collectGraph() {
+  // The resources of each node: the machine the graph was planned for.
   int64_t nodes = graph.getNodes().value_or(1);
-  auto perNode = [&](std::optional<ArrayRef<int64_t>> attr, int64_t dflt) {
-    std::vector<int64_t> v(nodes, dflt);
-    if (attr)
-      v.assign(attr->begin(), attr->end());
-    return v;
-  };
-  workers = perNode(graph.getWorkers(), 1);
-  threads = perNode(graph.getThreads(), 1);
-  communicators = perNode(graph.getCommunicators(), 1);
+  if (nodes != int64_t(machine.nodes.size()))
+    return graph.emitOpError("is planned for ")
+           << nodes << " node(s), but the module's machine model has "
+           << machine.nodes.size();
+  for (const planner::NodeSpec &node : machine.nodes) {
+    workers.push_back(node.workers);
+    threads.push_back(node.threadsPerWorker);
+    communicators.push_back(node.communicators);
+  }
 
   llvm::DenseMap<Value, int> slotOf;
   size_t order = 0;
@@ -476,8 +482,7 @@ void CppEmitter::emit() {
      << ",\n    kOps, " << ops.size() << ", kSlots, " << slots.size()
      << ", kTasks, " << tasks.size() << ", kInputs,\n    kTransfers, "
      << transfers.size() << ", kOutputs, " << outputs.size() << ", "
-     << literal(graph.getGemmMemory() ? graph.getGemmMemory()->convertToDouble()
-                                      : 0.0)
+     << literal(planner::gangMemoryBytes(machine))
      << ",\n    " << (numSourceLines ? "kSourceLines" : "nullptr") << ", "
      << numSourceLines << "};\n"
      << "} // namespace\n\n"
@@ -517,7 +522,17 @@ LogicalResult cmm::translateToCpp(ModuleOp module, raw_ostream &os) {
                      "cmm-schedule first (or cmm-plan on the cmm IR)"
                    : "the module has no scheduled cmmtg.graph: run "
                      "cmm-plan (or cmm-default-pipeline) on the cmm IR first");
-  return CppEmitter(scheduled, os).run();
+  auto attached = module->getAttrOfType<tg::MachineAttr>(
+      tg::TaskGraphDialect::kMachineAttrName);
+  if (!attached)
+    return module.emitError("--cmm-to-cpp: the module has no machine model "
+                            "(cmmtg.machine): plan it with cmm-plan, or run "
+                            "cmm-attach-machine-model before cmm-schedule");
+  planner::MachineModel machine;
+  std::string error;
+  if (!planner::fromMachineAttr(attached, machine, error))
+    return module.emitError("--cmm-to-cpp: ") << error;
+  return CppEmitter(scheduled, machine, os).run();
 }
 
 void cmm::registerToCppTranslation() {

@@ -34,8 +34,9 @@ struct DistributedGemmStats {
   CosmaStrategy strategy;
 };
 
-/// The memory per rank a distributed product may use: CMM_MAX_MEMORY (bytes)
-/// when set, else `planned` bytes (0: this node's physical memory).
+/// The memory per rank a distributed product may use: CMM_MAX_MEMORY (bytes,
+/// plan::memoryLimitFromEnvironment) when set, else `planned` bytes (0:
+/// this node's physical memory).
 double distributedGemmMemory(double planned);
 
 /// Runs `task` (a DistributedGemm of `plan`, this rank's entry) collectively

@@ -46,6 +46,12 @@ enum class OpCode : uint8_t {
 const char *opCodeName(OpCode code);
 bool opCodeFromName(const char *name, OpCode &code);
 
+/// CMM_MAX_MEMORY: the memory per rank distributed products may use, in
+/// bytes, when it is set to a positive number (else 0). The one place the
+/// variable is read: the planner (Planner/GangGemm.h) and the generated
+/// programs (DistributedGemm.h) both call this.
+double memoryLimitFromEnvironment();
+
 struct Op {
   OpCode code;
   int64_t rows, cols;     // the result's shape (print/save: the input's)

@@ -113,12 +113,15 @@ def TG_MachineAttr : TG_Attr<"Machine", "machine"> {
     The machine model of docs/machine-model.md in the IR: attached to the
     module as `cmmtg.machine` (by `cmm-attach-machine-model`, by
     `cmm-plan`, by `cmmc --machine-model`, or from C++), read by the
-    planning passes. Node 0 is the master; `link` is the default link and
-    `routes` the links that differ.
+    planning passes and code generation. Node 0 is the master; `link` is
+    the default link and `routes` the links that differ; `memory_limit` is
+    the memory per rank distributed products may use (bytes; 0: the
+    smallest node's memory; CMM_MAX_MEMORY overrides it).
   }];
   let parameters = (ins StringRefParameter<>:$name,
                         "::mlir::ArrayAttr":$nodes, "LinkAttr":$link,
-                        "::mlir::ArrayAttr":$routes);
+                        "::mlir::ArrayAttr":$routes,
+                        "::mlir::FloatAttr":$memory_limit);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

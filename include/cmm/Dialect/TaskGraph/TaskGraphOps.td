@@ -29,12 +29,10 @@ def TG_GraphOp : TG_Op<"graph", [IsolatedFromAbove, NoRegionArguments,
     name the operation they compute part of: a graph is the whole program,
     whatever becomes of the function afterwards. Unscheduled, the tasks are
     in a topological order. Scheduled (`makespan` set, with the `scheduler` that
-    made the plan and the number of `nodes` of the machine, and per node
-    the `workers`, BLAS `threads` per worker and `communicators` code
-    generation needs, and the `gemm_memory` in bytes per rank that
-    distributed products may use), every task has
-    a placement, and the body holds tasks, transfers and cache commands in
-    start-time order.
+    made the plan and the number of `nodes` of the machine; the machine
+    itself, its workers, threads and communicators per node, is the
+    module's `cmmtg.machine`), every task has a placement, and the body
+    holds tasks, transfers and cache commands in start-time order.
 
     ```mlir
     cmmtg.graph @main tile_size 5000 attributes {makespan = 1.25 : f64,
@@ -54,11 +52,7 @@ def TG_GraphOp : TG_Op<"graph", [IsolatedFromAbove, NoRegionArguments,
   let arguments = (ins SymbolNameAttr:$function, I64Attr:$tile_size,
                    OptionalAttr<F64Attr>:$makespan,
                    OptionalAttr<StrAttr>:$scheduler,
-                   OptionalAttr<I64Attr>:$nodes,
-                   OptionalAttr<DenseI64ArrayAttr>:$workers,
-                   OptionalAttr<DenseI64ArrayAttr>:$threads,
-                   OptionalAttr<DenseI64ArrayAttr>:$communicators,
-                   OptionalAttr<F64Attr>:$gemm_memory);
+                   OptionalAttr<I64Attr>:$nodes);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $function `tile_size` $tile_size attr-dict-with-keyword $body
