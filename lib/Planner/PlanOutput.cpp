@@ -399,7 +399,7 @@ const Style kStyles[kNumStyles] = {
 StyleIndex styleOf(TaskKind kind) {
   switch (kind) {
   case TaskKind::Gemm:
-  case TaskKind::GemmAccumulate:
+  case TaskKind::GemmAcc:
     return SGemm;
   case TaskKind::Elementwise:
     return SElementwise;

@@ -3,39 +3,17 @@
 #include "cmm/Planner/CostModel.h"
 #include "cmm/Planner/TaskGraph.h"
 
+#include "cmmrt/Plan.h"
+
 #include <algorithm>
 #include <cassert>
 
 using namespace cmm::planner;
 
 const char *cmm::planner::taskKindName(TaskKind kind) {
-  switch (kind) {
-  case TaskKind::Generate:
-    return "generate";
-  case TaskKind::Load:
-    return "load";
-  case TaskKind::Gemm:
-    return "gemm";
-  case TaskKind::GemmAccumulate:
-    return "gemm-accumulate";
-  case TaskKind::Elementwise:
-    return "elementwise";
-  case TaskKind::Transpose:
-    return "transpose";
-  case TaskKind::Reduce:
-    return "reduce";
-  case TaskKind::Gather:
-    return "gather";
-  case TaskKind::Solve:
-    return "solve";
-  case TaskKind::Merge:
-    return "merge";
-  case TaskKind::DistributedGemm:
-    return "distributed-gemm";
-  case TaskKind::Abstract:
+  if (kind == TaskKind::Abstract)
     return "task";
-  }
-  return "task";
+  return cmmrt::plan::taskKindName(static_cast<cmmrt::plan::TaskKind>(kind));
 }
 
 TaskId TaskGraph::addTask(Task task) {

@@ -64,62 +64,15 @@ tg::CostClass cmm::planner::toCostClass(OpClass op) {
   return tg::CostClass::Elementwise;
 }
 
+// Both enumerate cmmrt/TaskKinds.def; the planner's adds Abstract.
 std::optional<tg::TaskKind> cmm::planner::toIRKind(TaskKind kind) {
-  switch (kind) {
-  case TaskKind::Generate:
-    return tg::TaskKind::Generate;
-  case TaskKind::Load:
-    return tg::TaskKind::Load;
-  case TaskKind::Gemm:
-    return tg::TaskKind::Gemm;
-  case TaskKind::GemmAccumulate:
-    return tg::TaskKind::GemmAcc;
-  case TaskKind::Elementwise:
-    return tg::TaskKind::Elementwise;
-  case TaskKind::Transpose:
-    return tg::TaskKind::Transpose;
-  case TaskKind::Reduce:
-    return tg::TaskKind::Reduce;
-  case TaskKind::Gather:
-    return tg::TaskKind::Gather;
-  case TaskKind::Solve:
-    return tg::TaskKind::Solve;
-  case TaskKind::DistributedGemm:
-    return tg::TaskKind::DistributedGemm;
-  case TaskKind::Merge:
-    return tg::TaskKind::Merge;
-  case TaskKind::Abstract:
+  if (kind == TaskKind::Abstract)
     return std::nullopt;
-  }
-  return std::nullopt;
+  return static_cast<tg::TaskKind>(kind);
 }
 
 TaskKind cmm::planner::toPlannerKind(tg::TaskKind kind) {
-  switch (kind) {
-  case tg::TaskKind::Generate:
-    return TaskKind::Generate;
-  case tg::TaskKind::Load:
-    return TaskKind::Load;
-  case tg::TaskKind::Gemm:
-    return TaskKind::Gemm;
-  case tg::TaskKind::GemmAcc:
-    return TaskKind::GemmAccumulate;
-  case tg::TaskKind::Elementwise:
-    return TaskKind::Elementwise;
-  case tg::TaskKind::Transpose:
-    return TaskKind::Transpose;
-  case tg::TaskKind::Reduce:
-    return TaskKind::Reduce;
-  case tg::TaskKind::Gather:
-    return TaskKind::Gather;
-  case tg::TaskKind::Solve:
-    return TaskKind::Solve;
-  case tg::TaskKind::DistributedGemm:
-    return TaskKind::DistributedGemm;
-  case tg::TaskKind::Merge:
-    return TaskKind::Merge;
-  }
-  return TaskKind::Abstract;
+  return static_cast<TaskKind>(kind);
 }
 
 //===----------------------------------------------------------------------===//
@@ -162,7 +115,7 @@ tg::TaskOp createTask(OpBuilder &builder, Location loc, const TaskGraph &graph,
   for (DataId d : task.outputs)
     results.push_back(tileTypeOf(ctx, graph.item(d)));
   auto op = tg::TaskOp::create(builder, loc, results,
-                               kind.value_or(tg::TaskKind::Solve), inputs,
+                               static_cast<uint32_t>(*kind), inputs,
                                /*name=*/nullptr, /*cost=*/nullptr,
                                /*m=*/nullptr, /*n=*/nullptr, /*k=*/nullptr,
                                /*pinned=*/nullptr, /*node=*/nullptr,
@@ -172,7 +125,7 @@ tg::TaskOp createTask(OpBuilder &builder, Location loc, const TaskGraph &graph,
   if (!task.name.empty())
     op.setNameAttr(builder.getStringAttr(task.name));
   tg::CostClass cost = toCostClass(task.op);
-  if (cost != tg::defaultCostClass(op.getKind()))
+  if (cost != tg::defaultCostClass(op.getTaskKind()))
     op.setCostAttr(tg::CostClassAttr::get(ctx, cost));
   // Time-model parameters; 1 is the default and is left out.
   auto param = [&](double v) -> IntegerAttr {
@@ -520,7 +473,7 @@ LogicalResult cmm::planner::readTaskGraph(tg::GraphOp op, TaskGraph &graph,
       for (int64_t n : gang.asArrayRef())
         task.gangNodes.push_back(unsigned(n));
     task.name = taskOp.getName().value_or("").str();
-    task.kind = toPlannerKind(taskOp.getKind());
+    task.kind = toPlannerKind(taskOp.getTaskKind());
     task.op = toOpClass(taskOp.getCostClass());
     task.m = double(taskOp.getM().value_or(1));
     task.n = double(taskOp.getN().value_or(1));

@@ -169,7 +169,7 @@ private:
           std::vector<DataId> inputs{a.at(i, k), b.at(k, j)};
           if (k)
             inputs.push_back(acc);
-          acc = task(c, i, j, k ? TaskKind::GemmAccumulate : TaskKind::Gemm,
+          acc = task(c, i, j, k ? TaskKind::GemmAcc : TaskKind::Gemm,
                      OpClass::Gemm, c.height(i), c.width(j), a.width(k), inputs,
                      name + " k=" + std::to_string(k));
         }

@@ -1,4 +1,4 @@
-//===- Plan.cpp - Names of the op codes -------------------------*- C++ -*-===//
+//===- Plan.cpp - Names of op codes and task kinds --------------*- C++ -*-===//
 
 #include "cmmrt/Plan.h"
 
@@ -13,6 +13,18 @@ constexpr const char *kOpCodeNames[] = {
 #define CMM_OP(Enumerator, name) name,
 #include "cmmrt/OpCodes.def"
 };
+constexpr const char *kTaskKindNames[] = {
+#define CMM_TASK_KIND(Enumerator, name) name,
+#include "cmmrt/TaskKinds.def"
+};
+
+/// The index of `name` in `names`, or -1.
+template <size_t N> int indexOf(const char *const (&names)[N], const char *name) {
+  for (size_t i = 0; i < N; ++i)
+    if (std::strcmp(names[i], name) == 0)
+      return int(i);
+  return -1;
+}
 } // namespace
 
 const char *cmmrt::plan::opCodeName(OpCode code) {
@@ -20,12 +32,21 @@ const char *cmmrt::plan::opCodeName(OpCode code) {
 }
 
 bool cmmrt::plan::opCodeFromName(const char *name, OpCode &code) {
-  for (unsigned i = 0; i < std::size(kOpCodeNames); ++i)
-    if (std::strcmp(kOpCodeNames[i], name) == 0) {
-      code = static_cast<OpCode>(i);
-      return true;
-    }
-  return false;
+  int i = indexOf(kOpCodeNames, name);
+  if (i >= 0)
+    code = static_cast<OpCode>(i);
+  return i >= 0;
+}
+
+const char *cmmrt::plan::taskKindName(TaskKind kind) {
+  return kTaskKindNames[static_cast<unsigned>(kind)];
+}
+
+bool cmmrt::plan::taskKindFromName(const char *name, TaskKind &kind) {
+  int i = indexOf(kTaskKindNames, name);
+  if (i >= 0)
+    kind = static_cast<TaskKind>(i);
+  return i >= 0;
 }
 
 double cmmrt::plan::memoryLimitFromEnvironment() {

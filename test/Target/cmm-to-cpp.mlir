@@ -12,6 +12,13 @@
 // LINES: "  %c = cmm.matmul %a, %b : (tensor<10x10xf64>, tensor<10x10xf64>) -> tensor<10x10xf64>",
 // LINES: const Plan kPlan = {
 // LINES: kSourceLines, [[#]]};
+// The program compiles against this runtime's headers, and not against
+// headers of another table version (the static_assert says why).
+// RUN: cmm-opt %s --cmm-tile="tile-sizes=5" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" | cmm-translate --cmm-to-cpp -o %t.cpp
+// RUN: mpicxx -std=c++17 -fsyntax-only -I%cmm_src/runtime/include %t.cpp
+// RUN: sed 's/kPlanAbiVersion == [0-9]*/kPlanAbiVersion == 999/' %t.cpp > %t.other.cpp
+// RUN: not mpicxx -std=c++17 -fsyntax-only -I%cmm_src/runtime/include %t.other.cpp 2>&1 | FileCheck %s --check-prefix=ABI
+// ABI: this program was generated for another version of the cmm runtime
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5" | not cmm-translate --cmm-to-cpp 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
 // RUN: not cmm-translate --cmm-to-cpp %S/Inputs/no-op.mlir 2>&1 | FileCheck %S/Inputs/no-op.mlir
 // RUN: not cmm-translate --cmm-to-cpp %S/Inputs/no-machine.mlir 2>&1 | FileCheck %S/Inputs/no-machine.mlir
@@ -37,6 +44,8 @@
 
 // CHECK: // Plan: 2 node(s), tile size 5, scheduler heft, predicted makespan
 // CHECK: #include "cmmrt/Executor.h"
+// The runtime's table layout is the one this program was generated for.
+// CHECK: static_assert(cmmrt::plan::kPlanAbiVersion == [[#]],
 // CHECK: const Op kOps[] = {
 // CHECK-NEXT: /*0*/ {OpCode::Rand, 10, 10, 0, 0, 0.0, 1, 1, nullptr, nullptr, [[#]], [[#]]},
 // CHECK-NEXT: /*1*/ {OpCode::Rand, 10, 10, 0, 0, 0.0, 1, 2, nullptr, nullptr,

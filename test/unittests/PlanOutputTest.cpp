@@ -402,7 +402,7 @@ TEST(PlanOutput, AGangTaskFillsEveryWorkerOfItsNodes) {
   std::string chart = svg(g, s, cost);
   // 3 bars; legend: distributed gemm, generate.
   EXPECT_EQ(count(chart, "<rect"), 3u + 2u);
-  EXPECT_EQ(count(chart, "<title>cosma (distributed-gemm) on every worker "
+  EXPECT_EQ(count(chart, "<title>cosma (distributed_gemm) on every worker "
                          "of nodes 0, 1\n"),
             2u);
   EXPECT_NE(chart.find(">distributed gemm</text>"), std::string::npos);

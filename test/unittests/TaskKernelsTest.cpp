@@ -137,7 +137,7 @@ TEST(TaskKernels, GeneratedTilesAreBlocksOfTheWholeMatrix) {
       EXPECT_EQ(out[0](i, j), 0.0); // an off-diagonal block
 }
 
-TEST(TaskKernels, GemmAccumulateChainEqualsTheProduct) {
+TEST(TaskKernels, GemmAccChainEqualsTheProduct) {
   // C = A B with A 5x7, B 7x4 cut along k into 3 + 4: gemm then gemm_acc.
   Matrix a = randomMatrix(5, 7, 2), b = randomMatrix(7, 4, 3);
   Matrix a0 = block(a, 0, 0, 5, 3), a1 = block(a, 0, 3, 5, 4);
@@ -306,4 +306,18 @@ TEST(OpCodes, NamesRoundTrip) {
   EXPECT_FALSE(opCodeFromName("Matmul", unchanged));
   EXPECT_FALSE(opCodeFromName("", unchanged));
   EXPECT_EQ(unchanged, OpCode::Add);
+}
+
+// The names of TaskKinds.def read back to their kinds.
+TEST(TaskKinds, NamesRoundTrip) {
+  for (unsigned i = 0; i <= static_cast<unsigned>(TaskKind::Merge); ++i) {
+    TaskKind kind = static_cast<TaskKind>(i), back = TaskKind::Merge;
+    ASSERT_TRUE(taskKindFromName(taskKindName(kind), back)) << i;
+    EXPECT_EQ(back, kind);
+  }
+  EXPECT_STREQ(taskKindName(TaskKind::GemmAcc), "gemm_acc");
+  EXPECT_STREQ(taskKindName(TaskKind::DistributedGemm), "distributed_gemm");
+  TaskKind unchanged = TaskKind::Gemm;
+  EXPECT_FALSE(taskKindFromName("gemm-accumulate", unchanged));
+  EXPECT_EQ(unchanged, TaskKind::Gemm);
 }

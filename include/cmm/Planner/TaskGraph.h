@@ -21,19 +21,12 @@ namespace cmm::planner {
 using TaskId = uint32_t;
 using DataId = uint32_t;
 
+/// The kinds of cmmrt/TaskKinds.def (the one list of task kinds), and
+/// Abstract for tests whose costs are given per processor.
 enum class TaskKind {
-  Generate,       // rand/fill/eye/range/constant tile
-  Load,           // a tile of a file, read on the master
-  Gemm,           // C = A * B on tiles
-  GemmAccumulate, // C = C' + A * B (the paper's addmul)
-  Elementwise,    // binary/unary elementwise, scale, neg, compare
-  Transpose,
-  Reduce,          // partial reduction of a tile, or a combine of partials
-  Gather,          // copy a tile to the master (the paper's takecopy)
-  Solve,           // inv/solve of a whole matrix on one node
-  Merge,           // sub-tiles of dynamic tiling combined into one tile
-  DistributedGemm, // a gang task over several nodes (COSMA, GangGemm.h)
-  Abstract,        // tests: cost given per processor
+#define CMM_TASK_KIND(Enumerator, name) Enumerator,
+#include "cmmrt/TaskKinds.def"
+  Abstract,
 };
 
 const char *taskKindName(TaskKind kind);

@@ -42,6 +42,23 @@ static void printOpCode(OpAsmPrinter &printer, Operation *, IntegerAttr code) {
       static_cast<cmmrt::plan::OpCode>(code.getInt()));
 }
 
+/// `cmmtg.task`'s kind, printed and parsed by its name in TaskKinds.def.
+static ParseResult parseTaskKind(OpAsmParser &parser, IntegerAttr &kind) {
+  std::string name;
+  SMLoc at = parser.getCurrentLocation();
+  if (parser.parseKeywordOrString(&name))
+    return failure();
+  TaskKind value;
+  if (!cmmrt::plan::taskKindFromName(name.c_str(), value))
+    return parser.emitError(at, "unknown task kind '") << name << "'";
+  kind = parser.getBuilder().getI32IntegerAttr(static_cast<int32_t>(value));
+  return success();
+}
+
+static void printTaskKind(OpAsmPrinter &printer, Operation *, IntegerAttr kind) {
+  printer << stringifyTaskKind(static_cast<TaskKind>(kind.getInt()));
+}
+
 #define GET_OP_CLASSES
 #include "cmm/Dialect/TaskGraph/TaskGraphOps.cpp.inc"
 
@@ -227,10 +244,10 @@ LogicalResult GraphOp::verifyRegions() {
       return task.emitOpError("computes part of ")
              << name << ", which the graph does not declare (cmmtg.op)";
     OpDeclOp decl = it->second;
-    if (!computesPartOf(task.getKind(), decl.getOpCode())) {
+    if (!computesPartOf(task.getTaskKind(), decl.getOpCode())) {
       InFlightDiagnostic diag =
           task.emitOpError("is a ")
-          << stringifyTaskKind(task.getKind()) << " task, which cannot compute "
+          << stringifyTaskKind(task.getTaskKind()) << " task, which cannot compute "
           << "part of " << name << " ("
           << cmmrt::plan::opCodeName(decl.getOpCode()) << ")";
       diag.attachNote(decl.getLoc()) << "declared here";
@@ -418,7 +435,7 @@ LogicalResult OpDeclOp::verify() {
 CostClass TaskOp::getCostClass() {
   if (auto cost = getCost())
     return *cost;
-  return defaultCostClass(getKind());
+  return defaultCostClass(getTaskKind());
 }
 
 LogicalResult TaskOp::verify() {
@@ -438,7 +455,9 @@ LogicalResult TaskOp::verify() {
     return emitOpError() << "(" << taskLabel(*this) << ") is pinned to node "
                          << *pinned << " but runs on node " << *node;
 
-  TaskKind kind = getKind();
+  if (getKind() > uint32_t(TaskKind::Merge))
+    return emitOpError("has no task kind ") << getKind();
+  TaskKind kind = getTaskKind();
   StringRef kindName = stringifyTaskKind(kind);
   size_t numInputs = getInputs().size(), numResults = getResults().size();
   auto arity = [&](size_t minIn, size_t maxIn, size_t minOut,

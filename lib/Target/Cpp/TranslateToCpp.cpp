@@ -92,32 +92,13 @@ struct TransferInfo {
   size_t order;
 };
 
+/// The C++ spelling of a task kind in generated programs (TaskKinds.def).
 const char *kindName(tg::TaskKind kind) {
-  switch (kind) {
-  case tg::TaskKind::Generate:
-    return "Generate";
-  case tg::TaskKind::Load:
-    return "Load";
-  case tg::TaskKind::Gemm:
-    return "Gemm";
-  case tg::TaskKind::GemmAcc:
-    return "GemmAcc";
-  case tg::TaskKind::Elementwise:
-    return "Elementwise";
-  case tg::TaskKind::Transpose:
-    return "Transpose";
-  case tg::TaskKind::Reduce:
-    return "Reduce";
-  case tg::TaskKind::Gather:
-    return "Gather";
-  case tg::TaskKind::Solve:
-    return "Solve";
-  case tg::TaskKind::Merge:
-    return "Merge";
-  case tg::TaskKind::DistributedGemm:
-    return "DistributedGemm";
-  }
-  return nullptr;
+  static const char *const kEnumerators[] = {
+#define CMM_TASK_KIND(Enumerator, name) #Enumerator,
+#include "cmmrt/TaskKinds.def"
+  };
+  return kEnumerators[static_cast<unsigned>(kind)];
 }
 
 /// One entry of the op table: the runtime's OpCode and its parameters.
@@ -270,11 +251,11 @@ LogicalResult CppEmitter::collectGraph() {
     int64_t op = -1;
     if (auto name = task.getOpAttr())
       op = opIndex.lookup(name.getAttr()); // the verifier resolved it
-    else if (task.getKind() != tg::TaskKind::Merge)
+    else if (task.getTaskKind() != tg::TaskKind::Merge)
       return task.emitOpError("does not say which op it computes part of "
                               "(attribute 'op')");
     TaskInfo info;
-    info.kind = task.getKind();
+    info.kind = task.getTaskKind();
     info.op = op;
     info.node = *task.getNode();
     info.worker = task.getWorker().value_or(0);
@@ -299,7 +280,7 @@ LogicalResult CppEmitter::collectGraph() {
     info.start = task.getStart() ? task.getStart()->convertToDouble() : 0.0;
     info.finish = task.getFinish() ? task.getFinish()->convertToDouble() : 0.0;
     info.order = order;
-    if (task.getKind() == tg::TaskKind::DistributedGemm) {
+    if (task.getTaskKind() == tg::TaskKind::DistributedGemm) {
       // The runtime runs COSMA on every rank, rooted at the master: a gang
       // over all nodes, first node 0, on each node's worker 0.
       auto gang = task.getNodesAttr();
@@ -368,6 +349,10 @@ void CppEmitter::emit() {
         "-lopenblas\n"
      << "// Run:   mpirun -np " << nodes << " ./a.out [--stats]\n\n"
      << "#include \"cmmrt/Executor.h\"\n\n#include <cmath>\n\n"
+     << "static_assert(cmmrt::plan::kPlanAbiVersion == "
+     << cmmrt::plan::kPlanAbiVersion
+     << ",\n              \"this program was generated for another version of "
+        "the cmm runtime: regenerate it with the cmmc of this runtime\");\n\n"
      << "namespace {\nusing namespace cmmrt::plan;\n\n";
 
   for (const std::string &c : constants)

@@ -16,24 +16,26 @@
 
 namespace cmmrt::plan {
 
-/// What a task does (the cmmtg task kinds).
+/// The version of these tables: a generated program static-asserts the
+/// version its compiler wrote against, so a program built with another
+/// runtime's headers fails to compile with a message instead of misreading
+/// its tables. Raise it with any change to the layouts below, OpCodes.def or
+/// TaskKinds.def.
+constexpr int kPlanAbiVersion = 2;
+
+/// What a task does (TaskKinds.def). A DistributedGemm is listed on every
+/// node for worker 0; each node's entry has the tiles of A (`inputsA` of
+/// them) and then of B that are on that node as inputs, and node 0's entry
+/// has C's tiles as outputs.
 enum class TaskKind : uint8_t {
-  Generate,    // one tile of rand/randn/fill/eye/range/constant (or A^0)
-  Load,        // one tile of a file, on the master
-  Gemm,        // C = A * B
-  GemmAcc,     // C = C' + A * B (the paper's addmul)
-  Elementwise, // broadcasting binary, scale, neg, map, compare; norm's sqrt
-  Transpose,   // the transpose of one tile
-  Reduce,      // a partial reduction of one tile, or a combine of two
-  Gather,      // every tile of a printed/saved matrix, to the master
-  Solve,       // inv/solve over whole matrices, producing every result tile
-  Merge,       // sub-tiles of dynamic tiling into one tile
-  /// A product run by COSMA on every rank at once (cmmrt/Cosma.h): listed
-  /// on every node for worker 0; each node's entry has the tiles of A
-  /// (`inputsA` of them) and then of B that are on that node as inputs,
-  /// and node 0's entry has C's tiles as outputs.
-  DistributedGemm,
+#define CMM_TASK_KIND(Enumerator, name) Enumerator,
+#include "cmmrt/TaskKinds.def"
 };
+
+/// The name of `kind` ("gemm_acc", ...), as TaskKinds.def spells it; the
+/// inverse sets `kind` and returns true for a known name.
+const char *taskKindName(TaskKind kind);
+bool taskKindFromName(const char *name, TaskKind &kind);
 
 /// The op of the program a task computes part of (OpCodes.def).
 enum class OpCode : uint8_t {

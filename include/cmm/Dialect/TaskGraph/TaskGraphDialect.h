@@ -24,6 +24,14 @@
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h.inc"
 #include "cmm/Dialect/TaskGraph/TaskGraphEnums.h.inc"
 
+namespace cmm::tg {
+/// The kind of a task: the one list of cmmrt/TaskKinds.def.
+using TaskKind = cmmrt::plan::TaskKind;
+inline llvm::StringRef stringifyTaskKind(TaskKind kind) {
+  return cmmrt::plan::taskKindName(kind);
+}
+} // namespace cmm::tg
+
 #define GET_TYPEDEF_CLASSES
 #include "cmm/Dialect/TaskGraph/TaskGraphTypes.h.inc"
 

@@ -130,21 +130,6 @@ def TG_MachineAttr : TG_Attr<"Machine", "machine"> {
 // Enums
 //===----------------------------------------------------------------------===//
 
-def TG_TaskKind : I32EnumAttr<"TaskKind", "kind of a tile task", [
-      I32EnumAttrCase<"Generate", 0, "generate">,
-      I32EnumAttrCase<"Load", 1, "load">,
-      I32EnumAttrCase<"Gemm", 2, "gemm">,
-      I32EnumAttrCase<"GemmAcc", 3, "gemm_acc">,
-      I32EnumAttrCase<"Elementwise", 4, "elementwise">,
-      I32EnumAttrCase<"Transpose", 5, "transpose">,
-      I32EnumAttrCase<"Reduce", 6, "reduce">,
-      I32EnumAttrCase<"Gather", 7, "gather">,
-      I32EnumAttrCase<"Solve", 8, "solve">,
-      I32EnumAttrCase<"DistributedGemm", 9, "distributed_gemm">,
-      I32EnumAttrCase<"Merge", 10, "merge">]> {
-  let cppNamespace = "::cmm::tg";
-}
-
 // The time-model class of a task (docs/machine-model.md), in the order of
 // cmm::planner::OpClass.
 def TG_CostClass : I32EnumAttr<"CostClass", "time-model class of a task", [

@@ -156,7 +156,8 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
     %e = cmmtg.task elementwise cost map (%c) : (!cmmtg.tile<5x2>) -> !cmmtg.tile<5x2>
     ```
   }];
-  let arguments = (ins TG_TaskKind:$kind, Variadic<TG_Tile>:$inputs,
+  // The kind, one of cmmrt/TaskKinds.def, printed by its name.
+  let arguments = (ins I32Attr:$kind, Variadic<TG_Tile>:$inputs,
                    OptionalAttr<StrAttr>:$name,
                    OptionalAttr<TG_CostClass>:$cost,
                    OptionalAttr<I64Attr>:$m, OptionalAttr<I64Attr>:$n,
@@ -169,11 +170,12 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
                    OptionalAttr<DenseI64ArrayAttr>:$origins);
   let results = (outs Variadic<TG_Tile>:$results);
   let assemblyFormat = [{
-    $kind (`cost` $cost^)? ` ` `(` $inputs `)` attr-dict `:`
+    custom<TaskKind>($kind) (`cost` $cost^)? ` ` `(` $inputs `)` attr-dict `:`
     functional-type($inputs, $results)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    TaskKind getTaskKind() { return static_cast<TaskKind>(getKind()); }
     /// The time-model class: `cost`, else the kind's default.
     CostClass getCostClass();
     /// Whether the task has a placement (a `node`).
