@@ -6,6 +6,8 @@
 
 #include "cmm/Dialect/CmmDialect.h"
 
+#include "cmmrt/Kernels.h"
+
 using namespace mlir;
 using namespace cmm;
 
@@ -33,18 +35,11 @@ RankedTensorType cmm::getMatrixType(MLIRContext *ctx, int64_t rows,
 
 FailureOr<std::pair<int64_t, int64_t>>
 cmm::broadcastShape(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
-  if (lhs.size() != 2 || rhs.size() != 2)
+  cmmrt::MatrixShape shape;
+  if (lhs.size() != 2 || rhs.size() != 2 ||
+      !cmmrt::broadcastShape({lhs[0], lhs[1]}, {rhs[0], rhs[1]}, shape))
     return failure();
-  int64_t dims[2];
-  for (int d = 0; d < 2; ++d) {
-    if (lhs[d] == rhs[d] || rhs[d] == 1)
-      dims[d] = lhs[d];
-    else if (lhs[d] == 1)
-      dims[d] = rhs[d];
-    else
-      return failure();
-  }
-  return std::make_pair(dims[0], dims[1]);
+  return std::make_pair(shape.rows, shape.cols);
 }
 
 std::string cmm::formatShape(ArrayRef<int64_t> shape) {

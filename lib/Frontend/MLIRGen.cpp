@@ -15,6 +15,7 @@
 #include "cmmrt/Format.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/MatrixIO.h"
+#include "cmmrt/Numbers.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -808,21 +809,13 @@ std::optional<std::string> MLIRGenImpl::toPath(const Expr &e,
   return path;
 }
 
-/// splitmix64 finalizer, used to hash call sites.
-static uint64_t mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 /// Identifies one traced occurrence of a random constructor: its source
 /// position and the iteration numbers of the enclosing loops.
 int64_t MLIRGenImpl::callId(SMLoc l) {
   auto [line, col] = sm.getLineAndColumn(l);
-  uint64_t h = mix64((uint64_t(line) << 32) | col);
+  uint64_t h = cmmrt::mix64((uint64_t(line) << 32) | col);
   for (int64_t it : loopIterations)
-    h = mix64(h ^ static_cast<uint64_t>(it));
+    h = cmmrt::mix64(h ^ static_cast<uint64_t>(it));
   // Keep it positive so it prints as written.
   return static_cast<int64_t>(h >> 1);
 }

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <vector>
 
@@ -69,16 +68,17 @@ bool cmm::planner::gangGemmCost(const MachineModel &machine,
         8.0 * cmmrt::cosmaGridTraffic(s.m, s.n, s.k, s.gm, s.gn, s.gk) /
             slowestBandwidth;
   }
-  cost.copies = 2.0 * machine.taskTime(root, OpClass::Copy, m, k) / used +
-                2.0 * machine.taskTime(root, OpClass::Copy, k, n) / used +
-                2.0 * machine.taskTime(root, OpClass::Copy, m, n);
+  cost.copies = 2.0 * machine.taskTime(root, CostClass::Copy, m, k) / used +
+                2.0 * machine.taskTime(root, CostClass::Copy, k, n) / used +
+                2.0 * machine.taskTime(root, CostClass::Copy, m, n);
   // One worker of each node runs the local product with its BLAS threads
   // (the runtime cannot lend it the other workers' threads: OpenBLAS's
   // thread count is process-wide), while the gang holds them all.
   for (int r = 0; r < used; ++r)
-    cost.product = std::max(
-        cost.product, machine.taskTime(gang[r], OpClass::Gemm, double(s.tileM),
-                                       double(s.tileN), double(s.tileK)));
+    cost.product =
+        std::max(cost.product,
+                 machine.taskTime(gang[r], CostClass::Gemm, double(s.tileM),
+                                  double(s.tileN), double(s.tileK)));
   return true;
 }
 
@@ -91,8 +91,8 @@ double cmm::planner::tiledGemmEstimate(const MachineModel &machine, double m,
     double tm = std::min(t, m), tn = std::min(t, n), tk = std::min(t, k);
     best =
         std::min(best, std::ceil(k / t) *
-                           machine.taskTime(node, OpClass::Gemm, tm, tn, tk));
-    whole = std::min(whole, machine.taskTime(node, OpClass::Gemm, m, n, k));
+                           machine.taskTime(node, CostClass::Gemm, tm, tn, tk));
+    whole = std::min(whole, machine.taskTime(node, CostClass::Gemm, m, n, k));
   }
   return std::max(best, whole / std::max(1u, machine.totalWorkers()));
 }

@@ -10,6 +10,8 @@
 
 #include "cmm/Planner/MachineModel.h"
 
+#include "cmmrt/Numbers.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -30,21 +32,12 @@ namespace json = llvm::json;
 // Operation classes
 //===----------------------------------------------------------------------===//
 
-static const char *const kOpClassNames[kNumOpClasses] = {
-    "gemm",      "elementwise", "map",   "reduce",
-    "transpose", "generate",    "solve", "copy"};
-
-const char *cmm::planner::opClassName(OpClass c) {
-  unsigned i = static_cast<unsigned>(c);
-  assert(i < kNumOpClasses && "bad OpClass");
-  return kOpClassNames[i];
-}
-
-std::optional<OpClass> cmm::planner::opClassFromName(const std::string &name) {
-  for (unsigned i = 0; i < kNumOpClasses; ++i)
-    if (name == kOpClassNames[i])
-      return static_cast<OpClass>(i);
-  return std::nullopt;
+std::optional<CostClass>
+cmm::planner::costClassFromName(const std::string &name) {
+  CostClass cost;
+  if (!cmmrt::plan::costClassFromName(name.c_str(), cost))
+    return std::nullopt;
+  return cost;
 }
 
 //===----------------------------------------------------------------------===//
@@ -56,7 +49,7 @@ const LinkSpec &MachineModel::link(unsigned from, unsigned to) const {
   return it == links.end() ? defaultLink : it->second;
 }
 
-double MachineModel::taskTime(unsigned node, OpClass op, double m, double n,
+double MachineModel::taskTime(unsigned node, CostClass op, double m, double n,
                               double k) const {
   assert(node < nodes.size() && "node index out of range");
   double t = nodes[node].time[static_cast<unsigned>(op)].eval(m, n, k);
@@ -141,31 +134,31 @@ MachineModel cmm::planner::builtinMachineModel(unsigned nodes) {
   node.threadsPerWorker = twoThreads ? 2 : 1;
   node.communicators = 1;
   node.memoryBytes = 16e9 / nodes;
-  auto set = [&](OpClass op, TimePolynomial p) {
+  auto set = [&](CostClass op, TimePolynomial p) {
     node.time[static_cast<unsigned>(op)] = p;
   };
   if (twoThreads) {
-    set(OpClass::Gemm, constantPlus(3.2214e-4, 7, 1.6741e-11));
-    set(OpClass::Solve, constantPlus(3.1137e-3, 7, 2.3373e-11));
+    set(CostClass::Gemm, constantPlus(3.2214e-4, 7, 1.6741e-11));
+    set(CostClass::Solve, constantPlus(3.1137e-3, 7, 2.3373e-11));
   } else {
-    set(OpClass::Gemm, constantPlus(4.8399e-4, 7, 3.1260e-11));
-    set(OpClass::Solve, constantPlus(7.8956e-4, 7, 3.9597e-11));
+    set(CostClass::Gemm, constantPlus(4.8399e-4, 7, 3.1260e-11));
+    set(CostClass::Solve, constantPlus(7.8956e-4, 7, 3.9597e-11));
   }
   // A product also streams its operands through memory: A (m k) and B
   // (k n) read once, C (m n) read and written, at the measured copy rate
   // (about 37 GB/s: 8 bytes per element in 2.16e-10 s). Negligible beside
   // a7 for square tiles (0.7 % at 4000); what a matrix-vector product
   // (m = 1) costs, where a7 alone is 10-20x too fast.
-  TimePolynomial &gemm = node.time[static_cast<unsigned>(OpClass::Gemm)];
+  TimePolynomial &gemm = node.time[static_cast<unsigned>(CostClass::Gemm)];
   gemm.a[4] = 4.32e-10; // mn
   gemm.a[5] = 2.16e-10; // mk
   gemm.a[6] = 2.16e-10; // nk
-  set(OpClass::Elementwise, constantPlus(0, 4, 6.3930e-10));
-  set(OpClass::Map, constantPlus(1.8354e-4, 4, 2.7367e-9));
-  set(OpClass::Reduce, constantPlus(0, 4, 5.1234e-10));
-  set(OpClass::Transpose, constantPlus(0, 4, 2.4214e-9));
-  set(OpClass::Generate, constantPlus(1.3800e-4, 4, 9.0842e-10));
-  set(OpClass::Copy, constantPlus(0, 4, 4.3895e-10));
+  set(CostClass::Elementwise, constantPlus(0, 4, 6.3930e-10));
+  set(CostClass::Map, constantPlus(1.8354e-4, 4, 2.7367e-9));
+  set(CostClass::Reduce, constantPlus(0, 4, 5.1234e-10));
+  set(CostClass::Transpose, constantPlus(0, 4, 2.4214e-9));
+  set(CostClass::Generate, constantPlus(1.3800e-4, 4, 9.0842e-10));
+  set(CostClass::Copy, constantPlus(0, 4, 4.3895e-10));
 
   MachineModel model;
   model.name = "builtin";
@@ -314,15 +307,15 @@ public:
   }
 
   bool timeTable(const json::Value &v, const std::string &path,
-                 std::array<TimePolynomial, kNumOpClasses> &time) {
+                 std::array<TimePolynomial, kNumCostClasses> &time) {
     const json::Object *o = object(v, path);
     if (!o || !onlyKeys(*o, path,
                         {"gemm", "elementwise", "map", "reduce", "transpose",
                          "generate", "solve", "copy"}))
       return false;
-    for (unsigned i = 0; i < kNumOpClasses; ++i)
-      if (const json::Value *p = o->get(kOpClassNames[i]))
-        if (!polynomial(*p, field(path, kOpClassNames[i]), time[i]))
+    for (unsigned i = 0; i < kNumCostClasses; ++i)
+      if (const json::Value *p = o->get(costClassName(CostClass(i))))
+        if (!polynomial(*p, field(path, costClassName(CostClass(i))), time[i]))
           return false;
     return true;
   }
@@ -368,10 +361,10 @@ public:
 
   bool model(const json::Value &root, MachineModel &out) {
     const json::Object *o = object(root, "");
-    if (!o || !onlyKeys(*o, "",
-                        {"name", "default_link", "links", "node_defaults",
-                         "nodes", "replicate_last_node_to",
-                         "memory_limit_bytes"}))
+    if (!o ||
+        !onlyKeys(*o, "",
+                  {"name", "default_link", "links", "node_defaults", "nodes",
+                   "replicate_last_node_to", "memory_limit_bytes"}))
       return false;
     MachineModel m;
     if (const json::Value *v = o->get("name")) {
@@ -501,20 +494,9 @@ bool cmm::planner::loadMachineModel(const std::string &path,
 // JSON writer
 //===----------------------------------------------------------------------===//
 
-/// The shortest decimal form that reads back to exactly `x`.
-static std::string shortestNumber(double x) {
-  char buf[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
-    if (std::strtod(buf, nullptr) == x)
-      break;
-  }
-  return buf;
-}
-
 static void writeNumber(json::OStream &j, double x) {
   if (std::isfinite(x))
-    j.rawValue(shortestNumber(x));
+    j.rawValue(cmmrt::shortest(x));
   else
     j.value(nullptr); // not representable; parse rejects it
 }
@@ -572,7 +554,7 @@ std::string cmm::planner::printMachineModel(const MachineModel &model) {
             writeNumber(j, n.memoryBytes);
             j.attributeEnd();
             j.attributeObject("time", [&] {
-              for (unsigned c = 0; c < kNumOpClasses; ++c) {
+              for (unsigned c = 0; c < kNumCostClasses; ++c) {
                 // Trailing zero coefficients are left out (missing means 0).
                 const auto &a = n.time[c].a;
                 size_t len = a.size();
@@ -582,9 +564,9 @@ std::string cmm::planner::printMachineModel(const MachineModel &model) {
                 std::string line = "[";
                 for (size_t i = 0; i < len; ++i)
                   line += (i ? ", " : "") + (std::isfinite(a[i])
-                                                 ? shortestNumber(a[i])
+                                                 ? cmmrt::shortest(a[i])
                                                  : std::string("null"));
-                j.attributeBegin(kOpClassNames[c]);
+                j.attributeBegin(costClassName(CostClass(c)));
                 j.rawValue(line + "]");
                 j.attributeEnd();
               }

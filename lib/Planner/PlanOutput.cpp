@@ -10,9 +10,8 @@
 
 #include "cmm/Planner/PlanOutput.h"
 
+#include "cmmrt/ChromeTrace.h"
 #include "cmmrt/TraceLayout.h"
-
-#include "llvm/Support/JSON.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,7 +21,6 @@
 #include <vector>
 
 using namespace cmm::planner;
-namespace json = llvm::json;
 
 //===----------------------------------------------------------------------===//
 // The shared layout
@@ -213,15 +211,6 @@ double endTime(const Layout &layout, const Schedule &schedule) {
 // Chrome trace
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// JSON strings must be UTF-8; task and data names are not checked elsewhere.
-std::string jsonString(llvm::StringRef s) {
-  return json::isUTF8(s) ? s.str() : json::fixUTF8(s);
-}
-
-constexpr double kMicros = 1e6;
-} // namespace
-
 void cmm::planner::writeChromeTrace(const TaskGraph &graph,
                                     const Schedule &schedule,
                                     const CostModel &cost,
@@ -229,109 +218,76 @@ void cmm::planner::writeChromeTrace(const TaskGraph &graph,
                                     llvm::StringRef label) {
   Layout layout = computeLayout(graph, schedule, cost);
   // The numbering measured traces use too (cmmrt/TraceLayout.h).
-  auto pid = [](unsigned node) { return int64_t(cmmrt::trace::processId(node)); };
-  auto tid = [](unsigned row) { return int64_t(cmmrt::trace::threadId(row)); };
+  auto pid = [](unsigned node) { return cmmrt::trace::processId(node); };
+  auto tid = [](unsigned row) { return cmmrt::trace::threadId(row); };
 
-  json::OStream j(os, /*IndentSize=*/0);
-  auto metadata = [&](const char *name, unsigned node, int64_t thread,
-                      const char *key, json::Value value) {
-    j.object([&] {
-      j.attribute("name", name);
-      j.attribute("ph", "M");
-      j.attribute("pid", pid(node));
-      j.attribute("tid", thread);
-      j.attributeObject("args", [&] { j.attribute(key, std::move(value)); });
-    });
-  };
+  namespace trace = cmmrt::trace;
+  trace::EventList events;
+  // Names and order of the nodes and their rows. On the first row's tid:
+  // tid 0 is special in Perfetto.
+  for (unsigned n = 0; n < layout.nodes.size(); ++n) {
+    const NodeRows &rows = layout.nodes[n];
+    events.metadata("process_name", pid(n), tid(0),
+                    trace::JsonObject().string("name", nodeName(n)));
+    events.metadata("process_sort_index", pid(n), tid(0),
+                    trace::JsonObject().number("sort_index", n));
+    unsigned numRows = rows.chartRows() + (rows.cache ? 1 : 0);
+    for (unsigned r = 0; r < numRows; ++r) {
+      events.metadata("thread_name", pid(n), tid(r),
+                      trace::JsonObject().string("name", rowName(rows, r)));
+      events.metadata("thread_sort_index", pid(n), tid(r),
+                      trace::JsonObject().number("sort_index", r));
+    }
+  }
 
-  j.object([&] {
-    j.attributeArray("traceEvents", [&] {
-      // Names and order of the nodes and their rows.
-      for (unsigned n = 0; n < layout.nodes.size(); ++n) {
-        const NodeRows &rows = layout.nodes[n];
-        // On the first row's tid: tid 0 is special in Perfetto.
-        metadata("process_name", n, tid(0), "name", nodeName(n));
-        metadata("process_sort_index", n, tid(0), "sort_index", int64_t(n));
-        unsigned numRows = rows.chartRows() + (rows.cache ? 1 : 0);
-        for (unsigned r = 0; r < numRows; ++r) {
-          metadata("thread_name", n, tid(r), "name", rowName(rows, r));
-          metadata("thread_sort_index", n, tid(r), "sort_index", int64_t(r));
-        }
-      }
+  for (TaskId t = 0; t < layout.numTasks; ++t) {
+    const Task &task = graph.task(t);
+    const TaskPlacement &p = schedule.placement[t];
+    trace::JsonObject args;
+    args.number("id", t)
+        .number("m", task.m)
+        .number("n", task.n)
+        .number("k", task.k)
+        .number("inputs", task.inputs.size())
+        .number("outputs", task.outputs.size());
+    if (task.isGang())
+      args.number("gang_nodes", task.gangNodes.size());
+    for (const auto &row : layout.taskRows(task, p))
+      events.complete(taskName(graph, t), taskKindName(task.kind),
+                      pid(row.first), tid(row.second), p.start,
+                      p.finish - p.start, args);
+  }
 
-      for (TaskId t = 0; t < layout.numTasks; ++t) {
-        const Task &task = graph.task(t);
-        const TaskPlacement &p = schedule.placement[t];
-        for (const auto &row : layout.taskRows(task, p))
-          j.object([&] {
-            j.attribute("name", jsonString(taskName(graph, t)));
-            j.attribute("cat", taskKindName(task.kind));
-            j.attribute("ph", "X");
-            j.attribute("pid", pid(row.first));
-            j.attribute("tid", tid(row.second));
-            j.attribute("ts", p.start * kMicros);
-            j.attribute("dur", std::max(0.0, p.finish - p.start) * kMicros);
-            j.attributeObject("args", [&] {
-              j.attribute("id", int64_t(t));
-              j.attribute("m", task.m);
-              j.attribute("n", task.n);
-              j.attribute("k", task.k);
-              j.attribute("inputs", int64_t(task.inputs.size()));
-              j.attribute("outputs", int64_t(task.outputs.size()));
-              if (task.isGang())
-                j.attribute("gang_nodes", int64_t(task.gangNodes.size()));
-            });
-          });
-      }
+  for (const Transfer &x : schedule.transfers)
+    for (const TransferSide &side : layout.sides(x))
+      events.complete(transferName(graph, x, side.kind),
+                      sideCategory(side.kind), pid(side.node), tid(side.row),
+                      x.start, x.finish - x.start,
+                      trace::JsonObject()
+                          .number("bytes", dataBytes(graph, x.data))
+                          .number("data", x.data)
+                          .number("from", x.from)
+                          .number("to", x.to));
 
-      for (const Transfer &x : schedule.transfers)
-        for (const TransferSide &side : layout.sides(x))
-          j.object([&] {
-            j.attribute("name", jsonString(transferName(graph, x, side.kind)));
-            j.attribute("cat", sideCategory(side.kind));
-            j.attribute("ph", "X");
-            j.attribute("pid", pid(side.node));
-            j.attribute("tid", tid(side.row));
-            j.attribute("ts", x.start * kMicros);
-            j.attribute("dur", std::max(0.0, x.finish - x.start) * kMicros);
-            j.attributeObject("args", [&] {
-              j.attribute("bytes", dataBytes(graph, x.data));
-              j.attribute("data", int64_t(x.data));
-              j.attribute("from", int64_t(x.from));
-              j.attribute("to", int64_t(x.to));
-            });
-          });
+  for (const CacheEvent &e : schedule.cacheEvents) {
+    bool put = e.kind == CacheEvent::Put;
+    events.instant((put ? "put " : "evict ") + dataName(graph, e.data), "cache",
+                   pid(e.node), tid(layout.nodes[e.node].cacheRow()), e.time,
+                   trace::JsonObject()
+                       .number("bytes", dataBytes(graph, e.data))
+                       .number("data", e.data));
+  }
 
-      for (const CacheEvent &e : schedule.cacheEvents)
-        j.object([&] {
-          bool put = e.kind == CacheEvent::Put;
-          j.attribute("name", jsonString((put ? "put " : "evict ") +
-                                         dataName(graph, e.data)));
-          j.attribute("cat", "cache");
-          j.attribute("ph", "i");
-          j.attribute("s", "t");
-          j.attribute("pid", pid(e.node));
-          j.attribute("tid", tid(layout.nodes[e.node].cacheRow()));
-          j.attribute("ts", e.time * kMicros);
-          j.attributeObject("args", [&] {
-            j.attribute("bytes", dataBytes(graph, e.data));
-            j.attribute("data", int64_t(e.data));
-          });
-        });
-    });
-    j.attribute("displayTimeUnit", "ms");
-    j.attributeObject("otherData", [&] {
-      if (!label.empty())
-        j.attribute("label", jsonString(label));
-      j.attribute("makespan_s", schedule.makespan);
-      j.attribute("nodes", int64_t(layout.nodes.size()));
-      j.attribute("tasks", int64_t(layout.numTasks));
-      j.attribute("transfers", int64_t(schedule.transfers.size()));
-      j.attribute("bytes_moved", schedule.bytesMoved);
-      j.attribute("cache_hits", int64_t(schedule.cacheHits));
-    });
-  });
-  os << "\n";
+  trace::JsonObject other;
+  if (!label.empty())
+    other.string("label", label);
+  other.number("makespan_s", schedule.makespan)
+      .number("nodes", layout.nodes.size())
+      .number("tasks", layout.numTasks)
+      .number("transfers", schedule.transfers.size())
+      .number("bytes_moved", schedule.bytesMoved)
+      .number("cache_hits", schedule.cacheHits);
+  os << trace::traceDocument(events, other);
 }
 
 //===----------------------------------------------------------------------===//

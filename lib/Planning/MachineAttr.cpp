@@ -20,21 +20,20 @@ tg::MachineAttr cmm::planner::toMachineAttr(MLIRContext *context,
   SmallVector<Attribute> nodes;
   for (const NodeSpec &n : machine.nodes) {
     SmallVector<NamedAttribute> time;
-    for (unsigned c = 0; c < kNumOpClasses; ++c)
-      time.push_back(b.getNamedAttr(
-          opClassName(OpClass(c)), b.getDenseF64ArrayAttr(n.time[c].a)));
-    nodes.push_back(tg::NodeAttr::get(
-        context, n.name, n.cores, n.workers, n.threadsPerWorker,
-        n.communicators, b.getF64FloatAttr(n.memoryBytes),
-        b.getDictionaryAttr(time)));
+    for (unsigned c = 0; c < kNumCostClasses; ++c)
+      time.push_back(b.getNamedAttr(costClassName(CostClass(c)),
+                                    b.getDenseF64ArrayAttr(n.time[c].a)));
+    nodes.push_back(tg::NodeAttr::get(context, n.name, n.cores, n.workers,
+                                      n.threadsPerWorker, n.communicators,
+                                      b.getF64FloatAttr(n.memoryBytes),
+                                      b.getDictionaryAttr(time)));
   }
   SmallVector<Attribute> routes;
   for (const auto &[key, spec] : machine.links)
     routes.push_back(
         tg::RouteAttr::get(context, key.first, key.second, link(spec)));
   return tg::MachineAttr::get(context, machine.name, b.getArrayAttr(nodes),
-                              link(machine.defaultLink),
-                              b.getArrayAttr(routes),
+                              link(machine.defaultLink), b.getArrayAttr(routes),
                               b.getF64FloatAttr(machine.memoryLimit));
 }
 
@@ -60,7 +59,7 @@ bool cmm::planner::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
     node.communicators = n.getCommunicators();
     node.memoryBytes = n.getMemory().getValueAsDouble();
     for (NamedAttribute entry : n.getTime()) {
-      std::optional<OpClass> c = opClassFromName(entry.getName().str());
+      std::optional<CostClass> c = costClassFromName(entry.getName().str());
       auto coefficients = dyn_cast<DenseF64ArrayAttr>(entry.getValue());
       if (!c || !coefficients || coefficients.size() != 8) {
         error = "node '" + node.name + "': time '" + entry.getName().str() +
@@ -74,8 +73,7 @@ bool cmm::planner::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
   }
   for (Attribute a : attr.getRoutes()) {
     auto r = cast<tg::RouteAttr>(a);
-    out.links[{unsigned(r.getFrom()), unsigned(r.getTo())}] =
-        link(r.getLink());
+    out.links[{unsigned(r.getFrom()), unsigned(r.getTo())}] = link(r.getLink());
   }
   machine = std::move(out);
   return true;

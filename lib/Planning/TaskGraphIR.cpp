@@ -2,7 +2,6 @@
 
 #include "cmm/Planning/TaskGraphIR.h"
 
-
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
@@ -17,52 +16,8 @@ using namespace cmm;
 using namespace cmm::planner;
 
 //===----------------------------------------------------------------------===//
-// Kind and class mappings
+// Kind mappings
 //===----------------------------------------------------------------------===//
-
-OpClass cmm::planner::toOpClass(tg::CostClass cost) {
-  switch (cost) {
-  case tg::CostClass::Gemm:
-    return OpClass::Gemm;
-  case tg::CostClass::Elementwise:
-    return OpClass::Elementwise;
-  case tg::CostClass::Map:
-    return OpClass::Map;
-  case tg::CostClass::Reduce:
-    return OpClass::Reduce;
-  case tg::CostClass::Transpose:
-    return OpClass::Transpose;
-  case tg::CostClass::Generate:
-    return OpClass::Generate;
-  case tg::CostClass::Solve:
-    return OpClass::Solve;
-  case tg::CostClass::Copy:
-    return OpClass::Copy;
-  }
-  return OpClass::Elementwise;
-}
-
-tg::CostClass cmm::planner::toCostClass(OpClass op) {
-  switch (op) {
-  case OpClass::Gemm:
-    return tg::CostClass::Gemm;
-  case OpClass::Elementwise:
-    return tg::CostClass::Elementwise;
-  case OpClass::Map:
-    return tg::CostClass::Map;
-  case OpClass::Reduce:
-    return tg::CostClass::Reduce;
-  case OpClass::Transpose:
-    return tg::CostClass::Transpose;
-  case OpClass::Generate:
-    return tg::CostClass::Generate;
-  case OpClass::Solve:
-    return tg::CostClass::Solve;
-  case OpClass::Copy:
-    return tg::CostClass::Copy;
-  }
-  return tg::CostClass::Elementwise;
-}
 
 // Both enumerate cmmrt/TaskKinds.def; the planner's adds Abstract.
 std::optional<tg::TaskKind> cmm::planner::toIRKind(TaskKind kind) {
@@ -124,9 +79,8 @@ tg::TaskOp createTask(OpBuilder &builder, Location loc, const TaskGraph &graph,
                                /*op=*/nullptr, /*origins=*/nullptr);
   if (!task.name.empty())
     op.setNameAttr(builder.getStringAttr(task.name));
-  tg::CostClass cost = toCostClass(task.op);
-  if (cost != tg::defaultCostClass(op.getTaskKind()))
-    op.setCostAttr(tg::CostClassAttr::get(ctx, cost));
+  if (task.op != tg::defaultCostClass(op.getTaskKind()))
+    op.setCostAttr(builder.getI32IntegerAttr(static_cast<int32_t>(task.op)));
   // Time-model parameters; 1 is the default and is left out.
   auto param = [&](double v) -> IntegerAttr {
     int64_t i = std::max<int64_t>(1, std::llround(v));
@@ -474,7 +428,7 @@ LogicalResult cmm::planner::readTaskGraph(tg::GraphOp op, TaskGraph &graph,
         task.gangNodes.push_back(unsigned(n));
     task.name = taskOp.getName().value_or("").str();
     task.kind = toPlannerKind(taskOp.getTaskKind());
-    task.op = toOpClass(taskOp.getCostClass());
+    task.op = taskOp.getCostClass();
     task.m = double(taskOp.getM().value_or(1));
     task.n = double(taskOp.getN().value_or(1));
     task.k = double(taskOp.getK().value_or(1));

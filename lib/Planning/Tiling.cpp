@@ -7,7 +7,6 @@
 #include "cmm/Planning/OpDecls.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -60,7 +59,7 @@ private:
   }
 
   /// A task of the op being tiled, without outputs yet.
-  TaskId addTask(TaskKind kind, OpClass op, double m, double n, double k,
+  TaskId addTask(TaskKind kind, CostClass op, double m, double n, double k,
                  std::vector<DataId> inputs, std::string name,
                  int pinned = -1) {
     Task t;
@@ -77,7 +76,7 @@ private:
   }
 
   /// A task producing one tile of `grid` at (i, j).
-  DataId task(Grid &grid, int64_t i, int64_t j, TaskKind kind, OpClass op,
+  DataId task(Grid &grid, int64_t i, int64_t j, TaskKind kind, CostClass op,
               double m, double n, double k, std::vector<DataId> inputs,
               const std::string &name, int pinned = -1) {
     TaskId id = addTask(
@@ -92,7 +91,7 @@ private:
 
   /// One task per tile with no inputs (generators, loads); at the start-up
   /// tile size under dynamic tiling.
-  Grid perTile(Value v, TaskKind kind, OpClass op, const std::string &name,
+  Grid perTile(Value v, TaskKind kind, CostClass op, const std::string &name,
                int pinned = -1) {
     Grid g = gridFor(v, startupSize);
     for (int64_t i = 0; i < g.tileRows; ++i)
@@ -122,7 +121,7 @@ private:
         for (int64_t a = r0 / g.size; a * g.size < r0 + m.height(i); ++a)
           for (int64_t b = c0 / g.size; b * g.size < c0 + m.width(j); ++b)
             parts.push_back(g.at(a, b));
-        m.tiles.push_back(task(m, i, j, TaskKind::Merge, OpClass::Copy,
+        m.tiles.push_back(task(m, i, j, TaskKind::Merge, CostClass::Copy,
                                m.height(i), m.width(j), 1, parts,
                                graph.item(g.tiles[0]).name + " merge"));
       }
@@ -135,7 +134,7 @@ private:
     return g.at(g.tileRows == 1 ? 0 : i, g.tileCols == 1 ? 0 : j);
   }
 
-  Grid elementwise(Value result, ArrayRef<Value> operands, OpClass op,
+  Grid elementwise(Value result, ArrayRef<Value> operands, CostClass op,
                    const std::string &name) {
     // Sub-tiles stay sub-tiles through elementwise ops on operands of the
     // result's shape; anything else works on whole tiles.
@@ -170,8 +169,8 @@ private:
           if (k)
             inputs.push_back(acc);
           acc = task(c, i, j, k ? TaskKind::GemmAcc : TaskKind::Gemm,
-                     OpClass::Gemm, c.height(i), c.width(j), a.width(k), inputs,
-                     name + " k=" + std::to_string(k));
+                     CostClass::Gemm, c.height(i), c.width(j), a.width(k),
+                     inputs, name + " k=" + std::to_string(k));
         }
         c.tiles.push_back(acc);
       }
@@ -184,7 +183,7 @@ private:
                    const std::string &name) {
     std::vector<DataId> inputs(a.tiles);
     inputs.insert(inputs.end(), b.tiles.begin(), b.tiles.end());
-    TaskId id = addTask(TaskKind::DistributedGemm, OpClass::Gemm, c.rows,
+    TaskId id = addTask(TaskKind::DistributedGemm, CostClass::Gemm, c.rows,
                         c.cols, a.cols, std::move(inputs), name + " cosma");
     graph.setGang(id, gang->nodes);
     addAllTiles(id, c, name);
@@ -204,7 +203,7 @@ private:
 
   /// Partial reductions of each tile, combined along the reduced direction.
   Grid reduce(const Grid &in, Value result, int dim, double work,
-              const std::string &name) {
+              CostClass cost, const std::string &name) {
     Grid g = gridFor(result);
     // Output tile (i, j) gathers input tiles of row block i (dim 2), column
     // block j (dim 1) or all (dim 0).
@@ -216,17 +215,17 @@ private:
             if ((dim == 2 && a != i) || (dim == 1 && b != j))
               continue;
             Grid partial = g;
-            partials.push_back(task(partial, i, j, TaskKind::Reduce,
-                                    OpClass::Reduce, in.height(a),
-                                    in.width(b) * work, 1, {in.at(a, b)},
+            partials.push_back(task(partial, i, j, TaskKind::Reduce, cost,
+                                    in.height(a), in.width(b) * work, 1,
+                                    {in.at(a, b)},
                                     name + " part(" + std::to_string(a) + "," +
                                         std::to_string(b) + ")"));
           }
         DataId acc = partials.front();
         for (size_t p = 1; p < partials.size(); ++p)
-          acc =
-              task(g, i, j, TaskKind::Reduce, OpClass::Elementwise, g.height(i),
-                   g.width(j), 1, {acc, partials[p]}, name + " combine");
+          acc = task(g, i, j, TaskKind::Reduce, CostClass::Elementwise,
+                     g.height(i), g.width(j), 1, {acc, partials[p]},
+                     name + " combine");
         g.tiles.push_back(acc);
       }
     return g;
@@ -237,8 +236,9 @@ private:
   /// time (a singular matrix), and the master writes the program's outputs
   /// before a failure (docs/runtime.md), which it can only do when the
   /// failure is its own.
-  Grid whole(ArrayRef<Value> operands, Value result, TaskKind kind, OpClass op,
-             double m, double n, double k, const std::string &name) {
+  Grid whole(ArrayRef<Value> operands, Value result, TaskKind kind,
+             CostClass op, double m, double n, double k,
+             const std::string &name) {
     std::vector<DataId> inputs;
     for (Value operand : operands)
       for (DataId d : in(operand).tiles)
@@ -253,7 +253,7 @@ private:
   /// The tiles of `v` (sub-tiles too) copied to the master.
   void gather(Value v, const std::string &name) {
     const Grid &g = grids.at(v);
-    addTask(TaskKind::Gather, OpClass::Copy, g.rows, g.cols, 1, g.tiles, name,
+    addTask(TaskKind::Gather, CostClass::Copy, g.rows, g.cols, 1, g.tiles, name,
             /*pinned=*/0); // results go to the master
   }
 
@@ -284,102 +284,89 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
   for (Operation &op : func.getBody().front()) {
     if (!observed.contains(&op))
       continue;
-    opIndex = declared.lookup(&op);
-    if (!declared.count(&op))
-      opIndex = -1;
+    auto it = declared.find(&op);
+    opIndex = it == declared.end() ? -1 : it->second;
     std::string name = opName(&op);
+    auto semantics = dyn_cast<OpSemantics>(&op);
+    if (!semantics) {
+      if (isa<func::ReturnOp>(op))
+        continue;
+      error =
+          "the planner cannot tile '" + op.getName().getStringRef().str() + "'";
+      failed = &op;
+      return false;
+    }
+    // The op's rule (lib/Dialect/CmmOpSemantics.cpp) picks the strategy.
+    TilingRule rule = semantics.getTilingRule();
+    Value result = op.getNumResults() ? op.getResult(0) : Value();
+    switch (rule.strategy) {
+    case TileStrategy::Generate:
+      grids[result] = perTile(result, TaskKind::Generate, rule.cost, name);
+      break;
+    case TileStrategy::Load:
+      grids[result] =
+          perTile(result, TaskKind::Load, rule.cost, name, /*pinned=*/0);
+      break;
+    case TileStrategy::Product: {
+      Grid a = in(op.getOperand(0));
+      grids[result] = matmul(a, in(op.getOperand(1)), gridFor(result), name);
+      break;
+    }
+    case TileStrategy::Power: {
+      // Square-and-multiply over tiled products (as the interpreter).
+      Grid power, square = in(op.getOperand(0));
+      bool have = false;
+      for (uint64_t k = rule.exponent; k; k >>= 1) {
+        if (k & 1) {
+          power = have ? matmul(power, square, gridFor(result), name) : square;
+          have = true;
+        }
+        if (k > 1)
+          square = matmul(square, square, gridFor(result), name + " square");
+      }
+      if (!have) { // A^0 = I
+        Grid g = gridFor(result);
+        for (int64_t i = 0; i < g.tileRows; ++i)
+          for (int64_t j = 0; j < g.tileCols; ++j)
+            g.tiles.push_back(task(g, i, j, TaskKind::Generate,
+                                   CostClass::Generate, g.height(i), g.width(j),
+                                   1, {}, name));
+        power = g;
+      }
+      grids[result] = power;
+      break;
+    }
+    case TileStrategy::Elementwise:
+      grids[result] = elementwise(result, SmallVector<Value>(op.getOperands()),
+                                  rule.cost, name);
+      break;
+    case TileStrategy::Transpose: {
+      const Grid &input = in(op.getOperand(0));
+      Grid g = gridFor(result);
+      for (int64_t i = 0; i < g.tileRows; ++i)
+        for (int64_t j = 0; j < g.tileCols; ++j)
+          g.tiles.push_back(task(g, i, j, TaskKind::Transpose, rule.cost,
+                                 g.height(i), g.width(j), 1, {input.at(j, i)},
+                                 name));
+      grids[result] = g;
+      break;
+    }
+    case TileStrategy::Reduce:
+      grids[result] = reduce(in(op.getOperand(0)), result, rule.dim, rule.work,
+                             rule.cost, name);
+      break;
+    case TileStrategy::Whole:
+      grids[result] =
+          whole(SmallVector<Value>(op.getOperands()), result, TaskKind::Solve,
+                rule.cost, rule.m, rule.n, rule.k, name);
+      break;
+    case TileStrategy::Gather:
+      gather(op.getOperand(0), name);
+      break;
+    case TileStrategy::None:
+      break;
+    }
     bool ok = true;
-    llvm::TypeSwitch<Operation *>(&op)
-        .Case<RandOp, FillOp, EyeOp, RangeOp, ConstantOp>([&](Operation *o) {
-          grids[o->getResult(0)] = perTile(o->getResult(0), TaskKind::Generate,
-                                           OpClass::Generate, name);
-        })
-        .Case<LoadOp>([&](LoadOp l) {
-          grids[l] = perTile(l, TaskKind::Load, OpClass::Copy, name,
-                             /*pinned=*/0);
-        })
-        .Case<MatmulOp>([&](MatmulOp m) {
-          Grid a = in(m.getLhs());
-          grids[m] = matmul(a, in(m.getRhs()), gridFor(m), name);
-        })
-        .Case<PowOp>([&](PowOp p) {
-          // Square-and-multiply over tiled products (as the interpreter).
-          Grid result, square = in(p.getInput());
-          bool have = false;
-          for (uint64_t k = p.getExponent(); k; k >>= 1) {
-            if (k & 1) {
-              result = have ? matmul(result, square, gridFor(p), name) : square;
-              have = true;
-            }
-            if (k > 1)
-              square = matmul(square, square, gridFor(p), name + " square");
-          }
-          if (!have) { // A^0 = I
-            Grid g = gridFor(p);
-            for (int64_t i = 0; i < g.tileRows; ++i)
-              for (int64_t j = 0; j < g.tileCols; ++j)
-                g.tiles.push_back(task(g, i, j, TaskKind::Generate,
-                                       OpClass::Generate, g.height(i),
-                                       g.width(j), 1, {}, name));
-            result = g;
-          }
-          grids[p] = result;
-        })
-        .Case<AddOp, SubOp, MulOp, DivOp, EPowOp, MaxOp, MinOp, ModOp, CmpOp>(
-            [&](Operation *o) {
-              grids[o->getResult(0)] = elementwise(
-                  o->getResult(0), {o->getOperand(0), o->getOperand(1)},
-                  OpClass::Elementwise, name);
-            })
-        .Case<ScaleOp, NegOp>([&](Operation *o) {
-          grids[o->getResult(0)] = elementwise(
-              o->getResult(0), {o->getOperand(0)}, OpClass::Elementwise, name);
-        })
-        .Case<MapOp>([&](MapOp m) {
-          grids[m] = elementwise(m, {m.getInput()}, OpClass::Map, name);
-        })
-        .Case<TransposeOp>([&](TransposeOp t) {
-          const Grid &input = in(t.getInput());
-          Grid g = gridFor(t);
-          for (int64_t i = 0; i < g.tileRows; ++i)
-            for (int64_t j = 0; j < g.tileCols; ++j)
-              g.tiles.push_back(task(g, i, j, TaskKind::Transpose,
-                                     OpClass::Transpose, g.height(i),
-                                     g.width(j), 1, {input.at(j, i)}, name));
-          grids[t] = g;
-        })
-        .Case<ReduceOp>([&](ReduceOp r) {
-          int dim = r.getDim() ? int(*r.getDim()) : 0;
-          const Grid &input = in(r.getInput());
-          grids[r] = reduce(input, r, dim, 1.0, name);
-        })
-        .Case<NormOp>([&](NormOp n) {
-          // The norm of each tile, combined by hypot (no overflow).
-          const Grid &input = in(n.getInput());
-          grids[n] = reduce(input, n, 0, 2.0, name);
-        })
-        .Case<InvOp>([&](InvOp i) {
-          double n = i.getType().getDimSize(0);
-          grids[i] = whole({i.getInput()}, i, TaskKind::Solve, OpClass::Solve,
-                           n, n, n, name);
-        })
-        .Case<SolveOp>([&](SolveOp s) {
-          // The solve polynomial counts work as n^2 k at an inverse's rate
-          // (k = n: about 2 n^3 flops). An LU factorisation and r
-          // right-hand sides are (2/3) n^3 + 2 n^2 r flops, i.e. k = n / 3
-          // + r in the same units (docs/machine-model.md).
-          double n = s.getType().getDimSize(0), r = s.getType().getDimSize(1);
-          grids[s] = whole({s.getLhs(), s.getRhs()}, s, TaskKind::Solve,
-                           OpClass::Solve, n, n, std::round(n / 3) + r, name);
-        })
-        .Case<PrintOp>([&](PrintOp p) { gather(p.getInput(), name); })
-        .Case<SaveOp>([&](SaveOp s) { gather(s.getInput(), name); })
-        .Case<PrintScalarOp, func::ReturnOp>([&](Operation *) {})
-        .Default([&](Operation *o) {
-          error = "the planner cannot tile '" +
-                  o->getName().getStringRef().str() + "'";
-          ok = false;
-        });
     if (!gangError.empty()) {
       error = gangError;
       ok = false;
@@ -404,13 +391,21 @@ double cmm::planner::countTasks(func::FuncOp func, int64_t size) {
   };
   double total = 0;
   func.walk([&](Operation *op) {
-    if (auto m = dyn_cast<MatmulOp>(op)) {
-      auto a = cast<RankedTensorType>(m.getLhs().getType());
-      total += tiles(m) * double(tileCount(a.getDimSize(1), size));
-    } else if (auto p = dyn_cast<PowOp>(op)) {
-      double k = double(tileCount(p.getType().getDimSize(0), size));
-      total += tiles(p) * k * 2.0 *
-               std::max<double>(1, std::log2(double(p.getExponent()) + 1));
+    auto semantics = dyn_cast<OpSemantics>(op);
+    TileStrategy strategy =
+        semantics ? semantics.getTilingRule().strategy : TileStrategy::None;
+    if (strategy == TileStrategy::Product) {
+      auto a = cast<RankedTensorType>(op->getOperand(0).getType());
+      total +=
+          tiles(op->getResult(0)) * double(tileCount(a.getDimSize(1), size));
+    } else if (strategy == TileStrategy::Power) {
+      Value p = op->getResult(0);
+      double k = double(
+          tileCount(cast<RankedTensorType>(p.getType()).getDimSize(0), size));
+      total +=
+          tiles(p) * k * 2.0 *
+          std::max<double>(
+              1, std::log2(double(semantics.getTilingRule().exponent) + 1));
     } else {
       for (Value operand : op->getOperands())
         if (isa<RankedTensorType>(operand.getType()))

@@ -11,6 +11,8 @@
 
 #include "IOUtil.h"
 
+#include "cmmrt/Numbers.h"
+
 #include <vector>
 
 namespace cmmrt {
@@ -120,7 +122,7 @@ void formatCsv(const Matrix &matrix, std::string &out) {
     for (int64_t j = 0; j < matrix.cols(); ++j) {
       if (j)
         out += ',';
-      appendDouble(out, matrix(i, j), "NaN", "Inf");
+      appendShortest(out, matrix(i, j), "NaN", "Inf");
     }
     out += '\n';
   }

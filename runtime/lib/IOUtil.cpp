@@ -302,24 +302,6 @@ NumberError parseInt64(std::string_view text, int64_t &value) {
   return NumberError::None;
 }
 
-void appendDouble(std::string &out, double value, const char *nanSpelling,
-                  const char *infSpelling) {
-  if (std::isnan(value)) {
-    out += nanSpelling;
-    return;
-  }
-  if (std::isinf(value)) {
-    if (value < 0)
-      out += '-';
-    out += infSpelling;
-    return;
-  }
-  char buffer[64];
-  std::to_chars_result result =
-      std::to_chars(buffer, buffer + sizeof(buffer), value);
-  out.append(buffer, result.ptr);
-}
-
 void appendInt(std::string &out, int64_t value) {
   char buffer[32];
   std::to_chars_result result =

@@ -2,8 +2,8 @@
 //
 // Shared plumbing of NpyIO.cpp, MatrixMarketIO.cpp and CsvIO.cpp: error
 // messages that start with the quoted path, a read-only file with positioned
-// reads, a buffered line reader, strict number parsing and shortest
-// round-trip number formatting. Also declares the per-format entry points
+// reads, a buffered line reader, strict number parsing and integer
+// formatting (doubles: cmmrt/Numbers.h). Also declares the per-format entry points
 // that MatrixIO.cpp dispatches to. Not installed; internal to the runtime.
 //
 //===----------------------------------------------------------------------===//
@@ -129,12 +129,6 @@ NumberError parseDouble(std::string_view text, double &value);
 
 /// Parses all of `text` as a decimal int64 with an optional sign.
 NumberError parseInt64(std::string_view text, int64_t &value);
-
-/// Appends the shortest decimal representation of `value` that reads back
-/// exactly (std::to_chars). Non-finite values are spelled `nanSpelling`,
-/// `infSpelling` and `-` followed by `infSpelling`.
-void appendDouble(std::string &out, double value, const char *nanSpelling,
-                  const char *infSpelling);
 
 /// Appends the decimal representation of `value`.
 void appendInt(std::string &out, int64_t value);

@@ -10,6 +10,8 @@
 
 #include "IOUtil.h"
 
+#include "cmmrt/Numbers.h"
+
 #include <cctype>
 
 namespace cmmrt {
@@ -357,7 +359,7 @@ void formatMatrixMarket(const Matrix &matrix, std::string &out) {
   out += '\n';
   for (int64_t j = 0; j < matrix.cols(); ++j) {
     for (int64_t i = 0; i < matrix.rows(); ++i) {
-      appendDouble(out, matrix(i, j), "nan", "inf");
+      appendShortest(out, matrix(i, j), "nan", "inf");
       out += '\n';
     }
   }

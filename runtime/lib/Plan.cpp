@@ -1,4 +1,4 @@
-//===- Plan.cpp - Names of op codes and task kinds --------------*- C++ -*-===//
+//===- Plan.cpp - Names of op codes, task kinds, cost classes ---*- C++ -*-===//
 
 #include "cmmrt/Plan.h"
 
@@ -17,9 +17,14 @@ constexpr const char *kTaskKindNames[] = {
 #define CMM_TASK_KIND(Enumerator, name) name,
 #include "cmmrt/TaskKinds.def"
 };
+constexpr const char *kCostClassNames[] = {
+#define CMM_COST_CLASS(Enumerator, name) name,
+#include "cmmrt/CostClasses.def"
+};
 
 /// The index of `name` in `names`, or -1.
-template <size_t N> int indexOf(const char *const (&names)[N], const char *name) {
+template <size_t N>
+int indexOf(const char *const (&names)[N], const char *name) {
   for (size_t i = 0; i < N; ++i)
     if (std::strcmp(names[i], name) == 0)
       return int(i);
@@ -46,6 +51,17 @@ bool cmmrt::plan::taskKindFromName(const char *name, TaskKind &kind) {
   int i = indexOf(kTaskKindNames, name);
   if (i >= 0)
     kind = static_cast<TaskKind>(i);
+  return i >= 0;
+}
+
+const char *cmmrt::plan::costClassName(CostClass cost) {
+  return kCostClassNames[static_cast<unsigned>(cost)];
+}
+
+bool cmmrt::plan::costClassFromName(const char *name, CostClass &cost) {
+  int i = indexOf(kCostClassNames, name);
+  if (i >= 0)
+    cost = static_cast<CostClass>(i);
   return i >= 0;
 }
 

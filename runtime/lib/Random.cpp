@@ -8,17 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "cmmrt/Random.h"
+#include "cmmrt/Numbers.h"
 
 #include <cmath>
 
 using namespace cmmrt;
-
-static inline uint64_t mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 static inline uint64_t hashElement(uint64_t seed, uint64_t callId, uint64_t i,
                                    uint64_t j, uint64_t stream) {

@@ -2,6 +2,7 @@
 
 #include "cmmrt/Executor.h"
 
+#include "cmmrt/ChromeTrace.h"
 #include "cmmrt/DistributedGemm.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/MatrixIO.h"
@@ -210,7 +211,7 @@ private:
   const std::shared_ptr<const Matrix> poison = std::make_shared<Matrix>();
   int32_t failedOp = -1; // rank 0: the earliest failed op (program order)
   std::string failedMessage;
-  std::atomic<bool> ending{false}; // fail() was called: the first call wins
+  std::atomic<bool> ending{false};  // fail() was called: the first call wins
   std::condition_variable progress; // an output done, a thread done, a failure
   int threadsDone = 0;
 
@@ -761,41 +762,26 @@ void Executor::collect(double seconds, ExecResult &result) {
 void Executor::writeTrace() {
   // This rank's process and threads, named as in the plan's predicted
   // trace (cmmrt/TraceLayout.h), then its events.
-  std::string mine;
-  auto metadata = [&](const char *what, int thread, const std::string &name) {
-    char buffer[256];
-    std::snprintf(buffer, sizeof buffer,
-                  "%s{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
-                  "\"args\":{\"name\":\"%s\"}}",
-                  mine.empty() ? "" : ",\n", what, trace::processId(rank),
-                  thread, name.c_str());
-    mine += buffer;
+  trace::EventList mine;
+  int pid = trace::processId(rank);
+  auto name = [](const std::string &n) {
+    return trace::JsonObject().string("name", n);
   };
-  metadata("process_name", trace::threadId(0), trace::processName(rank));
+  mine.metadata("process_name", pid, trace::threadId(0),
+                name(trace::processName(rank)));
   int workers = plan.workers[rank], comms = plan.communicators[rank];
   for (int w = 0; w < workers; ++w)
-    metadata("thread_name", trace::workerThread(w), trace::workerName(w));
+    mine.metadata("thread_name", pid, trace::workerThread(w),
+                  name(trace::workerName(w)));
   for (int c = 0; c < comms; ++c)
-    metadata("thread_name", trace::commThread(workers, c), trace::commName(c));
-  for (const TraceEvent &e : events) {
-    std::string name;
-    for (char ch : e.name)
-      if (ch == '"' || ch == '\\')
-        name += std::string("\\") + ch;
-      else if (static_cast<unsigned char>(ch) >= 0x20)
-        name += ch;
-    char buffer[512];
-    std::snprintf(buffer, sizeof buffer,
-                  "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,"
-                  "\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
-                  mine.empty() ? "" : ",\n", name.c_str(), e.category.c_str(),
-                  trace::processId(rank), e.thread, e.start * 1e6,
-                  (e.finish - e.start) * 1e6);
-    mine += buffer;
-  }
+    mine.metadata("thread_name", pid, trace::commThread(workers, c),
+                  name(trace::commName(c)));
+  for (const TraceEvent &e : events)
+    mine.complete(e.name, e.category, pid, e.thread, e.start,
+                  e.finish - e.start);
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int length = static_cast<int>(mine.size());
+  int length = static_cast<int>(mine.text().size());
   std::vector<int> lengths(size), offsets(size);
   MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0,
              MPI_COMM_WORLD);
@@ -808,27 +794,23 @@ void Executor::writeTrace() {
     }
     all.resize(total);
   }
-  MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(),
+  MPI_Gatherv(mine.text().data(), length, MPI_CHAR, all.data(), lengths.data(),
               offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
   if (rank != 0)
     return;
+  trace::EventList everyone;
+  for (int r = 0; r < size; ++r)
+    everyone.append(std::string_view(all).substr(offsets[r], lengths[r]));
+  std::string document = trace::traceDocument(everyone);
   FILE *f = std::fopen(options.trace.c_str(), "w");
-  if (!f) {
+  if (!f ||
+      std::fwrite(document.data(), 1, document.size(), f) != document.size()) {
     std::fprintf(stderr, "cmm: cannot write trace '%s': %s\n",
                  options.trace.c_str(), std::strerror(errno));
+    if (f)
+      std::fclose(f);
     return;
   }
-  std::fputs("{\"traceEvents\":[\n", f);
-  bool first = true;
-  for (int r = 0; r < size; ++r) {
-    if (!lengths[r])
-      continue;
-    if (!first)
-      std::fputs(",\n", f);
-    std::fwrite(all.data() + offsets[r], 1, lengths[r], f);
-    first = false;
-  }
-  std::fputs("\n]}\n", f);
   std::fclose(f);
 }
 

@@ -13,8 +13,14 @@ filecheck=$4/FileCheck
 work=$(mktemp -d /tmp/cmm-install-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
+# Runs a step with its output in $work/LOG, shown when the step fails.
+logged() {
+  local log=$work/$1
+  shift
+  "$@" > "$log" 2>&1 || { echo "FAILED: $*"; cat "$log"; exit 1; }
+}
 
-cmake --install "$build" --prefix "$prefix" > "$work/install.log"
+logged install.log cmake --install "$build" --prefix "$prefix"
 for f in bin/cmmc bin/cmm-opt bin/cmm-translate bin/cmm-lsp-server \
          lib/cmake/cmm/CMMConfig.cmake lib/cmake/cmm/CMMTargets.cmake \
          lib/libcmmrt.a lib/libcmmrt_mpi.a include/cmmrt/Executor.h \
@@ -30,10 +36,10 @@ if grep -rlaF -e "$source/" -e "$build/" "$prefix" > "$work/paths.txt"; then
 fi
 
 # A consumer project, configured and built against the prefix only.
-cmake -G Ninja -S "$source/examples/embedding" -B "$work/embed" \
-  -DCMAKE_BUILD_TYPE=Release -DMLIR_DIR="$mlir_dir" \
-  -DCMM_DIR="$prefix/lib/cmake/cmm" > "$work/configure.log"
-ninja -C "$work/embed" > "$work/build.log"
+logged configure.log cmake -G Ninja -S "$source/examples/embedding" \
+  -B "$work/embed" -DCMAKE_BUILD_TYPE=Release -DMLIR_DIR="$mlir_dir" \
+  -DCMM_DIR="$prefix/lib/cmake/cmm"
+logged build.log ninja -C "$work/embed"
 "$work/embed/cmm-embed" "$source/test/Embedding/product.mlir" \
   | "$filecheck" "$source/test/Embedding/product.mlir"
 

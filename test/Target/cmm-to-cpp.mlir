@@ -36,7 +36,7 @@
 // GANG: {TaskKind::DistributedGemm, 2, 1, 0, {{[0-9]+}}, 4, {{[0-9]+}}, 0, "matmul@[[#]]:[[#]] cosma", [[START]], [[FINISH]], 2},
 // GANG: const Transfer kTransfers[] = {{[{][{]}}0, 0, 0, 0, 0, 0, 0.0, 0.0}
 // The memory per rank the products may use ends the plan (the test model's).
-// GANG: kTransfers, 0, kOutputs, 2, 1000000000.0,
+// GANG: kTransfers, 0, kOutputs, 2, 1e+09,
 // GANG-NEXT: nullptr, 0};
 // A gang of some nodes only is refused (the runtime runs COSMA on all).
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5 cosma-nodes=1" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" | not cmm-translate --cmm-to-cpp 2>&1 | FileCheck %s --check-prefix=PARTIAL

@@ -21,7 +21,7 @@ MachineModel unitMachine(unsigned nodes, unsigned workers = 1) {
   NodeSpec node;
   node.workers = workers;
   node.memoryBytes = 1e9;
-  node.time[static_cast<unsigned>(OpClass::Gemm)].a[7] = 1.0;
+  node.time[static_cast<unsigned>(CostClass::Gemm)].a[7] = 1.0;
   m.nodes.assign(nodes, node);
   m.defaultLink = {0.0, 8.0};
   return m;
@@ -62,7 +62,7 @@ TEST(GangGemmTest, TheFirstNodeCopiesTheOperandsAndTheResult) {
   // (2 x 8 + 2 x 8 = 32 s), C assembled and cut into tiles (2 x 16 s):
   // 64 s on top of the 48 s above.
   MachineModel m = unitMachine(2);
-  m.nodes[0].time[static_cast<unsigned>(OpClass::Copy)].a[4] = 1.0;
+  m.nodes[0].time[static_cast<unsigned>(CostClass::Copy)].a[4] = 1.0;
   GangGemmCost cost;
   std::string error;
   ASSERT_TRUE(gangGemmCost(m, {0, 1}, 4, 4, 4, 1e9, cost, error));
@@ -130,7 +130,7 @@ TEST(GangGemmTest, CostModelAsksOncePerTask) {
   MachineCostModel cost(unitMachine(2));
   Task t;
   t.kind = TaskKind::DistributedGemm;
-  t.op = OpClass::Gemm;
+  t.op = CostClass::Gemm;
   t.m = t.n = t.k = 4;
   t.gangNodes = {0, 1};
   // Wherever asked, the gang's time (HEFT averages over nodes).

@@ -49,7 +49,7 @@ std::string parseError(const std::string &json) {
   return error;
 }
 
-double coeff(const MachineModel &m, unsigned node, OpClass op, unsigned i) {
+double coeff(const MachineModel &m, unsigned node, CostClass op, unsigned i) {
   return m.nodes[node].time[static_cast<unsigned>(op)].a[i];
 }
 
@@ -86,24 +86,24 @@ TEST(MachineModelTest, C5FileDescribesEightNodes) {
 
   // 2 flops per m n k at 720.9 / 3 GFLOPS per worker (4 significant digits
   // in the file).
-  EXPECT_NEAR(coeff(m, 1, OpClass::Gemm, 7) / (2 / (720.9e9 / 3)), 1, 1e-3);
+  EXPECT_NEAR(coeff(m, 1, CostClass::Gemm, 7) / (2 / (720.9e9 / 3)), 1, 1e-3);
   // The master's 2-thread worker at half that rate; its other classes fall
   // back to node_defaults.
-  EXPECT_NEAR(coeff(m, 0, OpClass::Gemm, 7) / (2 / (720.9e9 / 6)), 1, 1e-3);
-  EXPECT_EQ(m.nodes[0].time[static_cast<unsigned>(OpClass::Elementwise)],
-            m.nodes[1].time[static_cast<unsigned>(OpClass::Elementwise)]);
-  for (unsigned c = 0; c < kNumOpClasses; ++c)
-    EXPECT_GT(m.taskTime(1, static_cast<OpClass>(c), 1000, 1000, 1000), 0)
-        << opClassName(static_cast<OpClass>(c));
+  EXPECT_NEAR(coeff(m, 0, CostClass::Gemm, 7) / (2 / (720.9e9 / 6)), 1, 1e-3);
+  EXPECT_EQ(m.nodes[0].time[static_cast<unsigned>(CostClass::Elementwise)],
+            m.nodes[1].time[static_cast<unsigned>(CostClass::Elementwise)]);
+  for (unsigned c = 0; c < kNumCostClasses; ++c)
+    EXPECT_GT(m.taskTime(1, static_cast<CostClass>(c), 1000, 1000, 1000), 0)
+        << costClassName(static_cast<CostClass>(c));
 }
 
 TEST(MachineModelTest, C5TaskAndTransferTimesByHand) {
   MachineModel m = loadC5();
   // A 5k x 5k x 5k tile product on a worker: 8.323e-12 * 1.25e11 s.
-  EXPECT_NEAR(m.taskTime(1, OpClass::Gemm, 5000, 5000, 5000),
+  EXPECT_NEAR(m.taskTime(1, CostClass::Gemm, 5000, 5000, 5000),
               8.323e-12 * 1.25e11, 1e-12);
   // Elementwise on a 5k x 5k tile: 5.626e-10 * 2.5e7 s.
-  EXPECT_NEAR(m.taskTime(3, OpClass::Elementwise, 5000, 5000),
+  EXPECT_NEAR(m.taskTime(3, CostClass::Elementwise, 5000, 5000),
               5.626e-10 * 2.5e7, 1e-15);
   // A 5k x 5k tile of doubles (2e8 bytes) over 10 Gbps: 5e-5 + 0.16 s.
   EXPECT_DOUBLE_EQ(m.transferTime(0, 1, 2e8), 5e-5 + 0.16);
@@ -143,7 +143,7 @@ TEST(MachineModelTest, RoundTripLinksAndOddNumbers) {
   })");
   ASSERT_EQ(m.nodes.size(), 3u);
   EXPECT_EQ(m.nodes[1].name, "node1"); // default names
-  EXPECT_DOUBLE_EQ(coeff(m, 2, OpClass::Gemm, 2), 0.30000000000000004);
+  EXPECT_DOUBLE_EQ(coeff(m, 2, CostClass::Gemm, 2), 0.30000000000000004);
   // A link without latency takes the default link's.
   EXPECT_DOUBLE_EQ(m.link(0, 2).latency, 0.1);
   EXPECT_TRUE(std::isinf(m.link(0, 2).bandwidth));
@@ -316,10 +316,10 @@ TEST(MachineModelTest, DefaultsAndOverrides) {
   EXPECT_EQ(m.nodes[3].name, "node1"); // copies of the last listed node
   // A node's "time" replaces whole polynomials, class by class; missing
   // coefficients are 0.
-  EXPECT_DOUBLE_EQ(coeff(m, 0, OpClass::Gemm, 0), 3);
-  EXPECT_DOUBLE_EQ(coeff(m, 0, OpClass::Gemm, 1), 0);
-  EXPECT_DOUBLE_EQ(coeff(m, 0, OpClass::Copy, 4), 4);
-  EXPECT_DOUBLE_EQ(coeff(m, 2, OpClass::Gemm, 1), 2);
+  EXPECT_DOUBLE_EQ(coeff(m, 0, CostClass::Gemm, 0), 3);
+  EXPECT_DOUBLE_EQ(coeff(m, 0, CostClass::Gemm, 1), 0);
+  EXPECT_DOUBLE_EQ(coeff(m, 0, CostClass::Copy, 4), 4);
+  EXPECT_DOUBLE_EQ(coeff(m, 2, CostClass::Gemm, 1), 2);
   // No default_link: LinkSpec's defaults.
   EXPECT_TRUE(m.defaultLink == LinkSpec());
   EXPECT_EQ(m.totalWorkers(), 5u + 2 * 3);
@@ -333,19 +333,19 @@ TEST(MachineModelTest, TaskTimeEvaluatesAndClamps) {
   MachineModel m = parseOk(R"({"nodes": [{"time": {
     "gemm": [1, 2, 3, 4, 5, 6, 7, 8]}}]})");
   // 1 + 2m + 3n + 4k + 5mn + 6mk + 7nk + 8mnk at m=2, n=3, k=5.
-  EXPECT_DOUBLE_EQ(m.taskTime(0, OpClass::Gemm, 2, 3, 5),
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 2, 3, 5),
                    1 + 4 + 9 + 20 + 30 + 60 + 105 + 240);
   // k defaults to 1.
-  EXPECT_DOUBLE_EQ(m.taskTime(0, OpClass::Gemm, 1, 1),
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 1, 1),
                    1 + 2 + 3 + 4 + 5 + 6 + 7 + 8);
-  EXPECT_EQ(m.taskTime(0, OpClass::Map, 100, 100), 0.0); // all-zero class
+  EXPECT_EQ(m.taskTime(0, CostClass::Map, 100, 100), 0.0); // all-zero class
 
   // A fitted polynomial (built in code; files cannot hold negative
   // coefficients) that goes negative is clamped at 0.
-  m.nodes[0].time[static_cast<unsigned>(OpClass::Reduce)].a = {-1e-3, 0, 0, 0,
+  m.nodes[0].time[static_cast<unsigned>(CostClass::Reduce)].a = {-1e-3, 0, 0, 0,
                                                                1e-9};
-  EXPECT_EQ(m.taskTime(0, OpClass::Reduce, 10, 10), 0.0);
-  EXPECT_DOUBLE_EQ(m.taskTime(0, OpClass::Reduce, 2000, 1000), 1e-3);
+  EXPECT_EQ(m.taskTime(0, CostClass::Reduce, 10, 10), 0.0);
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Reduce, 2000, 1000), 1e-3);
 }
 
 TEST(MachineModelTest, PerPairLinks) {
@@ -389,17 +389,17 @@ TEST(MachineModelTest, MeanTransferTimeOverNodePairs) {
 TEST(MachineModelTest, OpClassNamesMatchTheJsonKeys) {
   const char *expected[] = {"gemm",      "elementwise", "map",   "reduce",
                             "transpose", "generate",    "solve", "copy"};
-  for (unsigned c = 0; c < kNumOpClasses; ++c) {
-    OpClass op = static_cast<OpClass>(c);
-    EXPECT_STREQ(opClassName(op), expected[c]);
-    EXPECT_EQ(opClassFromName(expected[c]), op);
+  for (unsigned c = 0; c < kNumCostClasses; ++c) {
+    CostClass op = static_cast<CostClass>(c);
+    EXPECT_STREQ(costClassName(op), expected[c]);
+    EXPECT_EQ(costClassFromName(expected[c]), op);
     // Each name is accepted as a key of "time" and sets that class only.
     MachineModel m = parseOk(std::string(R"({"nodes": [{"time": {")") +
                              expected[c] + R"(": [0.5]}}]})");
-    for (unsigned d = 0; d < kNumOpClasses; ++d)
-      EXPECT_EQ(m.taskTime(0, static_cast<OpClass>(d), 1, 1), d == c ? 0.5 : 0);
+    for (unsigned d = 0; d < kNumCostClasses; ++d)
+      EXPECT_EQ(m.taskTime(0, static_cast<CostClass>(d), 1, 1), d == c ? 0.5 : 0);
   }
-  EXPECT_EQ(opClassFromName("Gemm"), std::nullopt);
+  EXPECT_EQ(costClassFromName("Gemm"), std::nullopt);
 }
 
 //===----------------------------------------------------------------------===//
@@ -469,7 +469,7 @@ TEST(MachineModelTest, WithFreeCommunication) {
   // Everything else unchanged.
   EXPECT_TRUE(free.nodes == m.nodes);
   EXPECT_EQ(free.links.size(), m.links.size());
-  EXPECT_DOUBLE_EQ(free.taskTime(0, OpClass::Gemm, 100, 100, 100), 1e-5);
+  EXPECT_DOUBLE_EQ(free.taskTime(0, CostClass::Gemm, 100, 100, 100), 1e-5);
 }
 
 //===----------------------------------------------------------------------===//
@@ -497,20 +497,20 @@ TEST(MachineModelTest, BuiltinIsSane) {
     // Gemm: positive and increasing with the size; every class positive.
     double previous = 0;
     for (double s : {1.0, 10.0, 100.0, 500.0, 1000.0, 2000.0, 5000.0}) {
-      double t = m.taskTime(0, OpClass::Gemm, s, s, s);
+      double t = m.taskTime(0, CostClass::Gemm, s, s, s);
       EXPECT_GT(t, previous) << s;
       previous = t;
     }
-    for (unsigned c = 0; c < kNumOpClasses; ++c)
-      EXPECT_GT(m.taskTime(0, static_cast<OpClass>(c), 1000, 1000, 1000), 0)
-          << opClassName(static_cast<OpClass>(c));
+    for (unsigned c = 0; c < kNumCostClasses; ++c)
+      EXPECT_GT(m.taskTime(0, static_cast<CostClass>(c), 1000, 1000, 1000), 0)
+          << costClassName(static_cast<CostClass>(c));
   }
   // Measured: 2000^3 gemm in ~0.13 s on 2 threads, ~0.25 s on 1.
   EXPECT_NEAR(
-      builtinMachineModel(1).taskTime(0, OpClass::Gemm, 2000, 2000, 2000),
+      builtinMachineModel(1).taskTime(0, CostClass::Gemm, 2000, 2000, 2000),
       0.133, 0.01);
   EXPECT_NEAR(
-      builtinMachineModel(2).taskTime(0, OpClass::Gemm, 2000, 2000, 2000),
+      builtinMachineModel(2).taskTime(0, CostClass::Gemm, 2000, 2000, 2000),
       0.251, 0.01);
   EXPECT_EQ(builtinMachineModel(0).nodes.size(), 1u);
 }

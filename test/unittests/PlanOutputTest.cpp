@@ -25,19 +25,19 @@ struct HandPlan {
   Schedule plan;
 
   HandPlan() {
-    Task genA{"gen A", TaskKind::Generate, OpClass::Generate};
+    Task genA{"gen A", TaskKind::Generate, CostClass::Generate};
     TaskId t0 = graph.addTask(genA);
     DataId a = graph.addData(t0, 800, "A[0]");
-    Task genB{"gen B", TaskKind::Generate, OpClass::Generate};
+    Task genB{"gen B", TaskKind::Generate, CostClass::Generate};
     TaskId t1 = graph.addTask(genB);
     DataId b = graph.addData(t1, 800, "B[0]");
-    Task gemm{"a<b&c", TaskKind::Gemm, OpClass::Gemm, 10, 20, 30, {a, b}};
+    Task gemm{"a<b&c", TaskKind::Gemm, CostClass::Gemm, 10, 20, 30, {a, b}};
     TaskId t2 = graph.addTask(gemm);
     DataId c = graph.addData(t2, 800, "C");
-    Task scale{"scale", TaskKind::Elementwise, OpClass::Elementwise};
+    Task scale{"scale", TaskKind::Elementwise, CostClass::Elementwise};
     scale.inputs = {c};
     graph.addData(graph.addTask(scale), 800, "D");
-    Task neg{"neg", TaskKind::Elementwise, OpClass::Elementwise};
+    Task neg{"neg", TaskKind::Elementwise, CostClass::Elementwise};
     neg.inputs = {b};
     graph.addData(graph.addTask(neg), 800, "E");
 
@@ -161,15 +161,15 @@ TaskGraph wideGraph() {
   TaskGraph g;
   std::vector<DataId> tiles, products;
   for (int i = 0; i < 8; ++i) {
-    Task t{"gen " + std::to_string(i), TaskKind::Generate, OpClass::Generate};
+    Task t{"gen " + std::to_string(i), TaskKind::Generate, CostClass::Generate};
     tiles.push_back(g.addData(g.addTask(t), 1000, "A" + std::to_string(i)));
   }
   for (int i = 0; i < 4; ++i) {
-    Task t{"gemm " + std::to_string(i), TaskKind::Gemm, OpClass::Gemm};
+    Task t{"gemm " + std::to_string(i), TaskKind::Gemm, CostClass::Gemm};
     t.inputs = {tiles[2 * i], tiles[2 * i + 1]};
     products.push_back(g.addData(g.addTask(t), 1000, "P" + std::to_string(i)));
   }
-  Task sum{"sum", TaskKind::Reduce, OpClass::Reduce};
+  Task sum{"sum", TaskKind::Reduce, CostClass::Reduce};
   sum.inputs = products;
   sum.pinnedNode = 0;
   g.addData(g.addTask(sum), 8, "S");
@@ -374,9 +374,9 @@ TEST(ChromeTrace, TransfersWithoutCommunicatorsGoToLinks) {
 
 TEST(PlanOutput, AGangTaskFillsEveryWorkerOfItsNodes) {
   TaskGraph g;
-  Task gen{"gen", TaskKind::Generate, OpClass::Generate};
+  Task gen{"gen", TaskKind::Generate, CostClass::Generate};
   DataId a = g.addData(g.addTask(gen), 800, "A");
-  Task cosma{"cosma", TaskKind::DistributedGemm, OpClass::Gemm};
+  Task cosma{"cosma", TaskKind::DistributedGemm, CostClass::Gemm};
   cosma.inputs = {a};
   cosma.gangNodes = {0, 1};
   g.addData(g.addTask(cosma), 800, "C");

@@ -8,8 +8,8 @@
 //   cmmc prog.cmm --emit=mlir      the traced cmm IR (the default)
 //   cmmc prog.cmm --emit=opt       the cmm IR after cmm-simplify
 //   cmmc prog.cmm --emit=plan      the tile-size sweep and the chosen plan
-//   cmmc prog.cmm --emit=graph     the IR with the plan (a scheduled cmmtg.graph)
-//   cmmc prog.cmm --emit=cpp       the generated C++/MPI program
+//   cmmc prog.cmm --emit=graph     the IR with the plan (a scheduled
+//   cmmtg.graph) cmmc prog.cmm --emit=cpp       the generated C++/MPI program
 //   cmmc prog.cmm -o prog          compile it (mpicxx, runtime, OpenBLAS)
 //   cmmc prog.cmm --run -np 2      compile and run it on 2 local ranks
 //   cmmc prog.cmm --interpret      run it with the reference interpreter
@@ -40,11 +40,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
-
 
 namespace cl = llvm::cl;
 namespace planner = cmm::planner;
@@ -141,13 +139,12 @@ static cl::list<int64_t> tileSizes(
              "dimension)"),
     cl::cat(planCategory));
 
-enum class SchedulerChoice { HEFT, RoundRobin };
-static cl::opt<SchedulerChoice> schedulerChoice(
+static cl::opt<planner::SchedulerKind> schedulerChoice(
     "scheduler", cl::desc("Scheduling algorithm"),
-    cl::init(SchedulerChoice::HEFT),
-    cl::values(clEnumValN(SchedulerChoice::HEFT, "heft",
+    cl::init(planner::SchedulerKind::HEFT),
+    cl::values(clEnumValN(planner::SchedulerKind::HEFT, "heft",
                           "HEFT with the node-level tile cache"),
-               clEnumValN(SchedulerChoice::RoundRobin, "roundrobin",
+               clEnumValN(planner::SchedulerKind::RoundRobin, "roundrobin",
                           "round-robin baseline")),
     cl::cat(planCategory));
 
@@ -211,9 +208,7 @@ static cmm::DefaultPipelineOptions pipelineOptions(unsigned nodes,
   plan.tileSizes.assign(tileSizes.begin(), tileSizes.end());
   plan.machineModel = machineModelPath;
   plan.nodes = nodes;
-  plan.scheduler = schedulerChoice == SchedulerChoice::HEFT
-                       ? cmm::planner::SchedulerKind::HEFT
-                       : cmm::planner::SchedulerKind::RoundRobin;
+  plan.scheduler = schedulerChoice;
   plan.gemm = gemmChoice;
   plan.dynamicTiling = dynamicTiling;
   plan.report = report.str();
@@ -378,8 +373,8 @@ static int cmmcMain(int argc, char **argv) {
   }
 
   // The passes: cmm-default-pipeline to plan, else the rewrites alone.
-  bool simplify = !noOptimize && (interpret || emitAction == Emit::Opt ||
-                                  flopReport || plan);
+  bool simplify = !noOptimize &&
+                  (interpret || emitAction == Emit::Opt || flopReport || plan);
   if (plan || simplify) {
     mlir::PassManager pm(&context);
     if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
@@ -387,7 +382,8 @@ static int cmmcMain(int argc, char **argv) {
     mlir::applyDefaultTimingPassManagerCLOptions(pm); // -mlir-timing
     if (plan) {
       cmm::buildDefaultPipeline(
-          pm, pipelineOptions(nodes, emitPlan ? outputFilename.getValue() : ""));
+          pm,
+          pipelineOptions(nodes, emitPlan ? outputFilename.getValue() : ""));
     } else {
       cmm::SimplifyPipelineOptions simplifyOptions;
       simplifyOptions.flopReport = flopReport;

@@ -19,6 +19,8 @@
 
 #include <optional>
 
+#include "cmm/Dialect/OpSemantics.h"
+
 #include "cmm/Dialect/CmmOpsDialect.h.inc"
 #include "cmm/Dialect/CmmEnums.h.inc"
 

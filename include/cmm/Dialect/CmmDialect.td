@@ -12,6 +12,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "cmm/Dialect/CmmInterfaces.td"
 
 def Cmm_Dialect : Dialect {
   let name = "cmm";
@@ -34,7 +35,9 @@ def Cmm_Matrix : Type<
     And<[TensorOf<[F64]>.predicate, HasAnyRankOfPred<[2]>, HasStaticShapePred]>,
     "matrix (2-D statically shaped tensor of f64)", "::mlir::RankedTensorType">;
 
+// Every op says what it is to each stage (CmmInterfaces.td).
 class Cmm_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Cmm_Dialect, mnemonic, traits>;
+    : Op<Cmm_Dialect, mnemonic,
+         !listconcat(traits, [DeclareOpInterfaceMethods<Cmm_OpSemantics>])>;
 
 #endif // CMM_DIALECT_TD

@@ -11,6 +11,8 @@
 #ifndef CMM_PLANNER_MACHINEMODEL_H
 #define CMM_PLANNER_MACHINEMODEL_H
 
+#include "cmmrt/Plan.h"
+
 #include <array>
 #include <cstdint>
 #include <map>
@@ -28,29 +30,18 @@ namespace cmm::planner {
 struct TimePolynomial {
   std::array<double, 8> a{};
   double eval(double m, double n, double k = 1) const {
-    return a[0] + a[1] * m + a[2] * n + a[3] * k + a[4] * m * n +
-           a[5] * m * k + a[6] * n * k + a[7] * m * n * k;
+    return a[0] + a[1] * m + a[2] * n + a[3] * k + a[4] * m * n + a[5] * m * k +
+           a[6] * n * k + a[7] * m * n * k;
   }
 };
 
-/// Operation classes with their own time polynomial.
-enum class OpClass {
-  Gemm,        // C += A * B on tiles (m x k times k x n)
-  Elementwise, // binary elementwise, scaling, negation, comparisons
-  Map,         // sqrt, exp, sin, ... (Table 1: "sin, cos")
-  Reduce,      // partial sums / max / min of a tile
-  Transpose,
-  Generate,    // rand, fill, eye, range, constant tiles
-  Solve,       // inv, solve on one node (m = n = matrix size, k = rhs cols)
-  Copy,        // load, gather, save, print (memory traffic)
-};
-
-constexpr unsigned kNumOpClasses = 8;
-/// Lowercase name, as the keys of a node's "time" object: "gemm",
-/// "elementwise", "map", "reduce", "transpose", "generate", "solve", "copy".
-const char *opClassName(OpClass c);
-/// The inverse of opClassName; nullopt for an unknown name.
-std::optional<OpClass> opClassFromName(const std::string &name);
+/// The classes with their own time polynomial: cmmrt/CostClasses.def, the
+/// one list the IR, the runtime and the profiler share.
+using CostClass = cmmrt::plan::CostClass;
+using cmmrt::plan::costClassName;
+using cmmrt::plan::kNumCostClasses;
+/// costClassName's inverse; nullopt for an unknown name.
+std::optional<CostClass> costClassFromName(const std::string &name);
 
 struct NodeSpec {
   std::string name;
@@ -59,8 +50,8 @@ struct NodeSpec {
   unsigned threadsPerWorker = 1; // BLAS threads of each worker
   unsigned communicators = 1;    // communicator processes
   double memoryBytes = 8e9;
-  /// Time models of this node's workers, by OpClass.
-  std::array<TimePolynomial, kNumOpClasses> time{};
+  /// Time models of this node's workers, by CostClass.
+  std::array<TimePolynomial, kNumCostClasses> time{};
 };
 
 struct LinkSpec {
@@ -79,7 +70,7 @@ struct MachineModel {
 
   const LinkSpec &link(unsigned from, unsigned to) const;
   /// Seconds for one worker of `node` to run `op` on an m x n tile.
-  double taskTime(unsigned node, OpClass op, double m, double n,
+  double taskTime(unsigned node, CostClass op, double m, double n,
                   double k = 1) const;
   /// Seconds to move `bytes` from `from` to `to` (0 on the same node).
   double transferTime(unsigned from, unsigned to, double bytes) const;

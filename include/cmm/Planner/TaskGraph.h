@@ -43,7 +43,7 @@ struct DataItem {
 struct Task {
   std::string name;
   TaskKind kind = TaskKind::Abstract;
-  OpClass op = OpClass::Elementwise;
+  CostClass op = CostClass::Elementwise;
   double m = 1, n = 1, k = 1; // time-model parameters
   std::vector<DataId> inputs;
   std::vector<DataId> outputs;

@@ -21,8 +21,6 @@
 
 namespace cmm::planner {
 
-OpClass toOpClass(tg::CostClass cost);
-tg::CostClass toCostClass(OpClass op);
 /// The IR kind of a planner task kind; Abstract (tests only) has none.
 std::optional<tg::TaskKind> toIRKind(TaskKind kind);
 TaskKind toPlannerKind(tg::TaskKind kind);

@@ -22,8 +22,6 @@
 using namespace mlir;
 using namespace cmm::tg;
 
-#include "cmm/Dialect/TaskGraph/TaskGraphEnums.cpp.inc"
-
 /// `cmmtg.op`'s code, printed and parsed by its name in OpCodes.def.
 static ParseResult parseOpCode(OpAsmParser &parser, IntegerAttr &code) {
   std::string name;
@@ -55,8 +53,28 @@ static ParseResult parseTaskKind(OpAsmParser &parser, IntegerAttr &kind) {
   return success();
 }
 
-static void printTaskKind(OpAsmPrinter &printer, Operation *, IntegerAttr kind) {
+static void printTaskKind(OpAsmPrinter &printer, Operation *,
+                          IntegerAttr kind) {
   printer << stringifyTaskKind(static_cast<TaskKind>(kind.getInt()));
+}
+
+/// `cmmtg.task`'s cost class, printed and parsed by its name in
+/// CostClasses.def.
+static ParseResult parseCostClass(OpAsmParser &parser, IntegerAttr &cost) {
+  std::string name;
+  SMLoc at = parser.getCurrentLocation();
+  if (parser.parseKeywordOrString(&name))
+    return failure();
+  CostClass value;
+  if (!cmmrt::plan::costClassFromName(name.c_str(), value))
+    return parser.emitError(at, "unknown cost class '") << name << "'";
+  cost = parser.getBuilder().getI32IntegerAttr(static_cast<int32_t>(value));
+  return success();
+}
+
+static void printCostClass(OpAsmPrinter &printer, Operation *,
+                           IntegerAttr cost) {
+  printer << stringifyCostClass(static_cast<CostClass>(cost.getInt()));
 }
 
 #define GET_OP_CLASSES
@@ -245,11 +263,12 @@ LogicalResult GraphOp::verifyRegions() {
              << name << ", which the graph does not declare (cmmtg.op)";
     OpDeclOp decl = it->second;
     if (!computesPartOf(task.getTaskKind(), decl.getOpCode())) {
-      InFlightDiagnostic diag =
-          task.emitOpError("is a ")
-          << stringifyTaskKind(task.getTaskKind()) << " task, which cannot compute "
-          << "part of " << name << " ("
-          << cmmrt::plan::opCodeName(decl.getOpCode()) << ")";
+      InFlightDiagnostic diag = task.emitOpError("is a ")
+                                << stringifyTaskKind(task.getTaskKind())
+                                << " task, which cannot compute "
+                                << "part of " << name << " ("
+                                << cmmrt::plan::opCodeName(decl.getOpCode())
+                                << ")";
       diag.attachNote(decl.getLoc()) << "declared here";
       return diag;
     }
@@ -381,8 +400,8 @@ LogicalResult OpDeclOp::verify() {
   auto need = [&](bool has, StringRef what) -> LogicalResult {
     if (has)
       return success();
-    return emitOpError("(") << cmmrt::plan::opCodeName(code) << ") needs '"
-                            << what << "'";
+    return emitOpError("(")
+           << cmmrt::plan::opCodeName(code) << ") needs '" << what << "'";
   };
   switch (code) {
   case OpCode::Rand:
@@ -418,7 +437,8 @@ LogicalResult OpDeclOp::verify() {
   case OpCode::ReduceMax:
   case OpCode::ReduceMin:
   case OpCode::ReduceMean:
-    if (failed(need(getInRowsAttr() && getInColsAttr(), "in_rows' and 'in_cols")))
+    if (failed(
+            need(getInRowsAttr() && getInColsAttr(), "in_rows' and 'in_cols")))
       return failure();
     if (getDim() && *getDim() > 2)
       return emitOpError("dim must be 0 (all), 1 or 2, got ") << *getDim();
@@ -434,7 +454,7 @@ LogicalResult OpDeclOp::verify() {
 
 CostClass TaskOp::getCostClass() {
   if (auto cost = getCost())
-    return *cost;
+    return static_cast<CostClass>(*cost);
   return defaultCostClass(getTaskKind());
 }
 
@@ -457,6 +477,8 @@ LogicalResult TaskOp::verify() {
 
   if (getKind() > uint32_t(TaskKind::Merge))
     return emitOpError("has no task kind ") << getKind();
+  if (auto cost = getCost(); cost && *cost >= cmmrt::plan::kNumCostClasses)
+    return emitOpError("has no cost class ") << *cost;
   TaskKind kind = getTaskKind();
   StringRef kindName = stringifyTaskKind(kind);
   size_t numInputs = getInputs().size(), numResults = getResults().size();

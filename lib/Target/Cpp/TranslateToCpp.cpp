@@ -8,17 +8,16 @@
 #include "cmm/InitAll.h"
 #include "cmm/Planner/GangGemm.h"
 #include "cmm/Planning/MachineAttr.h"
+#include "cmmrt/Numbers.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 using namespace mlir;
 using namespace cmm;
@@ -49,10 +48,8 @@ std::string literal(double v) {
     return "NAN";
   if (std::isinf(v))
     return v > 0 ? "INFINITY" : "-INFINITY";
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", v);
-  std::string s = buffer;
-  if (s.find_first_of(".en") == std::string::npos)
+  std::string s = cmmrt::shortest(v);
+  if (s.find_first_of(".e") == std::string::npos)
     s += ".0";
   return s;
 }

@@ -48,6 +48,22 @@ enum class OpCode : uint8_t {
 const char *opCodeName(OpCode code);
 bool opCodeFromName(const char *name, OpCode &code);
 
+/// The time-model class of a task (CostClasses.def).
+enum class CostClass : uint8_t {
+#define CMM_COST_CLASS(Enumerator, name) Enumerator,
+#include "cmmrt/CostClasses.def"
+};
+constexpr unsigned kNumCostClasses = 0
+#define CMM_COST_CLASS(Enumerator, name) +1
+#include "cmmrt/CostClasses.def"
+    ;
+
+/// The name of `cost` ("gemm", "map", ...), as CostClasses.def spells it:
+/// the keys of a machine model's "time" object; the inverse sets `cost` and
+/// returns true for a known name.
+const char *costClassName(CostClass cost);
+bool costClassFromName(const char *name, CostClass &cost);
+
 /// CMM_MAX_MEMORY: the memory per rank distributed products may use, in
 /// bytes, when it is set to a positive number (else 0). The one place the
 /// variable is read: the planner (Planner/GangGemm.h) and the generated

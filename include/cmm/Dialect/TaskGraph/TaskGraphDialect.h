@@ -22,13 +22,17 @@
 #include <optional>
 
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h.inc"
-#include "cmm/Dialect/TaskGraph/TaskGraphEnums.h.inc"
 
 namespace cmm::tg {
 /// The kind of a task: the one list of cmmrt/TaskKinds.def.
 using TaskKind = cmmrt::plan::TaskKind;
 inline llvm::StringRef stringifyTaskKind(TaskKind kind) {
   return cmmrt::plan::taskKindName(kind);
+}
+/// The time-model class of a task: the one list of cmmrt/CostClasses.def.
+using CostClass = cmmrt::plan::CostClass;
+inline llvm::StringRef stringifyCostClass(CostClass cost) {
+  return cmmrt::plan::costClassName(cost);
 }
 } // namespace cmm::tg
 

@@ -126,22 +126,4 @@ def TG_MachineAttr : TG_Attr<"Machine", "machine"> {
   let genVerifyDecl = 1;
 }
 
-//===----------------------------------------------------------------------===//
-// Enums
-//===----------------------------------------------------------------------===//
-
-// The time-model class of a task (docs/machine-model.md), in the order of
-// cmm::planner::OpClass.
-def TG_CostClass : I32EnumAttr<"CostClass", "time-model class of a task", [
-      I32EnumAttrCase<"Gemm", 0, "gemm">,
-      I32EnumAttrCase<"Elementwise", 1, "elementwise">,
-      I32EnumAttrCase<"Map", 2, "map">,
-      I32EnumAttrCase<"Reduce", 3, "reduce">,
-      I32EnumAttrCase<"Transpose", 4, "transpose">,
-      I32EnumAttrCase<"Generate", 5, "generate">,
-      I32EnumAttrCase<"Solve", 6, "solve">,
-      I32EnumAttrCase<"Copy", 7, "copy">]> {
-  let cppNamespace = "::cmm::tg";
-}
-
 #endif // CMM_TASKGRAPH_DIALECT_TD

@@ -156,10 +156,11 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
     %e = cmmtg.task elementwise cost map (%c) : (!cmmtg.tile<5x2>) -> !cmmtg.tile<5x2>
     ```
   }];
-  // The kind, one of cmmrt/TaskKinds.def, printed by its name.
+  // The kind, one of cmmrt/TaskKinds.def, and the cost class, one of
+  // cmmrt/CostClasses.def, printed by their names.
   let arguments = (ins I32Attr:$kind, Variadic<TG_Tile>:$inputs,
                    OptionalAttr<StrAttr>:$name,
-                   OptionalAttr<TG_CostClass>:$cost,
+                   OptionalAttr<I32Attr>:$cost,
                    OptionalAttr<I64Attr>:$m, OptionalAttr<I64Attr>:$n,
                    OptionalAttr<I64Attr>:$k,
                    OptionalAttr<I64Attr>:$pinned,
@@ -170,7 +171,7 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
                    OptionalAttr<DenseI64ArrayAttr>:$origins);
   let results = (outs Variadic<TG_Tile>:$results);
   let assemblyFormat = [{
-    custom<TaskKind>($kind) (`cost` $cost^)? ` ` `(` $inputs `)` attr-dict `:`
+    custom<TaskKind>($kind) (`cost` custom<CostClass>($cost)^)? ` ` `(` $inputs `)` attr-dict `:`
     functional-type($inputs, $results)
   }];
   let hasVerifier = 1;
