@@ -16,7 +16,8 @@ set(CMM_EXPORTED_LIBRARIES
   CMMFrontend:Frontend
   CMMInterpreter:Interpreter
   CMMTransforms:Transforms
-  CMMPlanner:Scheduling
+  CMMScheduling:Scheduling
+  CMMCmmToTaskGraph:CmmToTaskGraph
   CMMPlanning:Planning
   CMMPipelines:Pipelines
   CMMTargetCpp:TargetCpp

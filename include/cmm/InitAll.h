@@ -10,7 +10,7 @@
 #ifndef CMM_INITALL_H
 #define CMM_INITALL_H
 
-#include "cmm/Dialect/CmmDialect.h"
+#include "cmm/Dialect/Cmm/CmmDialect.h"
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
 #include "cmm/Pipelines/Pipelines.h"
 #include "cmm/Planning/Passes.h"

@@ -8,8 +8,8 @@
 
 #include "cmm/Frontend/MLIRGen.h"
 
-#include "cmm/Dialect/CmmDialect.h"
-#include "cmm/Dialect/RuntimeMapping.h"
+#include "cmm/Dialect/Cmm/CmmDialect.h"
+#include "cmm/Dialect/Cmm/RuntimeMapping.h"
 #include "cmm/Frontend/Diagnostic.h"
 #include "cmm/Frontend/Parser.h"
 #include "cmmrt/Format.h"

@@ -2,8 +2,8 @@
 
 #include "cmm/Interpreter/Interpreter.h"
 
-#include "cmm/Dialect/CmmDialect.h"
-#include "cmm/Dialect/Observed.h"
+#include "cmm/Dialect/Cmm/CmmDialect.h"
+#include "cmm/Dialect/Cmm/Observed.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/MatrixIO.h"
 
@@ -101,7 +101,7 @@ LogicalResult Interpreter::run(func::FuncOp main) {
 
 LogicalResult Interpreter::execute(Operation *op) {
   // Outputs are the interpreter's own; every other op says its value
-  // (OpSemantics::evaluate, lib/Dialect/CmmOpSemantics.cpp).
+  // (OpSemantics::evaluate, lib/Dialect/Cmm/CmmOpSemantics.cpp).
   if (auto p = dyn_cast<PrintOp>(op)) {
     out << cmmrt::formatSummary(p.getLabel().str(), get(p.getInput())) << "\n";
     out.flush(); // keep program output ordered with diagnostics

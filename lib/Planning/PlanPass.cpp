@@ -11,7 +11,7 @@
 #include "cmm/Planning/Passes.h"
 #include "cmm/Planning/TaskGraphIR.h"
 
-#include "cmm/Planner/PlanOutput.h"
+#include "cmm/Scheduling/PlanOutput.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"

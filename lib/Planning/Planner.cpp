@@ -2,8 +2,8 @@
 
 #include "cmm/Planning/Planner.h"
 
-#include "cmm/Planner/GangGemm.h"
-#include "cmm/Planning/Tiling.h"
+#include "cmm/Scheduling/GangGemm.h"
+#include "cmm/Conversion/CmmToTaskGraph/Tiling.h"
 
 #include "llvm/Support/Format.h"
 

@@ -11,7 +11,7 @@
 #include "cmm/Planning/Passes.h"
 #include "cmm/Planning/TaskGraphIR.h"
 
-#include "cmm/Planner/GangGemm.h"
+#include "cmm/Scheduling/GangGemm.h"
 
 #include "mlir/Pass/PassRegistry.h"
 

@@ -2,7 +2,7 @@
 
 #include "cmm/Planning/Passes.h"
 #include "cmm/Planning/TaskGraphIR.h"
-#include "cmm/Planning/Tiling.h"
+#include "cmm/Conversion/CmmToTaskGraph/Tiling.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

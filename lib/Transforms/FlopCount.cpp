@@ -2,7 +2,7 @@
 
 #include "cmm/Transforms/FlopCount.h"
 
-#include "cmm/Dialect/CmmDialect.h"
+#include "cmm/Dialect/Cmm/CmmDialect.h"
 
 using namespace mlir;
 using namespace cmm;

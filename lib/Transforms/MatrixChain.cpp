@@ -2,7 +2,7 @@
 
 #include "cmm/Transforms/MatrixChain.h"
 
-#include "cmm/Dialect/CmmDialect.h"
+#include "cmm/Dialect/Cmm/CmmDialect.h"
 #include "cmm/Transforms/FlopCount.h"
 
 #include "llvm/ADT/DenseMap.h"

@@ -4,8 +4,8 @@
 // machine: a gemm of m x n x k takes mnk seconds, a link moves 8 bytes (one
 // word) per second with no latency.
 
-#include "cmm/Planner/GangGemm.h"
-#include "cmm/Planner/CostModel.h"
+#include "cmm/Scheduling/GangGemm.h"
+#include "cmm/Scheduling/CostModel.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cmm/Planner/Schedulers.h"
+#include "cmm/Scheduling/Schedulers.h"
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cmm/Planner/CostModel.h"
-#include "cmm/Planner/MachineModel.h"
+#include "cmm/Scheduling/CostModel.h"
+#include "cmm/Scheduling/MachineModel.h"
 
 #include <gtest/gtest.h>
 

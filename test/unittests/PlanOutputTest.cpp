@@ -1,7 +1,7 @@
 //===- PlanOutputTest.cpp - Chrome traces and Gantt charts ------*- C++ -*-===//
 
-#include "cmm/Planner/PlanOutput.h"
-#include "cmm/Planner/Schedulers.h"
+#include "cmm/Scheduling/PlanOutput.h"
+#include "cmm/Scheduling/Schedulers.h"
 
 #include "llvm/Support/JSON.h"
 

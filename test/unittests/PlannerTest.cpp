@@ -1,7 +1,7 @@
 //===- PlannerTest.cpp - Tile cache, validator and simulator ----*- C++ -*-===//
 
-#include "cmm/Planner/Schedulers.h"
-#include "cmm/Planner/Simulator.h"
+#include "cmm/Scheduling/Schedulers.h"
+#include "cmm/Scheduling/Simulator.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 //===- MachineAttr.h - The machine model in the IR --------------*- C++ -*-===//
 //
-// A machine model (Planner/MachineModel.h, docs/machine-model.md) and its IR
+// A machine model (Scheduling/MachineModel.h, docs/machine-model.md) and its IR
 // form, the module attribute `cmmtg.machine = #cmmtg.machine<...>`, in both
 // directions and exactly (every coefficient survives printing and parsing).
 // The planning passes read the module's model when it has one.
@@ -11,7 +11,7 @@
 #define CMM_PLANNING_MACHINEATTR_H
 
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
-#include "cmm/Planner/MachineModel.h"
+#include "cmm/Scheduling/MachineModel.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

@@ -122,7 +122,7 @@ def TileTaskGraph : Pass<"cmm-tile", "mlir::ModuleOp"> {
     The first half of `cmm-plan`, on IR. Cuts every matrix of
     `func.func @main` into square tiles with the paper's tile function
     (ceil(rows / t) x ceil(cols / t) tiles, ragged at the edges) and turns
-    each cmm op into tile tasks (Planning/Tiling.h): products into chains of
+    each cmm op into tile tasks (Conversion/CmmToTaskGraph/Tiling.h): products into chains of
     `gemm`/`gemm_acc` tasks per output tile, elementwise ops tile by tile,
     reductions into partials and combines, inv/solve into one `solve` task,
     print/save into a `gather` to the master. Appends one unscheduled

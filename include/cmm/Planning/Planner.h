@@ -11,9 +11,9 @@
 #ifndef CMM_PLANNING_PLANNER_H
 #define CMM_PLANNING_PLANNER_H
 
-#include "cmm/Planner/Schedulers.h"
-#include "cmm/Planner/Simulator.h"
-#include "cmm/Planning/OpDecls.h"
+#include "cmm/Scheduling/Schedulers.h"
+#include "cmm/Scheduling/Simulator.h"
+#include "cmm/Conversion/CmmToTaskGraph/OpDecls.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/raw_ostream.h"

@@ -12,8 +12,8 @@
 #define CMM_PLANNING_TASKGRAPHIR_H
 
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
-#include "cmm/Planner/Schedule.h"
-#include "cmm/Planning/OpDecls.h"
+#include "cmm/Scheduling/Schedule.h"
+#include "cmm/Conversion/CmmToTaskGraph/OpDecls.h"
 
 #include "mlir/IR/Builders.h"
 

@@ -10,14 +10,14 @@
 #ifndef CMM_TRANSFORMS_FLOPCOUNT_H
 #define CMM_TRANSFORMS_FLOPCOUNT_H
 
-#include "cmm/Dialect/OpSemantics.h"
+#include "cmm/Dialect/Cmm/OpSemantics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
 
 namespace cmm {
 
-/// Flops of one op: its OpSemantics::getFlops (lib/Dialect/CmmOpSemantics.cpp,
+/// Flops of one op: its OpSemantics::getFlops (lib/Dialect/Cmm/CmmOpSemantics.cpp,
 /// where matmulFlops and squaringProducts are too); 0 for other dialects.
 double flopsOf(mlir::Operation *op);
 

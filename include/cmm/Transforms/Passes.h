@@ -9,7 +9,7 @@
 #ifndef CMM_TRANSFORMS_PASSES_H
 #define CMM_TRANSFORMS_PASSES_H
 
-#include "cmm/Dialect/CmmDialect.h"
+#include "cmm/Dialect/Cmm/CmmDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"

@@ -2,11 +2,11 @@
 
 #include "cmm/Target/Cpp.h"
 
-#include "cmm/Dialect/CmmDialect.h"
-#include "cmm/Dialect/RuntimeMapping.h"
+#include "cmm/Dialect/Cmm/CmmDialect.h"
+#include "cmm/Dialect/Cmm/RuntimeMapping.h"
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
 #include "cmm/InitAll.h"
-#include "cmm/Planner/GangGemm.h"
+#include "cmm/Scheduling/GangGemm.h"
 #include "cmm/Planning/MachineAttr.h"
 #include "cmmrt/Numbers.h"
 

@@ -66,7 +66,7 @@ bool costClassFromName(const char *name, CostClass &cost);
 
 /// CMM_MAX_MEMORY: the memory per rank distributed products may use, in
 /// bytes, when it is set to a positive number (else 0). The one place the
-/// variable is read: the planner (Planner/GangGemm.h) and the generated
+/// variable is read: the planner (Scheduling/GangGemm.h) and the generated
 /// programs (DistributedGemm.h) both call this.
 double memoryLimitFromEnvironment();
 

@@ -1,0 +1,79 @@
+//===- Tiling.h - cmm IR to a tiled task graph ------------------*- C++ -*-===//
+//
+// Cuts every matrix of `@main` into tiles with the paper's `tile` function
+// (Listing 1: ceil(rows / t) x ceil(cols / t) tiles, ragged at the edges) and
+// turns each op into tile tasks: products into chains of gemm-accumulate
+// tasks (the paper's addmul) per output tile, elementwise ops tile by tile
+// (broadcast operands reuse their one tile row or column), reductions into
+// partial reductions and a combine chain, inv/solve into one task over the
+// whole matrix, print/save into a gather to the master.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_CONVERSION_CMMTOTASKGRAPH_TILING_H
+#define CMM_CONVERSION_CMMTOTASKGRAPH_TILING_H
+
+#include "cmm/Scheduling/TaskGraph.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <functional>
+#include <string>
+
+namespace cmm::planner {
+
+/// The tiles of `size` x `size` (ragged at the edges) along a dimension.
+int64_t tileCount(int64_t extent, int64_t size);
+int64_t tileExtent(int64_t extent, int64_t size, int64_t index);
+
+/// Largest task graph the planner builds: planning time grows faster than
+/// linearly (Markov, 8 nodes: 26k tasks 0.8 s, 200k tasks 25 s), so larger
+/// graphs are refused with a message rather than left to run for hours.
+constexpr long long kMaxTasks = 200'000;
+
+/// About how many tasks tiles of `size` make of `func` (no dynamic tiling,
+/// no gangs): what buildTaskGraph compares with kMaxTasks.
+double countTasks(mlir::func::FuncOp func, int64_t size);
+
+/// Builds the task graph of `func` for square tiles of `tileSize`; false
+/// with a message for an op the planner cannot tile, or for a tile size that
+/// would make more than kMaxTasks tasks.
+///
+/// Dynamic tiling (paper section 3.2), when `startupSize` is below
+/// `tileSize`: generated and loaded matrices are cut into sub-tiles of
+/// `startupSize` so every worker gets work sooner; elementwise ops on them
+/// stay in sub-tiles, and `merge` tasks combine the sub-tiles back into
+/// whole tiles before the first op that needs whole tiles.
+///
+/// With `gang`, a product for which `gang->use` says so becomes one
+/// distributed_gemm task (COSMA, docs/cosma.md) over `gang->nodes` instead
+/// of gemm-accumulate chains: inputs the tiles of A then of B, outputs the
+/// tiles of C, m, n, k the product's.
+///
+/// An error about one op (a product that cannot run as COSMA, an op the
+/// planner cannot tile) sets `*errorOp` to it when `errorOp` is given.
+struct GangGemmChoice {
+  std::vector<unsigned> nodes; // the gang; the first holds A, B and C
+  /// For m x k times k x n: true for a gang task; false, or false with
+  /// `error` set to stop the tiling.
+  std::function<bool(int64_t m, int64_t n, int64_t k, std::string &error)> use;
+};
+bool buildTaskGraph(mlir::func::FuncOp func, int64_t tileSize, TaskGraph &graph,
+                    std::string &error, int64_t startupSize = 0,
+                    const GangGemmChoice *gang = nullptr,
+                    mlir::Operation **errorOp = nullptr);
+
+/// The sub-tile size dynamic tiling uses for `workers` workers: the tile
+/// size halved (at most twice) until the largest generated or loaded matrix
+/// has a (sub-)tile per worker; `size` itself when it already has.
+int64_t startupTileSize(mlir::func::FuncOp func, int64_t size,
+                        unsigned workers);
+
+/// The default sweep: 10 %, 20 %, ..., 70 % of the largest matrix dimension
+/// (the paper found 10-50 % best) and 100 % (one tile per matrix), without
+/// duplicates, at least 1.
+std::vector<int64_t> defaultTileSizes(mlir::func::FuncOp func);
+
+} // namespace cmm::planner
+
+#endif // CMM_CONVERSION_CMMTOTASKGRAPH_TILING_H

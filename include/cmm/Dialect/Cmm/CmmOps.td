@@ -1,0 +1,375 @@
+//===- CmmOps.td - Operations of the cmm dialect ----------*- tablegen -*-===//
+//
+// One op per construct of the `.cmm` language (see docs/language.md). Shapes
+// are checked by the verifiers, whose messages name both shapes involved.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_OPS_TD
+#define CMM_OPS_TD
+
+include "cmm/Dialect/Cmm/CmmDialect.td"
+include "cmm/Dialect/Cmm/CmmEnums.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Constructors
+//===----------------------------------------------------------------------===//
+
+def Cmm_ConstantOp : Cmm_Op<"constant", [ConstantLike, Pure]> {
+  let summary = "matrix literal";
+  let description = [{
+    A matrix whose elements are known at compile time, e.g. the literal
+    `[1 2; 3 4]` or a compile-time scalar used as a 1x1 operand.
+
+    ```mlir
+    %0 = cmm.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>
+    ```
+  }];
+  let arguments = (ins F64ElementsAttr:$value);
+  let results = (outs Cmm_Matrix:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::DenseElementsAttr":$value), [{
+      build($_builder, $_state, value.getType(), value);
+    }]>
+  ];
+}
+
+def Cmm_RangeOp : Cmm_Op<"range", [Pure]> {
+  let summary = "row vector start, start+1, ..., stop";
+  let description = [{
+    The value of the range expression `a:b`: a 1x(b-a+1) row.
+
+    ```mlir
+    %0 = cmm.range 1 to 5 : tensor<1x5xf64>
+    ```
+  }];
+  let arguments = (ins I64Attr:$start, I64Attr:$stop);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$start `to` $stop attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Cmm_FillOp : Cmm_Op<"fill", [Pure]> {
+  let summary = "matrix with every element equal to a constant";
+  let description = [{
+    `zeros(m, n)`, `ones(m, n)` and `fill(v, m, n)`.
+
+    ```mlir
+    %0 = cmm.fill 0.0 : tensor<3x4xf64>
+    ```
+  }];
+  let arguments = (ins F64Attr:$value);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$value attr-dict `:` type($result)";
+}
+
+def Cmm_EyeOp : Cmm_Op<"eye", [Pure]> {
+  let summary = "identity matrix";
+  let description = [{
+    ```mlir
+    %0 = cmm.eye : tensor<4x4xf64>
+    ```
+  }];
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Cmm_RandOp : Cmm_Op<"rand", [Pure]> {
+  let summary = "counter-based random matrix";
+  let description = [{
+    `rand(m, n[, seed])` (uniform in [0, 1)) and `randn(m, n[, seed])`
+    (standard normal). Element (i, j) is a pure function of
+    (seed, call_id, i, j), so values do not depend on tiling, scheduling or
+    the process count. `call_id` distinguishes every traced occurrence of a
+    call: it hashes the call's source location and the iteration numbers of
+    the enclosing loops.
+
+    ```mlir
+    %0 = cmm.rand uniform seed 42 id 7316 : tensor<100x100xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Distribution:$distribution, I64Attr:$seed,
+                   I64Attr:$call_id);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = [{
+    $distribution `seed` $seed `id` $call_id attr-dict `:` type($result)
+  }];
+}
+
+def Cmm_LoadOp : Cmm_Op<"load", [MemoryEffects<[MemRead]>]> {
+  let summary = "matrix read from a file at run time";
+  let description = [{
+    `load("file")`: `.npy`, `.mtx` or `.csv` by suffix. The result shape was
+    read from the file at compile time; the run-time read checks it again.
+
+    ```mlir
+    %0 = cmm.load "data/a.npy" : tensor<200x200xf64>
+    ```
+  }];
+  let arguments = (ins StrAttr:$path);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$path attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Products and linear algebra
+//===----------------------------------------------------------------------===//
+
+def Cmm_MatmulOp : Cmm_Op<"matmul", [Pure]> {
+  let summary = "matrix product A * B";
+  let description = [{
+    ```mlir
+    %2 = cmm.matmul %0, %1 : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$lhs, Cmm_Matrix:$rhs);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Cmm_PowOp : Cmm_Op<"pow", [Pure, SameOperandsAndResultType]> {
+  let summary = "matrix power A ^ k of a square matrix, k >= 0";
+  let description = [{
+    ```mlir
+    %1 = cmm.pow %0, 3 : tensor<4x4xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input,
+                   ConfinedAttr<I64Attr, [IntNonNegative]>:$exponent);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input `,` $exponent attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Cmm_InvOp : Cmm_Op<"inv", [Pure, SameOperandsAndResultType]> {
+  let summary = "inverse of a square matrix";
+  let description = [{
+    A singular input is a run-time error that names the source location.
+
+    ```mlir
+    %1 = cmm.inv %0 : tensor<4x4xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Cmm_SolveOp : Cmm_Op<"solve", [Pure]> {
+  let summary = "solution X of A X = B (A \\ B)";
+  let description = [{
+    ```mlir
+    %2 = cmm.solve %a, %b : (tensor<3x3xf64>, tensor<3x2xf64>) -> tensor<3x2xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$lhs, Cmm_Matrix:$rhs);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Cmm_TransposeOp : Cmm_Op<"transpose", [Pure]> {
+  let summary = "transpose A'";
+  let description = [{
+    ```mlir
+    %1 = cmm.transpose %0 : tensor<2x3xf64> -> tensor<3x2xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise arithmetic
+//===----------------------------------------------------------------------===//
+
+def Cmm_ScaleOp : Cmm_Op<"scale", [Pure, SameOperandsAndResultType]> {
+  let summary = "product of a matrix and a compile-time scalar s * A";
+  let description = [{
+    ```mlir
+    %1 = cmm.scale %0 by 2.5 : tensor<3x3xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input, F64Attr:$factor);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input `by` $factor attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def Cmm_NegOp : Cmm_Op<"neg", [Pure, SameOperandsAndResultType]> {
+  let summary = "negation -A";
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def Cmm_MapOp : Cmm_Op<"map", [Pure, SameOperandsAndResultType]> {
+  let summary = "elementwise function (sqrt, exp, log, abs, sin, cos, tanh, "
+                "floor, round)";
+  let description = [{
+    `round` rounds half to even, as NumPy does.
+
+    ```mlir
+    %1 = cmm.map sqrt %0 : tensor<3x3xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_UnaryFn:$fn, Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$fn $input attr-dict `:` type($result)";
+}
+
+/// Broadcasting binary elementwise op: each operand dimension equals the
+/// result's or is 1 (a scalar, 1x1, 1xn row or mx1 column is stretched, and a
+/// row against a column gives the full outer shape, as in Julia).
+class Cmm_BroadcastOp<string mnemonic, string what, list<Trait> traits = []>
+    : Cmm_Op<mnemonic, !listconcat([Pure], traits)> {
+  let summary = "broadcasting elementwise " # what;
+  let arguments = (ins Cmm_Matrix:$lhs, Cmm_Matrix:$rhs);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let description = [{
+    Operands of equal shape, or broadcast: every operand dimension equals
+    the result's or is 1.
+
+    ```mlir
+    %2 = cmm.}] # mnemonic # [{ %0, %1 : (tensor<3x4xf64>, tensor<3x1xf64>) -> tensor<3x4xf64>
+    ```
+  }];
+}
+
+def Cmm_AddOp : Cmm_BroadcastOp<"add", "sum (A + B, A .+ B)", [Commutative]>;
+def Cmm_SubOp : Cmm_BroadcastOp<"sub", "difference (A - B, A .- B)">;
+def Cmm_MulOp : Cmm_BroadcastOp<"mul", "product (A .* B)", [Commutative]>;
+def Cmm_DivOp : Cmm_BroadcastOp<"div", "quotient (A ./ B, A / s)">;
+def Cmm_EPowOp : Cmm_BroadcastOp<"epow", "power (A .^ B)">;
+def Cmm_MaxOp : Cmm_BroadcastOp<"max", "maximum (max(A, B))", [Commutative]>;
+def Cmm_MinOp : Cmm_BroadcastOp<"min", "minimum (min(A, B))", [Commutative]>;
+def Cmm_ModOp : Cmm_BroadcastOp<"mod",
+    "modulus with the sign of the divisor (mod(A, B))">;
+
+def Cmm_CmpOp : Cmm_Op<"cmp", [Pure]> {
+  let summary = "broadcasting elementwise comparison, 1.0 where true";
+  let description = [{
+    `A .> B`, `.<`, `.>=`, `.<=`, `.==`.
+
+    ```mlir
+    %2 = cmm.cmp gt, %0, %1 : (tensor<3x4xf64>, tensor<1x1xf64>) -> tensor<3x4xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_CmpPredicate:$predicate, Cmm_Matrix:$lhs,
+                   Cmm_Matrix:$rhs);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+def Cmm_ReduceOp : Cmm_Op<"reduce", [Pure]> {
+  let summary = "sum, maximum, minimum or mean of all elements or along a dim";
+  let description = [{
+    Without `along`, reduces every element to a 1x1 matrix; `along 1`
+    reduces each column (result 1xn), `along 2` each row (result mx1).
+
+    ```mlir
+    %1 = cmm.reduce sum %0 along 2 : tensor<3x4xf64> -> tensor<3x1xf64>
+    %2 = cmm.reduce max %0 : tensor<3x4xf64> -> tensor<1x1xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_ReduceKind:$kind, Cmm_Matrix:$input,
+                   OptionalAttr<ConfinedAttr<I64Attr,
+                       [IntMinValue<1>, IntMaxValue<2>]>>:$dim);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = [{
+    $kind $input (`along` $dim^)? attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Cmm_NormOp : Cmm_Op<"norm", [Pure]> {
+  let summary = "Frobenius norm as a 1x1 matrix";
+  let description = [{
+    ```mlir
+    %1 = cmm.norm %0 : tensor<3x4xf64> -> tensor<1x1xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Effects
+//===----------------------------------------------------------------------===//
+
+def Cmm_PrintOp : Cmm_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "print a one-line summary of a matrix";
+  let description = [{
+    `print(expr)`: writes the label (the source name or expression text), the
+    shape, sum, Frobenius norm and the first elements of the first row.
+
+    ```mlir
+    cmm.print %0 "M" : tensor<1x100xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input, StrAttr:$label);
+  let assemblyFormat = "$input $label attr-dict `:` type($input)";
+}
+
+def Cmm_PrintScalarOp : Cmm_Op<"print_scalar", [MemoryEffects<[MemWrite]>]> {
+  let summary = "print a compile-time scalar";
+  let description = [{
+    `print(n)` where `n` is a compile-time scalar.
+
+    ```mlir
+    cmm.print_scalar "n" 1.0e+03
+    ```
+  }];
+  let arguments = (ins StrAttr:$label, F64Attr:$value);
+  let assemblyFormat = "$label $value attr-dict";
+}
+
+def Cmm_SaveOp : Cmm_Op<"save", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write a matrix to a file atomically";
+  let description = [{
+    `save("out.npy", expr)`: `.npy`, `.mtx` or `.csv` by suffix, written to a
+    temporary name and renamed.
+
+    ```mlir
+    cmm.save %0 to "out.npy" : tensor<3x3xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input, StrAttr:$path);
+  let assemblyFormat = "$input `to` $path attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+#endif // CMM_OPS_TD

@@ -1,0 +1,105 @@
+//===- CostModel.h - Task and transfer times for the planner ----*- C++ -*-===//
+//
+// What the schedulers and the simulator ask of a machine: its resources and
+// the time of each task on each node and of each transfer. MachineCostModel
+// answers from a MachineModel (the Table 1 polynomials); tests give costs
+// directly (TableCostModel), e.g. the worked example of Topcuoglu et al.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_SCHEDULING_COSTMODEL_H
+#define CMM_SCHEDULING_COSTMODEL_H
+
+#include "cmm/Scheduling/MachineModel.h"
+#include "cmm/Scheduling/TaskGraph.h"
+
+#include <map>
+#include <vector>
+
+namespace cmm::planner {
+
+class CostModel {
+public:
+  virtual ~CostModel() = default;
+  virtual unsigned numNodes() const = 0;
+  virtual unsigned workers(unsigned node) const = 0;
+  virtual unsigned communicators(unsigned node) const = 0;
+  virtual double memoryBytes(unsigned node) const = 0;
+  /// Seconds for `task` on one worker of `node`.
+  virtual double taskTime(const Task &task, TaskId id, unsigned node) const = 0;
+  /// Seconds to move `data` from `from` to `to`; 0 when from == to.
+  virtual double transferTime(const DataItem &data, DataId id, unsigned from,
+                              unsigned to) const = 0;
+
+  /// Means over nodes / over ordered pairs of distinct nodes (HEFT ranks).
+  double averageTaskTime(const Task &task, TaskId id) const;
+  virtual double averageTransferTime(const DataItem &data, DataId id) const;
+  unsigned totalWorkers() const;
+};
+
+class MachineCostModel : public CostModel {
+public:
+  explicit MachineCostModel(MachineModel model);
+  unsigned numNodes() const override { return model.nodes.size(); }
+  unsigned workers(unsigned node) const override {
+    return model.nodes[node].workers;
+  }
+  unsigned communicators(unsigned node) const override {
+    return model.nodes[node].communicators;
+  }
+  double memoryBytes(unsigned node) const override {
+    return model.nodes[node].memoryBytes;
+  }
+  /// A distributed_gemm takes its GangGemm.h time wherever it is asked
+  /// about (it occupies its whole gang); other tasks their polynomial.
+  double taskTime(const Task &task, TaskId id, unsigned node) const override;
+  double transferTime(const DataItem &data, DataId, unsigned from,
+                      unsigned to) const override {
+    return model.transferTime(from, to, data.bytes);
+  }
+  /// latency + bytes / bandwidth is linear in bytes, so its mean over node
+  /// pairs is mean latency + bytes * mean 1/bandwidth, both computed once
+  /// (the pairwise mean is quadratic in nodes and HEFT asks it per tile).
+  double averageTransferTime(const DataItem &data, DataId) const override {
+    return meanLatency + data.bytes * meanSecondsPerByte;
+  }
+  const MachineModel &machine() const { return model; }
+
+private:
+  MachineModel model;
+  double gangBytes;
+  double meanLatency = 0, meanSecondsPerByte = 0;
+  /// Gang task times by task id (a strategy per call would be wasteful:
+  /// HEFT asks for every node). One cost model serves one thread.
+  mutable std::map<TaskId, double> gangTimes;
+};
+
+/// Costs given as tables: time[task][node] and a cost per data item (paid
+/// whenever it crosses nodes). One worker and no memory limit per node.
+class TableCostModel : public CostModel {
+public:
+  TableCostModel(std::vector<std::vector<double>> time,
+                 std::vector<double> dataCost, unsigned communicatorsPerNode = 1)
+      : time(std::move(time)), dataCost(std::move(dataCost)),
+        comms(communicatorsPerNode) {}
+  unsigned numNodes() const override { return time.empty() ? 0 : time[0].size(); }
+  unsigned workers(unsigned) const override { return 1; }
+  unsigned communicators(unsigned) const override { return comms; }
+  double memoryBytes(unsigned) const override { return 1e300; }
+  double taskTime(const Task &, TaskId id, unsigned node) const override {
+    return time[id][node];
+  }
+  double transferTime(const DataItem &, DataId id, unsigned from,
+                      unsigned to) const override {
+    return from == to ? 0.0 : dataCost[id];
+  }
+
+private:
+  std::vector<std::vector<double>> time;
+  std::vector<double> dataCost;
+  unsigned comms;
+};
+
+} // namespace cmm::planner
+
+#endif // CMM_SCHEDULING_COSTMODEL_H

@@ -1,0 +1,136 @@
+//===- MachineModel.h - Nodes, links and time models ------------*- C++ -*-===//
+//
+// The machine a plan is made for (docs/machine-model.md): nodes with their
+// cores, worker and communicator processes and memory; links with latency and
+// bandwidth; and per-operation time polynomials of the form of Table 1 of the
+// Julia Cloud Matrix Machine paper, fitted by least squares (cmm-profile) or
+// derived from published figures.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_SCHEDULING_MACHINEMODEL_H
+#define CMM_SCHEDULING_MACHINEMODEL_H
+
+#include "cmmrt/Plan.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cmm::planner {
+
+/// Table 1 of the paper, in one form for every operation: seconds as
+///   a0 + a1 m + a2 n + a3 k + a4 mn + a5 mk + a6 nk + a7 mnk
+/// for an operation on an m x n tile (k: the inner dimension of a product,
+/// 1 otherwise). Unused terms are zero.
+struct TimePolynomial {
+  std::array<double, 8> a{};
+  double eval(double m, double n, double k = 1) const {
+    return a[0] + a[1] * m + a[2] * n + a[3] * k + a[4] * m * n + a[5] * m * k +
+           a[6] * n * k + a[7] * m * n * k;
+  }
+};
+
+/// The classes with their own time polynomial: cmmrt/CostClasses.def, the
+/// one list the IR, the runtime and the profiler share.
+using CostClass = cmmrt::plan::CostClass;
+using cmmrt::plan::costClassName;
+using cmmrt::plan::kNumCostClasses;
+/// costClassName's inverse; nullopt for an unknown name.
+std::optional<CostClass> costClassFromName(const std::string &name);
+
+struct NodeSpec {
+  std::string name;
+  unsigned cores = 1;
+  unsigned workers = 1;          // worker processes
+  unsigned threadsPerWorker = 1; // BLAS threads of each worker
+  unsigned communicators = 1;    // communicator processes
+  double memoryBytes = 8e9;
+  /// Time models of this node's workers, by CostClass.
+  std::array<TimePolynomial, kNumCostClasses> time{};
+};
+
+struct LinkSpec {
+  double latency = 50e-6;    // seconds
+  double bandwidth = 1.25e9; // bytes per second
+};
+
+struct MachineModel {
+  std::string name;
+  std::vector<NodeSpec> nodes; // node 0 is the master
+  LinkSpec defaultLink;
+  std::map<std::pair<unsigned, unsigned>, LinkSpec> links; // by (from, to)
+  /// Memory per rank a distributed (COSMA) product may use, bytes; 0: the
+  /// smallest node's memory. JSON "memory_limit_bytes".
+  double memoryLimit = 0;
+
+  const LinkSpec &link(unsigned from, unsigned to) const;
+  /// Seconds for one worker of `node` to run `op` on an m x n tile.
+  double taskTime(unsigned node, CostClass op, double m, double n,
+                  double k = 1) const;
+  /// Seconds to move `bytes` from `from` to `to` (0 on the same node).
+  double transferTime(unsigned from, unsigned to, double bytes) const;
+  unsigned totalWorkers() const;
+
+  /// The same machine with `count` nodes: node 0 as is, the others copies of
+  /// node 1 (or of node 0 when there is only one). Precisely: the first
+  /// min(count, nodes.size()) nodes are kept as they are (so a file of 8
+  /// nodes gives its first N for N < 8), links between kept nodes are kept,
+  /// and each added node is a copy of node 1 (node 0 if there is no node 1)
+  /// together with that node's per-pair links to the kept nodes. `count` = 0
+  /// is taken as 1.
+  MachineModel withNodes(unsigned count) const;
+  /// Communication made free (zero latency, infinite bandwidth): the
+  /// zero-communication upper bound of Table 7. Every link, default and
+  /// per-pair, becomes {0, +infinity}, so transferTime is exactly 0.
+  MachineModel withFreeCommunication() const;
+};
+
+inline bool operator==(const TimePolynomial &a, const TimePolynomial &b) {
+  return a.a == b.a;
+}
+inline bool operator==(const NodeSpec &a, const NodeSpec &b) {
+  return a.name == b.name && a.cores == b.cores && a.workers == b.workers &&
+         a.threadsPerWorker == b.threadsPerWorker &&
+         a.communicators == b.communicators && a.memoryBytes == b.memoryBytes &&
+         a.time == b.time;
+}
+inline bool operator==(const LinkSpec &a, const LinkSpec &b) {
+  return a.latency == b.latency && a.bandwidth == b.bandwidth;
+}
+inline bool operator==(const MachineModel &a, const MachineModel &b) {
+  return a.name == b.name && a.nodes == b.nodes &&
+         a.defaultLink == b.defaultLink && a.links == b.links &&
+         a.memoryLimit == b.memoryLimit;
+}
+inline bool operator!=(const MachineModel &a, const MachineModel &b) {
+  return !(a == b);
+}
+
+/// The built-in model of "this machine" (docs/machine-model.md): `nodes`
+/// copies of a 2-core node on loopback links, with constants measured by
+/// bench/fit_default_model.c. A single node runs one worker with 2 OpenBLAS
+/// threads; with 2 or more loopback nodes (sharing the 2 cores) each node's
+/// worker has 1 thread. Memory (16e9 bytes) is divided among the nodes.
+/// `nodes` = 0 is taken as 1.
+MachineModel builtinMachineModel(unsigned nodes = 1);
+
+/// Parses the JSON of docs/machine-model.md; false with a message (naming
+/// the JSON path of the bad value, e.g. "nodes[1].workers: expected a
+/// positive integer") on error, leaving `model` unchanged.
+bool parseMachineModel(const std::string &json, MachineModel &model,
+                       std::string &error);
+bool loadMachineModel(const std::string &path, MachineModel &model,
+                      std::string &error);
+/// Pretty-printed JSON that parseMachineModel reads back to an equal model:
+/// every node written out in full, numbers in their shortest exact form, an
+/// infinite bandwidth as the string "inf".
+std::string printMachineModel(const MachineModel &model);
+
+} // namespace cmm::planner
+
+#endif // CMM_SCHEDULING_MACHINEMODEL_H

@@ -1,0 +1,66 @@
+//===- OpDecls.cpp - The ops of a program as a task graph declares them ---===//
+
+#include "cmm/Conversion/CmmToTaskGraph/OpDecls.h"
+
+#include "cmm/Dialect/Cmm/CmmDialect.h"
+#include "cmm/Dialect/Cmm/Observed.h"
+
+#include "cmmrt/Plan.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace cmm;
+using cmmrt::plan::OpCode;
+
+namespace {
+std::pair<int64_t, int64_t> shapeOf(Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  return {t.getDimSize(0), t.getDimSize(1)};
+}
+
+/// The op code and parameters of `op` as `cmmtg.op` attributes (the
+/// shapes here, the rest from the op's OpSemantics); nullopt for an op no
+/// task computes.
+std::optional<OpCode> describe(Operation &op, NamedAttrList &attrs) {
+  auto semantics = dyn_cast<OpSemantics>(&op);
+  if (!semantics)
+    return std::nullopt;
+  Builder b(op.getContext());
+  auto setShape = [&](StringRef rows, StringRef cols, Value v) {
+    auto [r, c] = shapeOf(v);
+    attrs.set(rows, b.getI64IntegerAttr(r));
+    attrs.set(cols, b.getI64IntegerAttr(c));
+  };
+  if (op.getNumResults() == 1 &&
+      isa<RankedTensorType>(op.getResult(0).getType()))
+    setShape("rows", "cols", op.getResult(0));
+  if (op.getNumOperands() >= 1 &&
+      isa<RankedTensorType>(op.getOperand(0).getType()))
+    setShape("in_rows", "in_cols", op.getOperand(0));
+  return semantics.getRuntimeOp(attrs);
+}
+} // namespace
+
+std::vector<cmm::planner::OpDecl>
+cmm::planner::declareOps(func::FuncOp func,
+                         llvm::DenseMap<Operation *, int> *indexOf) {
+  std::vector<OpDecl> decls;
+  Builder b(func.getContext());
+  llvm::DenseSet<Operation *> observed = observedOps(func.getBody().front());
+  for (Operation &op : func.getBody().front()) {
+    if (!observed.contains(&op))
+      continue;
+    NamedAttrList attrs;
+    std::optional<OpCode> code = describe(op, attrs);
+    if (!code)
+      continue;
+    attrs.set("code", b.getI32IntegerAttr(static_cast<int32_t>(*code)));
+    if (indexOf)
+      (*indexOf)[&op] = decls.size();
+    decls.push_back(
+        {cmmrt::plan::opCodeName(*code) + std::to_string(decls.size()),
+         op.getLoc(), attrs.getDictionary(func.getContext())});
+  }
+  return decls;
+}

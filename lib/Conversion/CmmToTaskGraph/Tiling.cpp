@@ -1,0 +1,487 @@
+//===- Tiling.cpp - cmm IR to a tiled task graph ----------------*- C++ -*-===//
+
+#include "cmm/Conversion/CmmToTaskGraph/Tiling.h"
+
+#include "cmm/Dialect/Cmm/CmmDialect.h"
+#include "cmm/Dialect/Cmm/Observed.h"
+#include "cmm/Conversion/CmmToTaskGraph/OpDecls.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <set>
+
+using namespace mlir;
+using namespace cmm;
+using namespace cmm::planner;
+
+int64_t cmm::planner::tileCount(int64_t extent, int64_t size) {
+  return (extent + size - 1) / size; // Julia's cld, as in Listing 1
+}
+
+int64_t cmm::planner::tileExtent(int64_t extent, int64_t size, int64_t index) {
+  return std::min(size, extent - index * size);
+}
+
+namespace {
+
+/// The tiles of one matrix value.
+struct Grid {
+  int64_t rows = 0, cols = 0, size = 1;
+  int64_t tileRows = 0, tileCols = 0;
+  std::vector<DataId> tiles; // row-major over the grid
+  DataId at(int64_t i, int64_t j) const { return tiles[i * tileCols + j]; }
+  int64_t height(int64_t i) const { return tileExtent(rows, size, i); }
+  int64_t width(int64_t j) const { return tileExtent(cols, size, j); }
+};
+
+class Tiler {
+public:
+  Tiler(TaskGraph &graph, int64_t size, int64_t startupSize,
+        const GangGemmChoice *gang)
+      : graph(graph), size(size), startupSize(startupSize), gang(gang) {}
+
+  /// Tiles `func`; on error, `failed` is the op it is about (if any).
+  bool run(func::FuncOp func, std::string &error, Operation *&failed);
+
+private:
+  Grid gridFor(Value v, int64_t tile = 0) {
+    auto type = cast<RankedTensorType>(v.getType());
+    Grid g;
+    g.rows = type.getDimSize(0);
+    g.cols = type.getDimSize(1);
+    g.size = tile ? tile : size;
+    g.tileRows = tileCount(g.rows, g.size);
+    g.tileCols = tileCount(g.cols, g.size);
+    return g;
+  }
+
+  /// A task of the op being tiled, without outputs yet.
+  TaskId addTask(TaskKind kind, CostClass op, double m, double n, double k,
+                 std::vector<DataId> inputs, std::string name,
+                 int pinned = -1) {
+    Task t;
+    t.name = std::move(name);
+    t.kind = kind;
+    t.op = op;
+    t.m = m;
+    t.n = n;
+    t.k = k;
+    t.inputs = std::move(inputs);
+    t.pinnedNode = pinned;
+    t.opIndex = opIndex;
+    return graph.addTask(std::move(t));
+  }
+
+  /// A task producing one tile of `grid` at (i, j).
+  DataId task(Grid &grid, int64_t i, int64_t j, TaskKind kind, CostClass op,
+              double m, double n, double k, std::vector<DataId> inputs,
+              const std::string &name, int pinned = -1) {
+    TaskId id = addTask(
+        kind, op, m, n, k, std::move(inputs),
+        name + "[" + std::to_string(i) + "," + std::to_string(j) + "]", pinned);
+    DataId d = graph.addData(id, 8.0 * grid.height(i) * grid.width(j),
+                             graph.task(id).name);
+    graph.setRegion(d, i * grid.size, j * grid.size, grid.height(i),
+                    grid.width(j));
+    return d;
+  }
+
+  /// One task per tile with no inputs (generators, loads); at the start-up
+  /// tile size under dynamic tiling.
+  Grid perTile(Value v, TaskKind kind, CostClass op, const std::string &name,
+               int pinned = -1) {
+    Grid g = gridFor(v, startupSize);
+    for (int64_t i = 0; i < g.tileRows; ++i)
+      for (int64_t j = 0; j < g.tileCols; ++j)
+        g.tiles.push_back(task(g, i, j, kind, op, g.height(i), g.width(j), 1,
+                               {}, name, pinned));
+    return g;
+  }
+
+  /// The tiles of `v` at the tile size. Dynamic tiling (paper section 3.2)
+  /// starts some matrices in smaller sub-tiles; their first consumer that
+  /// needs whole tiles gets them merged back, once per matrix.
+  const Grid &in(Value v) {
+    const Grid &g = grids.at(v);
+    if (g.size == size)
+      return g;
+    auto it = merged.find(v);
+    if (it != merged.end())
+      return *it->second;
+    Grid m = gridFor(v);
+    int savedOp = opIndex;
+    opIndex = -1; // a merge belongs to no op
+    for (int64_t i = 0; i < m.tileRows; ++i)
+      for (int64_t j = 0; j < m.tileCols; ++j) {
+        std::vector<DataId> parts;
+        int64_t r0 = i * size, c0 = j * size;
+        for (int64_t a = r0 / g.size; a * g.size < r0 + m.height(i); ++a)
+          for (int64_t b = c0 / g.size; b * g.size < c0 + m.width(j); ++b)
+            parts.push_back(g.at(a, b));
+        m.tiles.push_back(task(m, i, j, TaskKind::Merge, CostClass::Copy,
+                               m.height(i), m.width(j), 1, parts,
+                               graph.item(g.tiles[0]).name + " merge"));
+      }
+    opIndex = savedOp;
+    return *(merged[v] = std::make_unique<Grid>(std::move(m)));
+  }
+
+  /// Tile (i, j) of an operand broadcast to a result grid.
+  static DataId broadcastTile(const Grid &g, int64_t i, int64_t j) {
+    return g.at(g.tileRows == 1 ? 0 : i, g.tileCols == 1 ? 0 : j);
+  }
+
+  Grid elementwise(Value result, ArrayRef<Value> operands, CostClass op,
+                   const std::string &name) {
+    // Sub-tiles stay sub-tiles through elementwise ops on operands of the
+    // result's shape; anything else works on whole tiles.
+    bool startup = startupSize != size;
+    for (Value operand : operands)
+      startup &= operand.getType() == result.getType() &&
+                 grids.at(operand).size == startupSize;
+    Grid g = gridFor(result, startup ? startupSize : size);
+    std::vector<const Grid *> ins;
+    for (Value operand : operands)
+      ins.push_back(startup ? &grids.at(operand) : &in(operand));
+    for (int64_t i = 0; i < g.tileRows; ++i)
+      for (int64_t j = 0; j < g.tileCols; ++j) {
+        std::vector<DataId> inputs;
+        for (const Grid *operand : ins)
+          inputs.push_back(broadcastTile(*operand, i, j));
+        g.tiles.push_back(task(g, i, j, TaskKind::Elementwise, op, g.height(i),
+                               g.width(j), 1, inputs, name));
+      }
+    return g;
+  }
+
+  Grid matmul(const Grid &a, const Grid &b, Grid c, const std::string &name) {
+    if (gang && gangError.empty() &&
+        gang->use(c.rows, c.cols, a.cols, gangError))
+      return distributed(a, b, std::move(c), name);
+    for (int64_t i = 0; i < c.tileRows; ++i)
+      for (int64_t j = 0; j < c.tileCols; ++j) {
+        DataId acc = 0;
+        for (int64_t k = 0; k < a.tileCols; ++k) {
+          std::vector<DataId> inputs{a.at(i, k), b.at(k, j)};
+          if (k)
+            inputs.push_back(acc);
+          acc = task(c, i, j, k ? TaskKind::GemmAcc : TaskKind::Gemm,
+                     CostClass::Gemm, c.height(i), c.width(j), a.width(k),
+                     inputs, name + " k=" + std::to_string(k));
+        }
+        c.tiles.push_back(acc);
+      }
+    return c;
+  }
+
+  /// The product as one gang task (COSMA): A's tiles, then B's, in; C's
+  /// tiles out; on the gang's first node.
+  Grid distributed(const Grid &a, const Grid &b, Grid c,
+                   const std::string &name) {
+    std::vector<DataId> inputs(a.tiles);
+    inputs.insert(inputs.end(), b.tiles.begin(), b.tiles.end());
+    TaskId id = addTask(TaskKind::DistributedGemm, CostClass::Gemm, c.rows,
+                        c.cols, a.cols, std::move(inputs), name + " cosma");
+    graph.setGang(id, gang->nodes);
+    addAllTiles(id, c, name);
+    return c;
+  }
+
+  /// Every tile of `g` as an output of task `id`.
+  void addAllTiles(TaskId id, Grid &g, const std::string &name) {
+    for (int64_t i = 0; i < g.tileRows; ++i)
+      for (int64_t j = 0; j < g.tileCols; ++j) {
+        g.tiles.push_back(
+            graph.addData(id, 8.0 * g.height(i) * g.width(j), name));
+        graph.setRegion(g.tiles.back(), i * g.size, j * g.size, g.height(i),
+                        g.width(j));
+      }
+  }
+
+  /// Partial reductions of each tile, combined along the reduced direction.
+  Grid reduce(const Grid &in, Value result, int dim, double work,
+              CostClass cost, const std::string &name) {
+    Grid g = gridFor(result);
+    // Output tile (i, j) gathers input tiles of row block i (dim 2), column
+    // block j (dim 1) or all (dim 0).
+    for (int64_t i = 0; i < g.tileRows; ++i)
+      for (int64_t j = 0; j < g.tileCols; ++j) {
+        std::vector<DataId> partials;
+        for (int64_t a = 0; a < in.tileRows; ++a)
+          for (int64_t b = 0; b < in.tileCols; ++b) {
+            if ((dim == 2 && a != i) || (dim == 1 && b != j))
+              continue;
+            Grid partial = g;
+            partials.push_back(task(partial, i, j, TaskKind::Reduce, cost,
+                                    in.height(a), in.width(b) * work, 1,
+                                    {in.at(a, b)},
+                                    name + " part(" + std::to_string(a) + "," +
+                                        std::to_string(b) + ")"));
+          }
+        DataId acc = partials.front();
+        for (size_t p = 1; p < partials.size(); ++p)
+          acc = task(g, i, j, TaskKind::Reduce, CostClass::Elementwise,
+                     g.height(i), g.width(j), 1, {acc, partials[p]},
+                     name + " combine");
+        g.tiles.push_back(acc);
+      }
+    return g;
+  }
+
+  /// One task on one node over whole matrices, producing every output tile:
+  /// inv and solve. They run on the master: they are what can fail at run
+  /// time (a singular matrix), and the master writes the program's outputs
+  /// before a failure (docs/runtime.md), which it can only do when the
+  /// failure is its own.
+  Grid whole(ArrayRef<Value> operands, Value result, TaskKind kind,
+             CostClass op, double m, double n, double k,
+             const std::string &name) {
+    std::vector<DataId> inputs;
+    for (Value operand : operands)
+      for (DataId d : in(operand).tiles)
+        inputs.push_back(d);
+    Grid g = gridFor(result);
+    TaskId id = addTask(kind, op, m, n, k, std::move(inputs), name,
+                        /*pinned=*/0);
+    addAllTiles(id, g, name);
+    return g;
+  }
+
+  /// The tiles of `v` (sub-tiles too) copied to the master.
+  void gather(Value v, const std::string &name) {
+    const Grid &g = grids.at(v);
+    addTask(TaskKind::Gather, CostClass::Copy, g.rows, g.cols, 1, g.tiles, name,
+            /*pinned=*/0); // results go to the master
+  }
+
+  TaskGraph &graph;
+  int64_t size, startupSize;
+  const GangGemmChoice *gang;
+  std::string gangError; // set by gang->use: the tiling stops
+  int opIndex = -1;      // declaration of the op being tiled (OpDecls.h)
+  llvm::DenseMap<Value, Grid> grids;
+  // Merged grids are referred to while more are made: keep them put.
+  llvm::DenseMap<Value, std::unique_ptr<Grid>> merged;
+};
+
+std::string opName(Operation *op) {
+  std::string name = op->getName().stripDialect().str();
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    name += "@" + std::to_string(loc.getLine()) + ":" +
+            std::to_string(loc.getColumn());
+  return name;
+}
+
+bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
+  // Only what reaches a print or save runs (as in the interpreter); each
+  // task names the declaration of its op.
+  llvm::DenseSet<Operation *> observed = observedOps(func.getBody().front());
+  llvm::DenseMap<Operation *, int> declared;
+  declareOps(func, &declared);
+  for (Operation &op : func.getBody().front()) {
+    if (!observed.contains(&op))
+      continue;
+    auto it = declared.find(&op);
+    opIndex = it == declared.end() ? -1 : it->second;
+    std::string name = opName(&op);
+    auto semantics = dyn_cast<OpSemantics>(&op);
+    if (!semantics) {
+      if (isa<func::ReturnOp>(op))
+        continue;
+      error =
+          "the planner cannot tile '" + op.getName().getStringRef().str() + "'";
+      failed = &op;
+      return false;
+    }
+    // The op's rule (lib/Dialect/Cmm/CmmOpSemantics.cpp) picks the strategy.
+    TilingRule rule = semantics.getTilingRule();
+    Value result = op.getNumResults() ? op.getResult(0) : Value();
+    switch (rule.strategy) {
+    case TileStrategy::Generate:
+      grids[result] = perTile(result, TaskKind::Generate, rule.cost, name);
+      break;
+    case TileStrategy::Load:
+      grids[result] =
+          perTile(result, TaskKind::Load, rule.cost, name, /*pinned=*/0);
+      break;
+    case TileStrategy::Product: {
+      Grid a = in(op.getOperand(0));
+      grids[result] = matmul(a, in(op.getOperand(1)), gridFor(result), name);
+      break;
+    }
+    case TileStrategy::Power: {
+      // Square-and-multiply over tiled products (as the interpreter).
+      Grid power, square = in(op.getOperand(0));
+      bool have = false;
+      for (uint64_t k = rule.exponent; k; k >>= 1) {
+        if (k & 1) {
+          power = have ? matmul(power, square, gridFor(result), name) : square;
+          have = true;
+        }
+        if (k > 1)
+          square = matmul(square, square, gridFor(result), name + " square");
+      }
+      if (!have) { // A^0 = I
+        Grid g = gridFor(result);
+        for (int64_t i = 0; i < g.tileRows; ++i)
+          for (int64_t j = 0; j < g.tileCols; ++j)
+            g.tiles.push_back(task(g, i, j, TaskKind::Generate,
+                                   CostClass::Generate, g.height(i), g.width(j),
+                                   1, {}, name));
+        power = g;
+      }
+      grids[result] = power;
+      break;
+    }
+    case TileStrategy::Elementwise:
+      grids[result] = elementwise(result, SmallVector<Value>(op.getOperands()),
+                                  rule.cost, name);
+      break;
+    case TileStrategy::Transpose: {
+      const Grid &input = in(op.getOperand(0));
+      Grid g = gridFor(result);
+      for (int64_t i = 0; i < g.tileRows; ++i)
+        for (int64_t j = 0; j < g.tileCols; ++j)
+          g.tiles.push_back(task(g, i, j, TaskKind::Transpose, rule.cost,
+                                 g.height(i), g.width(j), 1, {input.at(j, i)},
+                                 name));
+      grids[result] = g;
+      break;
+    }
+    case TileStrategy::Reduce:
+      grids[result] = reduce(in(op.getOperand(0)), result, rule.dim, rule.work,
+                             rule.cost, name);
+      break;
+    case TileStrategy::Whole:
+      grids[result] =
+          whole(SmallVector<Value>(op.getOperands()), result, TaskKind::Solve,
+                rule.cost, rule.m, rule.n, rule.k, name);
+      break;
+    case TileStrategy::Gather:
+      gather(op.getOperand(0), name);
+      break;
+    case TileStrategy::None:
+      break;
+    }
+    bool ok = true;
+    if (!gangError.empty()) {
+      error = gangError;
+      ok = false;
+    }
+    if (!ok) {
+      failed = &op;
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+/// Tasks the tiling of `func` would create, counted without building them
+/// (a product of I x K by K x J tiles makes I * J * K tasks).
+double cmm::planner::countTasks(func::FuncOp func, int64_t size) {
+  auto tiles = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return double(tileCount(t.getDimSize(0), size)) *
+           double(tileCount(t.getDimSize(1), size));
+  };
+  double total = 0;
+  func.walk([&](Operation *op) {
+    auto semantics = dyn_cast<OpSemantics>(op);
+    TileStrategy strategy =
+        semantics ? semantics.getTilingRule().strategy : TileStrategy::None;
+    if (strategy == TileStrategy::Product) {
+      auto a = cast<RankedTensorType>(op->getOperand(0).getType());
+      total +=
+          tiles(op->getResult(0)) * double(tileCount(a.getDimSize(1), size));
+    } else if (strategy == TileStrategy::Power) {
+      Value p = op->getResult(0);
+      double k = double(
+          tileCount(cast<RankedTensorType>(p.getType()).getDimSize(0), size));
+      total +=
+          tiles(p) * k * 2.0 *
+          std::max<double>(
+              1, std::log2(double(semantics.getTilingRule().exponent) + 1));
+    } else {
+      for (Value operand : op->getOperands())
+        if (isa<RankedTensorType>(operand.getType()))
+          total += tiles(operand);
+      for (Value result : op->getResults())
+        if (isa<RankedTensorType>(result.getType()))
+          total += tiles(result);
+    }
+  });
+  return total;
+}
+
+/// The sub-tile size of dynamic tiling: the tile size halved (at most
+/// twice) until the largest start-up matrix has a (sub-)tile per worker.
+int64_t cmm::planner::startupTileSize(func::FuncOp func, int64_t size,
+                                      unsigned workers) {
+  double most = 0;
+  func.walk([&](Operation *op) {
+    if (isa<RandOp, FillOp, EyeOp, RangeOp, ConstantOp, LoadOp>(op)) {
+      auto t = cast<RankedTensorType>(op->getResult(0).getType());
+      most = std::max(most, double(tileCount(t.getDimSize(0), size)) *
+                                double(tileCount(t.getDimSize(1), size)));
+    }
+  });
+  int64_t sub = size;
+  for (int halvings = 0; halvings < 2 && sub > 1 && most < workers;
+       ++halvings) {
+    sub = (sub + 1) / 2;
+    most *= 4;
+  }
+  return sub;
+}
+
+bool cmm::planner::buildTaskGraph(func::FuncOp func, int64_t tileSize,
+                                  TaskGraph &graph, std::string &error,
+                                  int64_t startupSize,
+                                  const GangGemmChoice *gang,
+                                  Operation **errorOp) {
+  if (tileSize < 1) {
+    error = "tile size must be at least 1";
+    return false;
+  }
+  double tasks = countTasks(func, tileSize);
+  if (tasks > kMaxTasks) {
+    error = "tile size " + std::to_string(tileSize) + " would make about " +
+            std::to_string(static_cast<long long>(tasks)) +
+            " tasks (more than " + std::to_string(kMaxTasks) +
+            "); choose a larger tile size";
+    return false;
+  }
+  if (!func.getBody().hasOneBlock()) {
+    error = "@" + func.getSymName().str() + " must have one block";
+    return false;
+  }
+  if (startupSize < 1 || startupSize > tileSize)
+    startupSize = tileSize;
+  Operation *failed = nullptr;
+  bool ok = Tiler(graph, tileSize, startupSize, gang).run(func, error, failed);
+  if (errorOp)
+    *errorOp = failed;
+  return ok;
+}
+
+std::vector<int64_t> cmm::planner::defaultTileSizes(func::FuncOp func) {
+  int64_t largest = 1;
+  func.walk([&](Operation *op) {
+    for (Value v : op->getResults())
+      if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+        for (int64_t d : t.getShape())
+          largest = std::max(largest, d);
+  });
+  std::set<int64_t> sizes;
+  for (int percent = 10; percent <= 70; percent += 10)
+    sizes.insert(std::max<int64_t>(1, largest * percent / 100));
+  // And the untiled plan: one tile per matrix, whole-matrix kernels (best
+  // when the machine has one node, or the program is small).
+  sizes.insert(largest);
+  return {sizes.begin(), sizes.end()};
+}

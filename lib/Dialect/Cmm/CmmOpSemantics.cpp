@@ -1,0 +1,463 @@
+//===- CmmOpSemantics.cpp - What each cmm op is to each stage -------------===//
+//
+// The OpSemantics methods of every cmm op, op by op: its flops (the
+// rewrites' cost model), its tiling rule (the planner), its runtime op code
+// and parameters (the generated program) and its value (the reference
+// interpreter). Adding an op means adding its four methods here
+// (docs/architecture.md, "Adding an op"); the compiler refuses an op
+// without them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmm/Dialect/Cmm/CmmDialect.h"
+#include "cmm/Dialect/Cmm/RuntimeMapping.h"
+
+#include "cmmrt/Format.h"
+#include "cmmrt/Kernels.h"
+#include "cmmrt/MatrixIO.h"
+#include "cmmrt/Random.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace cmm;
+using cmmrt::Matrix;
+
+#include "cmm/Dialect/Cmm/CmmInterfaces.cpp.inc"
+using cmmrt::plan::CostClass;
+using cmmrt::plan::OpCode;
+
+namespace {
+
+double elements(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return static_cast<double>(type.getDimSize(0)) * type.getDimSize(1);
+}
+
+TilingRule rule(TileStrategy strategy, CostClass cost) {
+  TilingRule r;
+  r.strategy = strategy;
+  r.cost = cost;
+  return r;
+}
+
+/// The parameters of an op's `cmmtg.op` declaration.
+struct Params {
+  Params(NamedAttrList &list, MLIRContext *context) : list(list), b(context) {}
+  void integer(StringRef name, int64_t value) {
+    list.set(name, b.getI64IntegerAttr(value));
+  }
+  void real(StringRef name, const APFloat &value) {
+    list.set(name, b.getF64FloatAttr(value.convertToDouble()));
+  }
+  void attr(StringRef name, Attribute value) { list.set(name, value); }
+  /// An output op's `rows`/`cols` are those of the matrix it writes.
+  void outputShape(Value written) {
+    auto type = cast<RankedTensorType>(written.getType());
+    integer("rows", type.getDimSize(0));
+    integer("cols", type.getDimSize(1));
+  }
+  NamedAttrList &list;
+  Builder b;
+};
+
+LogicalResult binary(ArrayRef<const Matrix *> in, Matrix &result,
+                     cmmrt::BinaryFn fn) {
+  result = cmmrt::broadcast(fn, *in[0], *in[1]);
+  return success();
+}
+
+LogicalResult noValue(Operation *op) {
+  return op->emitError("'")
+         << op->getName() << "' is an output and has no value";
+}
+
+} // namespace
+
+double cmm::matmulFlops(int64_t m, int64_t k, int64_t n) {
+  return 2.0 * static_cast<double>(m) * static_cast<double>(k) *
+         static_cast<double>(n);
+}
+
+int64_t cmm::squaringProducts(int64_t k) {
+  if (k <= 1)
+    return 0;
+  return llvm::Log2_64(static_cast<uint64_t>(k)) +
+         llvm::popcount(static_cast<uint64_t>(k)) - 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Constructors: no flops, one tile-generating task per tile.
+//===----------------------------------------------------------------------===//
+
+double ConstantOp::getFlops() { return 0; }
+TilingRule ConstantOp::getTilingRule() {
+  return rule(TileStrategy::Generate, CostClass::Generate);
+}
+std::optional<OpCode> ConstantOp::getRuntimeOp(NamedAttrList &params) {
+  params.set("data", getValue());
+  return OpCode::Constant;
+}
+LogicalResult ConstantOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
+  result = Matrix(getType().getDimSize(0), getType().getDimSize(1));
+  auto values = getValue().getValues<double>();
+  std::copy(values.begin(), values.end(), result.data());
+  return success();
+}
+
+double RangeOp::getFlops() { return 0; }
+TilingRule RangeOp::getTilingRule() {
+  return rule(TileStrategy::Generate, CostClass::Generate);
+}
+std::optional<OpCode> RangeOp::getRuntimeOp(NamedAttrList &params) {
+  Params p(params, getContext());
+  p.integer("first", getStart());
+  p.integer("last", getStop());
+  return OpCode::Range;
+}
+LogicalResult RangeOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
+  result = cmmrt::range(getStart(), getStop());
+  return success();
+}
+
+double FillOp::getFlops() { return 0; }
+TilingRule FillOp::getTilingRule() {
+  return rule(TileStrategy::Generate, CostClass::Generate);
+}
+std::optional<OpCode> FillOp::getRuntimeOp(NamedAttrList &params) {
+  Params(params, getContext()).real("value", getValue());
+  return OpCode::Fill;
+}
+LogicalResult FillOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
+  result = Matrix(getType().getDimSize(0), getType().getDimSize(1),
+                  getValue().convertToDouble());
+  return success();
+}
+
+double EyeOp::getFlops() { return 0; }
+TilingRule EyeOp::getTilingRule() {
+  return rule(TileStrategy::Generate, CostClass::Generate);
+}
+std::optional<OpCode> EyeOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Eye;
+}
+LogicalResult EyeOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
+  result = cmmrt::identity(getType().getDimSize(0));
+  return success();
+}
+
+double RandOp::getFlops() { return 0; }
+TilingRule RandOp::getTilingRule() {
+  return rule(TileStrategy::Generate, CostClass::Generate);
+}
+std::optional<OpCode> RandOp::getRuntimeOp(NamedAttrList &params) {
+  Params p(params, getContext());
+  p.integer("seed", getSeed());
+  p.integer("id", getCallId());
+  return getDistribution() == Distribution::Normal ? OpCode::Randn
+                                                   : OpCode::Rand;
+}
+LogicalResult RandOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
+  result = Matrix(getType().getDimSize(0), getType().getDimSize(1));
+  cmmrt::fillRandom(result, getDistribution() == Distribution::Normal,
+                    static_cast<uint64_t>(getSeed()),
+                    static_cast<uint64_t>(getCallId()));
+  return success();
+}
+
+double LoadOp::getFlops() { return 0; }
+TilingRule LoadOp::getTilingRule() {
+  return rule(TileStrategy::Load, CostClass::Copy);
+}
+std::optional<OpCode> LoadOp::getRuntimeOp(NamedAttrList &params) {
+  params.set("path", getPathAttr());
+  return OpCode::Load;
+}
+LogicalResult LoadOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
+  std::string error;
+  if (!cmmrt::readMatrix(getPath().str(), result, error))
+    return emitError(error);
+  auto shape = getType().getShape();
+  if (result.rows() != shape[0] || result.cols() != shape[1])
+    return emitError("'") << getPath() << "' now holds a " << result.rows()
+                          << "x" << result.cols() << " matrix but held "
+                          << formatShape(shape)
+                          << " when the program was compiled";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Products and linear algebra
+//===----------------------------------------------------------------------===//
+
+double MatmulOp::getFlops() {
+  auto a = cast<RankedTensorType>(getLhs().getType());
+  return matmulFlops(a.getDimSize(0), a.getDimSize(1), getType().getDimSize(1));
+}
+TilingRule MatmulOp::getTilingRule() {
+  return rule(TileStrategy::Product, CostClass::Gemm);
+}
+std::optional<OpCode> MatmulOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Matmul;
+}
+LogicalResult MatmulOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  result = cmmrt::matmul(*in[0], *in[1]);
+  return success();
+}
+
+double PowOp::getFlops() {
+  int64_t n = getType().getDimSize(0);
+  return squaringProducts(getExponent()) * matmulFlops(n, n, n);
+}
+TilingRule PowOp::getTilingRule() {
+  TilingRule r = rule(TileStrategy::Power, CostClass::Gemm);
+  r.exponent = getExponent();
+  return r;
+}
+std::optional<OpCode> PowOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Pow;
+}
+LogicalResult PowOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  result = cmmrt::power(*in[0], getExponent());
+  return success();
+}
+
+double InvOp::getFlops() {
+  double n = getType().getDimSize(0);
+  return 2.0 * n * n * n; // LU (2/3 n^3) and inversion (4/3 n^3)
+}
+TilingRule InvOp::getTilingRule() {
+  TilingRule r = rule(TileStrategy::Whole, CostClass::Solve);
+  r.m = r.n = r.k = getType().getDimSize(0);
+  return r;
+}
+std::optional<OpCode> InvOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Inv;
+}
+LogicalResult InvOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  if (!cmmrt::inverse(*in[0], result))
+    return emitError("inv: the ")
+           << formatShape(getType().getShape()) << " matrix is singular";
+  return success();
+}
+
+double SolveOp::getFlops() {
+  double n = getType().getDimSize(0), k = getType().getDimSize(1);
+  return 2.0 / 3.0 * n * n * n + 2.0 * n * n * k;
+}
+TilingRule SolveOp::getTilingRule() {
+  // The solve polynomial counts work as n^2 k at an inverse's rate (k = n:
+  // about 2 n^3 flops). An LU factorisation and r right-hand sides are
+  // (2/3) n^3 + 2 n^2 r flops, i.e. k = n / 3 + r in the same units
+  // (docs/machine-model.md).
+  TilingRule r = rule(TileStrategy::Whole, CostClass::Solve);
+  double n = getType().getDimSize(0), rhs = getType().getDimSize(1);
+  r.m = r.n = n;
+  r.k = std::round(n / 3) + rhs;
+  return r;
+}
+std::optional<OpCode> SolveOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Solve;
+}
+LogicalResult SolveOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  if (!cmmrt::solve(*in[0], *in[1], result))
+    return emitError("A \\ B: the ")
+           << formatShape(cast<RankedTensorType>(getLhs().getType()).getShape())
+           << " matrix A is singular";
+  return success();
+}
+
+double TransposeOp::getFlops() { return 0; }
+TilingRule TransposeOp::getTilingRule() {
+  return rule(TileStrategy::Transpose, CostClass::Transpose);
+}
+std::optional<OpCode> TransposeOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Transpose;
+}
+LogicalResult TransposeOp::evaluate(ArrayRef<const Matrix *> in,
+                                    Matrix &result) {
+  result = cmmrt::transpose(*in[0]);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise arithmetic: a flop per result element, a task per result tile.
+//===----------------------------------------------------------------------===//
+
+double ScaleOp::getFlops() { return elements(getResult()); }
+TilingRule ScaleOp::getTilingRule() {
+  return rule(TileStrategy::Elementwise, CostClass::Elementwise);
+}
+std::optional<OpCode> ScaleOp::getRuntimeOp(NamedAttrList &params) {
+  Params(params, getContext()).real("value", getFactor());
+  return OpCode::Scale;
+}
+LogicalResult ScaleOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  result = cmmrt::scale(*in[0], getFactor().convertToDouble());
+  return success();
+}
+
+double NegOp::getFlops() { return elements(getResult()); }
+TilingRule NegOp::getTilingRule() {
+  return rule(TileStrategy::Elementwise, CostClass::Elementwise);
+}
+std::optional<OpCode> NegOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Neg;
+}
+LogicalResult NegOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  result = cmmrt::negate(*in[0]);
+  return success();
+}
+
+double MapOp::getFlops() { return elements(getResult()); }
+TilingRule MapOp::getTilingRule() {
+  return rule(TileStrategy::Elementwise, CostClass::Map);
+}
+std::optional<OpCode> MapOp::getRuntimeOp(NamedAttrList &params) {
+  params.set("fn", StringAttr::get(getContext(), stringifyUnaryFn(getFn())));
+  return OpCode::Map;
+}
+LogicalResult MapOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  result = cmmrt::map(toRuntime(getFn()), *in[0]);
+  return success();
+}
+
+// The broadcasting binary ops differ only in their function.
+#define CMM_BROADCAST_OP(Op, Code, Fn)                                         \
+  double Op::getFlops() { return elements(getResult()); }                      \
+  TilingRule Op::getTilingRule() {                                             \
+    return rule(TileStrategy::Elementwise, CostClass::Elementwise);            \
+  }                                                                            \
+  std::optional<OpCode> Op::getRuntimeOp(NamedAttrList &) {                    \
+    return OpCode::Code;                                                       \
+  }                                                                            \
+  LogicalResult Op::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {    \
+    return binary(in, result, cmmrt::BinaryFn::Fn);                            \
+  }
+CMM_BROADCAST_OP(AddOp, Add, Add)
+CMM_BROADCAST_OP(SubOp, Sub, Sub)
+CMM_BROADCAST_OP(MulOp, Mul, Mul)
+CMM_BROADCAST_OP(DivOp, Div, Div)
+CMM_BROADCAST_OP(EPowOp, EPow, Pow)
+CMM_BROADCAST_OP(MaxOp, Max, Max)
+CMM_BROADCAST_OP(MinOp, Min, Min)
+CMM_BROADCAST_OP(ModOp, Mod, Mod)
+#undef CMM_BROADCAST_OP
+
+double CmpOp::getFlops() { return elements(getResult()); }
+TilingRule CmpOp::getTilingRule() {
+  return rule(TileStrategy::Elementwise, CostClass::Elementwise);
+}
+std::optional<OpCode> CmpOp::getRuntimeOp(NamedAttrList &) {
+  switch (getPredicate()) {
+  case CmpPredicate::GT:
+    return OpCode::Gt;
+  case CmpPredicate::LT:
+    return OpCode::Lt;
+  case CmpPredicate::GE:
+    return OpCode::Ge;
+  case CmpPredicate::LE:
+    return OpCode::Le;
+  case CmpPredicate::EQ:
+    return OpCode::Eq;
+  }
+  llvm_unreachable("unknown CmpPredicate");
+}
+LogicalResult CmpOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  return binary(in, result, toRuntime(getPredicate()));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions: partials per tile, combined.
+//===----------------------------------------------------------------------===//
+
+double ReduceOp::getFlops() { return elements(getInput()); }
+TilingRule ReduceOp::getTilingRule() {
+  TilingRule r = rule(TileStrategy::Reduce, CostClass::Reduce);
+  r.dim = getDim() ? static_cast<int>(*getDim()) : 0;
+  return r;
+}
+std::optional<OpCode> ReduceOp::getRuntimeOp(NamedAttrList &params) {
+  Params(params, getContext())
+      .integer("dim", getDim() ? int64_t(*getDim()) : 0);
+  switch (getKind()) {
+  case ReduceKind::Sum:
+    return OpCode::ReduceSum;
+  case ReduceKind::Max:
+    return OpCode::ReduceMax;
+  case ReduceKind::Min:
+    return OpCode::ReduceMin;
+  case ReduceKind::Mean:
+    return OpCode::ReduceMean;
+  }
+  llvm_unreachable("unknown ReduceKind");
+}
+LogicalResult ReduceOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  int dim = getDim() ? static_cast<int>(*getDim()) : 0;
+  result = cmmrt::reduce(toRuntime(getKind()), *in[0], dim);
+  return success();
+}
+
+double NormOp::getFlops() { return 2.0 * elements(getInput()); }
+TilingRule NormOp::getTilingRule() {
+  // The norm of each tile (two flops an element), combined by hypot (no
+  // overflow).
+  TilingRule r = rule(TileStrategy::Reduce, CostClass::Reduce);
+  r.work = 2.0;
+  return r;
+}
+std::optional<OpCode> NormOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Norm;
+}
+LogicalResult NormOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  result = Matrix(1, 1);
+  result(0, 0) = cmmrt::frobeniusNorm(*in[0]);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Outputs: gathered to the master; the interpreter writes them itself.
+//===----------------------------------------------------------------------===//
+
+double PrintOp::getFlops() { return 0; }
+TilingRule PrintOp::getTilingRule() {
+  return rule(TileStrategy::Gather, CostClass::Copy);
+}
+std::optional<OpCode> PrintOp::getRuntimeOp(NamedAttrList &params) {
+  params.set("label", getLabelAttr());
+  Params(params, getContext()).outputShape(getInput());
+  return OpCode::Print;
+}
+LogicalResult PrintOp::evaluate(ArrayRef<const Matrix *>, Matrix &) {
+  return noValue(*this);
+}
+
+double PrintScalarOp::getFlops() { return 0; }
+TilingRule PrintScalarOp::getTilingRule() {
+  return rule(TileStrategy::None, CostClass::Copy);
+}
+std::optional<OpCode> PrintScalarOp::getRuntimeOp(NamedAttrList &params) {
+  params.set("label", getLabelAttr());
+  Params p(params, getContext());
+  p.real("value", getValue());
+  p.integer("rows", 1);
+  p.integer("cols", 1);
+  return OpCode::PrintScalar;
+}
+LogicalResult PrintScalarOp::evaluate(ArrayRef<const Matrix *>, Matrix &) {
+  return noValue(*this);
+}
+
+double SaveOp::getFlops() { return 0; }
+TilingRule SaveOp::getTilingRule() {
+  return rule(TileStrategy::Gather, CostClass::Copy);
+}
+std::optional<OpCode> SaveOp::getRuntimeOp(NamedAttrList &params) {
+  params.set("path", getPathAttr());
+  Params(params, getContext()).outputShape(getInput());
+  return OpCode::Save;
+}
+LogicalResult SaveOp::evaluate(ArrayRef<const Matrix *>, Matrix &) {
+  return noValue(*this);
+}

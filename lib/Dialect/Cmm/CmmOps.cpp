@@ -1,0 +1,236 @@
+//===- CmmOps.cpp - Verifiers, folders and custom syntax --------*- C++ -*-===//
+//
+// Every verifier names the shapes involved so that a shape error in IR reads
+// like the front end's: "operand shapes 2x3 and 4x5 ...".
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmm/Dialect/Cmm/CmmDialect.h"
+
+#include "cmmrt/MatrixIO.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace cmm;
+
+static ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+static std::string shapeStr(Value v) { return formatShape(shapeOf(v)); }
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
+  Attribute value;
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  // Point a diagnostic at the value, not at the token after it.
+  SMLoc valueLoc = parser.getCurrentLocation();
+  if (parser.parseAttribute(value))
+    return failure();
+  auto elements = dyn_cast<DenseFPElementsAttr>(value);
+  if (!elements)
+    return parser.emitError(valueLoc, "expected dense f64 elements");
+  result.addAttribute("value", elements);
+  result.addTypes(elements.getType());
+  return success();
+}
+
+void ConstantOp::print(OpAsmPrinter &p) {
+  p.printOptionalAttrDict((*this)->getAttrs(), /*elidedAttrs=*/{"value"});
+  p << " ";
+  p.printAttribute(getValue());
+}
+
+LogicalResult ConstantOp::verify() {
+  if (getValue().getType() != getType())
+    return emitOpError("value type ")
+           << getValue().getType() << " does not match result type "
+           << getType();
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------===//
+// Constructors
+//===----------------------------------------------------------------------===//
+
+LogicalResult RangeOp::verify() {
+  int64_t count = getStop() - getStart() + 1;
+  if (count < 1)
+    return emitOpError("empty range ")
+           << getStart() << ":" << getStop() << " (stop is below start)";
+  ArrayRef<int64_t> shape = getType().getShape();
+  if (shape[0] != 1 || shape[1] != count)
+    return emitOpError("range ")
+           << getStart() << ":" << getStop() << " has shape 1x" << count
+           << " but the result is " << formatShape(shape);
+  return success();
+}
+
+LogicalResult EyeOp::verify() {
+  ArrayRef<int64_t> shape = getType().getShape();
+  if (shape[0] != shape[1])
+    return emitOpError("identity must be square, got ") << formatShape(shape);
+  return success();
+}
+
+static LogicalResult verifyMatrixPath(Operation *op, StringRef path) {
+  if (cmmrt::formatFromPath(path.str()) == cmmrt::MatrixFormat::Unknown)
+    return op->emitOpError("unsupported matrix file format '")
+           << path << "' (expected .npy, .mtx or .csv)";
+  return success();
+}
+
+LogicalResult LoadOp::verify() { return verifyMatrixPath(*this, getPath()); }
+LogicalResult SaveOp::verify() { return verifyMatrixPath(*this, getPath()); }
+
+//===----------------------------------------------------------------------===//
+// Products and linear algebra
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::verify() {
+  ArrayRef<int64_t> a = shapeOf(getLhs()), b = shapeOf(getRhs());
+  if (a[1] != b[0])
+    return emitOpError("inner dimensions differ: ")
+           << formatShape(a) << " * " << formatShape(b);
+  ArrayRef<int64_t> r = getType().getShape();
+  if (r[0] != a[0] || r[1] != b[1])
+    return emitOpError("result shape ")
+           << formatShape(r) << " does not match " << formatShape(a) << " * "
+           << formatShape(b) << " = " << a[0] << "x" << b[1];
+  return success();
+}
+
+static LogicalResult verifySquare(Operation *op, Value v, StringRef what) {
+  ArrayRef<int64_t> s = shapeOf(v);
+  if (s[0] != s[1])
+    return op->emitOpError() << what << " needs a square matrix, got "
+                             << formatShape(s);
+  return success();
+}
+
+LogicalResult PowOp::verify() {
+  return verifySquare(*this, getInput(), "matrix power");
+}
+
+OpFoldResult PowOp::fold(FoldAdaptor) {
+  // A ^ 1 = A.
+  if (getExponent() == 1)
+    return getInput();
+  return {};
+}
+
+LogicalResult InvOp::verify() {
+  return verifySquare(*this, getInput(), "inverse");
+}
+
+LogicalResult SolveOp::verify() {
+  if (failed(verifySquare(*this, getLhs(), "solve")))
+    return failure();
+  ArrayRef<int64_t> a = shapeOf(getLhs()), b = shapeOf(getRhs());
+  if (a[0] != b[0])
+    return emitOpError("row counts differ: ")
+           << formatShape(a) << " \\ " << formatShape(b);
+  if (getType().getShape() != b)
+    return emitOpError("result shape ")
+           << formatShape(getType().getShape()) << " does not match "
+           << formatShape(b);
+  return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  ArrayRef<int64_t> in = shapeOf(getInput()), out = getType().getShape();
+  if (out[0] != in[1] || out[1] != in[0])
+    return emitOpError("result shape ")
+           << formatShape(out) << " is not the transpose of "
+           << formatShape(in);
+  return success();
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  // (A')' = A.
+  if (auto inner = getInput().getDefiningOp<TransposeOp>())
+    return inner.getInput();
+  // The transpose of a 1x1 matrix is itself.
+  if (getInput().getType() == getType() && shapeOf(getInput())[0] == 1)
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise arithmetic
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ScaleOp::fold(FoldAdaptor) {
+  // 1 * A = A.
+  if (getFactor().convertToDouble() == 1.0)
+    return getInput();
+  return {};
+}
+
+static LogicalResult verifyBroadcast(Operation *op) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  auto shape = broadcastShape(shapeOf(lhs), shapeOf(rhs));
+  if (failed(shape))
+    return op->emitOpError("operand shapes ")
+           << shapeStr(lhs) << " and " << shapeStr(rhs)
+           << " do not broadcast";
+  auto result = cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+  if (result[0] != shape->first || result[1] != shape->second)
+    return op->emitOpError("result shape ")
+           << formatShape(result) << " does not match the broadcast of "
+           << shapeStr(lhs) << " and " << shapeStr(rhs) << " ("
+           << shape->first << "x" << shape->second << ")";
+  return success();
+}
+
+LogicalResult AddOp::verify() { return verifyBroadcast(*this); }
+LogicalResult SubOp::verify() { return verifyBroadcast(*this); }
+LogicalResult MulOp::verify() { return verifyBroadcast(*this); }
+LogicalResult DivOp::verify() { return verifyBroadcast(*this); }
+LogicalResult EPowOp::verify() { return verifyBroadcast(*this); }
+LogicalResult MaxOp::verify() { return verifyBroadcast(*this); }
+LogicalResult MinOp::verify() { return verifyBroadcast(*this); }
+LogicalResult ModOp::verify() { return verifyBroadcast(*this); }
+LogicalResult CmpOp::verify() { return verifyBroadcast(*this); }
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  ArrayRef<int64_t> in = shapeOf(getInput()), out = getType().getShape();
+  int64_t rows = 1, cols = 1;
+  if (auto dim = getDim()) {
+    if (*dim == 1)
+      cols = in[1];
+    else
+      rows = in[0];
+  }
+  if (out[0] != rows || out[1] != cols)
+    return emitOpError("result shape ")
+           << formatShape(out) << " does not match the reduction of "
+           << formatShape(in) << " (expected " << rows << "x" << cols << ")";
+  return success();
+}
+
+LogicalResult NormOp::verify() {
+  ArrayRef<int64_t> out = getType().getShape();
+  if (out[0] != 1 || out[1] != 1)
+    return emitOpError("result shape ")
+           << formatShape(out) << " must be 1x1";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "cmm/Dialect/Cmm/CmmOps.cpp.inc"
+
+#include "cmm/Dialect/Cmm/CmmEnums.cpp.inc"

@@ -1,0 +1,580 @@
+//===- MachineModel.cpp - Nodes, links and time models ----------*- C++ -*-===//
+//
+// The machine model of docs/machine-model.md: queries (task and transfer
+// times), derived models (node count, free communication), the built-in model
+// of this machine, and the JSON reader and writer. The reader is strict:
+// unknown keys, wrong types and out-of-range values are errors whose message
+// starts with the JSON path of the offending value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmm/Scheduling/MachineModel.h"
+
+#include "cmmrt/Numbers.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <set>
+
+using namespace cmm::planner;
+namespace json = llvm::json;
+
+//===----------------------------------------------------------------------===//
+// Operation classes
+//===----------------------------------------------------------------------===//
+
+std::optional<CostClass>
+cmm::planner::costClassFromName(const std::string &name) {
+  CostClass cost;
+  if (!cmmrt::plan::costClassFromName(name.c_str(), cost))
+    return std::nullopt;
+  return cost;
+}
+
+//===----------------------------------------------------------------------===//
+// Queries and derived models
+//===----------------------------------------------------------------------===//
+
+const LinkSpec &MachineModel::link(unsigned from, unsigned to) const {
+  auto it = links.find({from, to});
+  return it == links.end() ? defaultLink : it->second;
+}
+
+double MachineModel::taskTime(unsigned node, CostClass op, double m, double n,
+                              double k) const {
+  assert(node < nodes.size() && "node index out of range");
+  double t = nodes[node].time[static_cast<unsigned>(op)].eval(m, n, k);
+  // Fitted polynomials can dip below zero at small sizes; a task never takes
+  // negative time. (NaN also becomes 0.)
+  return t > 0 ? t : 0.0;
+}
+
+double MachineModel::transferTime(unsigned from, unsigned to,
+                                  double bytes) const {
+  if (from == to)
+    return 0.0;
+  const LinkSpec &l = link(from, to);
+  return l.latency + bytes / l.bandwidth;
+}
+
+unsigned MachineModel::totalWorkers() const {
+  unsigned total = 0;
+  for (const NodeSpec &n : nodes)
+    total += n.workers;
+  return total;
+}
+
+MachineModel MachineModel::withNodes(unsigned count) const {
+  count = std::max(count, 1u);
+  MachineModel out;
+  out.name = name;
+  out.defaultLink = defaultLink;
+  out.memoryLimit = memoryLimit;
+  unsigned kept = std::min<unsigned>(count, nodes.size());
+  out.nodes.assign(nodes.begin(), nodes.begin() + kept);
+  for (const auto &[key, spec] : links)
+    if (key.first < kept && key.second < kept)
+      out.links[key] = spec;
+  if (nodes.empty() || count == kept)
+    return out;
+  unsigned source = nodes.size() > 1 ? 1 : 0;
+  for (unsigned j = kept; j < count; ++j) {
+    out.nodes.push_back(nodes[source]);
+    for (const auto &[key, spec] : links) {
+      if (key.first == source && key.second < kept)
+        out.links[{j, key.second}] = spec;
+      if (key.second == source && key.first < kept)
+        out.links[{key.first, j}] = spec;
+    }
+  }
+  return out;
+}
+
+MachineModel MachineModel::withFreeCommunication() const {
+  MachineModel out = *this;
+  LinkSpec free;
+  free.latency = 0;
+  free.bandwidth = std::numeric_limits<double>::infinity();
+  out.defaultLink = free;
+  for (auto &entry : out.links)
+    entry.second = free;
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// The built-in model
+//===----------------------------------------------------------------------===//
+
+static TimePolynomial constantPlus(double a0, unsigned term, double coeff) {
+  TimePolynomial p;
+  p.a[0] = a0;
+  p.a[term] = coeff;
+  return p;
+}
+
+MachineModel cmm::planner::builtinMachineModel(unsigned nodes) {
+  nodes = std::max(nodes, 1u);
+  // Measured with bench/fit_default_model.c on this machine (2-core AMD EPYC
+  // VM, OpenBLAS with OPENBLAS_CORETYPE=Haswell); the raw timings and the
+  // least-squares fits are in docs/machine-model.md. Terms: 4 = m n, 7 = m n k.
+  const bool twoThreads = nodes == 1;
+  NodeSpec node;
+  node.name = "local";
+  node.cores = 2;
+  node.workers = 1;
+  node.threadsPerWorker = twoThreads ? 2 : 1;
+  node.communicators = 1;
+  node.memoryBytes = 16e9 / nodes;
+  auto set = [&](CostClass op, TimePolynomial p) {
+    node.time[static_cast<unsigned>(op)] = p;
+  };
+  if (twoThreads) {
+    set(CostClass::Gemm, constantPlus(3.2214e-4, 7, 1.6741e-11));
+    set(CostClass::Solve, constantPlus(3.1137e-3, 7, 2.3373e-11));
+  } else {
+    set(CostClass::Gemm, constantPlus(4.8399e-4, 7, 3.1260e-11));
+    set(CostClass::Solve, constantPlus(7.8956e-4, 7, 3.9597e-11));
+  }
+  // A product also streams its operands through memory: A (m k) and B
+  // (k n) read once, C (m n) read and written, at the measured copy rate
+  // (about 37 GB/s: 8 bytes per element in 2.16e-10 s). Negligible beside
+  // a7 for square tiles (0.7 % at 4000); what a matrix-vector product
+  // (m = 1) costs, where a7 alone is 10-20x too fast.
+  TimePolynomial &gemm = node.time[static_cast<unsigned>(CostClass::Gemm)];
+  gemm.a[4] = 4.32e-10; // mn
+  gemm.a[5] = 2.16e-10; // mk
+  gemm.a[6] = 2.16e-10; // nk
+  set(CostClass::Elementwise, constantPlus(0, 4, 6.3930e-10));
+  set(CostClass::Map, constantPlus(1.8354e-4, 4, 2.7367e-9));
+  set(CostClass::Reduce, constantPlus(0, 4, 5.1234e-10));
+  set(CostClass::Transpose, constantPlus(0, 4, 2.4214e-9));
+  set(CostClass::Generate, constantPlus(1.3800e-4, 4, 9.0842e-10));
+  set(CostClass::Copy, constantPlus(0, 4, 4.3895e-10));
+
+  MachineModel model;
+  model.name = "builtin";
+  model.nodes.assign(nodes, node);
+  for (unsigned i = 0; i < nodes; ++i)
+    model.nodes[i].name = "local" + std::to_string(i);
+  // Loopback: Open MPI shared memory between two ranks on this machine
+  // (bench/fit_default_model.c -DPINGPONG): 8-byte one-way time and the
+  // median bandwidth of 8-128 MB messages.
+  model.defaultLink.latency = 1.0e-7;
+  model.defaultLink.bandwidth = 4.37e9;
+  return model;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON reader
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Limits that keep a typo from allocating the machine away.
+constexpr int64_t kMaxCount = 1 << 20; // cores, workers, threads, comms
+constexpr int64_t kMaxNodes = 1 << 16;
+
+/// The reader. Every check reports "<path>: <message>" and returns false;
+/// the first error stops the parse.
+class Reader {
+public:
+  std::string error;
+
+  bool fail(const std::string &path, const std::string &message) {
+    error = (path.empty() ? std::string("(top level)") : path) + ": " + message;
+    return false;
+  }
+
+  static std::string field(const std::string &path, llvm::StringRef key) {
+    return path.empty() ? key.str() : path + "." + key.str();
+  }
+  static std::string index(const std::string &path, size_t i) {
+    return path + "[" + std::to_string(i) + "]";
+  }
+
+  const json::Object *object(const json::Value &v, const std::string &path) {
+    const json::Object *o = v.getAsObject();
+    if (!o)
+      fail(path, "expected an object");
+    return o;
+  }
+
+  /// Rejects keys not in `allowed` (in sorted order, so the message does not
+  /// depend on hash order).
+  bool onlyKeys(const json::Object &o, const std::string &path,
+                std::initializer_list<llvm::StringRef> allowed) {
+    for (const auto *kv : json::sortedElements(o)) {
+      llvm::StringRef key = kv->first;
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        std::string list;
+        for (llvm::StringRef a : allowed)
+          list += (list.empty() ? "" : ", ") + a.str();
+        return fail(field(path, key),
+                    "unknown key (expected one of: " + list + ")");
+      }
+    }
+    return true;
+  }
+
+  bool positiveInteger(const json::Value &v, const std::string &path,
+                       int64_t max, unsigned &out) {
+    std::optional<int64_t> i = v.getAsInteger();
+    if (v.kind() != json::Value::Number || !i || *i <= 0)
+      return fail(path, "expected a positive integer");
+    if (*i > max)
+      return fail(path, "expected a positive integer of at most " +
+                            std::to_string(max));
+    out = static_cast<unsigned>(*i);
+    return true;
+  }
+
+  bool nonNegativeInteger(const json::Value &v, const std::string &path,
+                          int64_t &out) {
+    std::optional<int64_t> i = v.getAsInteger();
+    if (v.kind() != json::Value::Number || !i || *i < 0)
+      return fail(path, "expected a non-negative integer");
+    out = *i;
+    return true;
+  }
+
+  bool nonNegativeNumber(const json::Value &v, const std::string &path,
+                         double &out) {
+    std::optional<double> d = v.getAsNumber();
+    if (!d || !std::isfinite(*d) || *d < 0)
+      return fail(path, "expected a non-negative number");
+    out = *d;
+    return true;
+  }
+
+  bool positiveNumber(const json::Value &v, const std::string &path,
+                      double &out) {
+    std::optional<double> d = v.getAsNumber();
+    if (!d || !std::isfinite(*d) || *d <= 0)
+      return fail(path, "expected a positive number");
+    out = *d;
+    return true;
+  }
+
+  /// A bandwidth: a positive number, or the string "inf".
+  bool bandwidth(const json::Value &v, const std::string &path, double &out) {
+    if (std::optional<llvm::StringRef> s = v.getAsString()) {
+      if (*s == "inf") {
+        out = std::numeric_limits<double>::infinity();
+        return true;
+      }
+    } else if (std::optional<double> d = v.getAsNumber()) {
+      if (std::isfinite(*d) && *d > 0) {
+        out = *d;
+        return true;
+      }
+    }
+    return fail(path, "expected a positive number or \"inf\"");
+  }
+
+  /// The optional "latency_s" and "bandwidth_Bps" of a link object; a
+  /// missing one keeps its value in `link`. (The caller checks the keys.)
+  bool linkFields(const json::Object &o, const std::string &path,
+                  LinkSpec &link) {
+    if (const json::Value *v = o.get("latency_s"))
+      if (!nonNegativeNumber(*v, field(path, "latency_s"), link.latency))
+        return false;
+    if (const json::Value *v = o.get("bandwidth_Bps"))
+      if (!bandwidth(*v, field(path, "bandwidth_Bps"), link.bandwidth))
+        return false;
+    return true;
+  }
+
+  bool polynomial(const json::Value &v, const std::string &path,
+                  TimePolynomial &out) {
+    const json::Array *a = v.getAsArray();
+    if (!a || a->size() > 8)
+      return fail(path, "expected an array of at most 8 coefficients "
+                        "(a0..a7 for 1, m, n, k, mn, mk, nk, mnk)");
+    TimePolynomial p;
+    for (size_t i = 0; i < a->size(); ++i)
+      if (!nonNegativeNumber((*a)[i], index(path, i), p.a[i]))
+        return false;
+    out = p;
+    return true;
+  }
+
+  bool timeTable(const json::Value &v, const std::string &path,
+                 std::array<TimePolynomial, kNumCostClasses> &time) {
+    const json::Object *o = object(v, path);
+    if (!o || !onlyKeys(*o, path,
+                        {"gemm", "elementwise", "map", "reduce", "transpose",
+                         "generate", "solve", "copy"}))
+      return false;
+    for (unsigned i = 0; i < kNumCostClasses; ++i)
+      if (const json::Value *p = o->get(costClassName(CostClass(i))))
+        if (!polynomial(*p, field(path, costClassName(CostClass(i))), time[i]))
+          return false;
+    return true;
+  }
+
+  /// The fields of a node (or of node_defaults, without "name").
+  bool nodeFields(const json::Value &v, const std::string &path, NodeSpec &node,
+                  bool allowName) {
+    const json::Object *o = object(v, path);
+    if (!o)
+      return false;
+    if (allowName ? !onlyKeys(*o, path,
+                              {"name", "cores", "workers", "threads_per_worker",
+                               "communicators", "memory_bytes", "time"})
+                  : !onlyKeys(*o, path,
+                              {"cores", "workers", "threads_per_worker",
+                               "communicators", "memory_bytes", "time"}))
+      return false;
+    if (const json::Value *n = o->get("name")) {
+      std::optional<llvm::StringRef> s = n->getAsString();
+      if (!s)
+        return fail(field(path, "name"), "expected a string");
+      node.name = s->str();
+    }
+    struct Count {
+      const char *key;
+      unsigned *out;
+    } counts[] = {{"cores", &node.cores},
+                  {"workers", &node.workers},
+                  {"threads_per_worker", &node.threadsPerWorker},
+                  {"communicators", &node.communicators}};
+    for (const Count &c : counts)
+      if (const json::Value *x = o->get(c.key))
+        if (!positiveInteger(*x, field(path, c.key), kMaxCount, *c.out))
+          return false;
+    if (const json::Value *x = o->get("memory_bytes"))
+      if (!positiveNumber(*x, field(path, "memory_bytes"), node.memoryBytes))
+        return false;
+    if (const json::Value *x = o->get("time"))
+      if (!timeTable(*x, field(path, "time"), node.time))
+        return false;
+    return true;
+  }
+
+  bool model(const json::Value &root, MachineModel &out) {
+    const json::Object *o = object(root, "");
+    if (!o ||
+        !onlyKeys(*o, "",
+                  {"name", "default_link", "links", "node_defaults", "nodes",
+                   "replicate_last_node_to", "memory_limit_bytes"}))
+      return false;
+    MachineModel m;
+    if (const json::Value *v = o->get("name")) {
+      std::optional<llvm::StringRef> s = v->getAsString();
+      if (!s)
+        return fail("name", "expected a string");
+      m.name = s->str();
+    }
+    if (const json::Value *v = o->get("default_link")) {
+      const json::Object *l = object(*v, "default_link");
+      if (!l || !onlyKeys(*l, "default_link", {"latency_s", "bandwidth_Bps"}) ||
+          !linkFields(*l, "default_link", m.defaultLink))
+        return false;
+    }
+    if (const json::Value *v = o->get("memory_limit_bytes"))
+      if (!positiveNumber(*v, "memory_limit_bytes", m.memoryLimit))
+        return false;
+    NodeSpec defaults;
+    if (const json::Value *v = o->get("node_defaults"))
+      if (!nodeFields(*v, "node_defaults", defaults, /*allowName=*/false))
+        return false;
+
+    const json::Value *nodesValue = o->get("nodes");
+    if (!nodesValue)
+      return fail("nodes", "required key is missing");
+    const json::Array *nodes = nodesValue->getAsArray();
+    if (!nodes || nodes->empty())
+      return fail("nodes", "expected a non-empty array of node objects");
+    if (nodes->size() > static_cast<size_t>(kMaxNodes))
+      return fail("nodes", "more than " + std::to_string(kMaxNodes) + " nodes");
+    for (size_t i = 0; i < nodes->size(); ++i) {
+      NodeSpec node = defaults;
+      node.name = "node" + std::to_string(i);
+      if (!nodeFields((*nodes)[i], index("nodes", i), node, /*allowName=*/true))
+        return false;
+      m.nodes.push_back(std::move(node));
+    }
+    if (const json::Value *v = o->get("replicate_last_node_to")) {
+      unsigned count = 0;
+      if (!positiveInteger(*v, "replicate_last_node_to", kMaxNodes, count))
+        return false;
+      if (count < m.nodes.size())
+        return fail("replicate_last_node_to",
+                    std::to_string(count) + " is less than the " +
+                        std::to_string(m.nodes.size()) + " listed nodes");
+      NodeSpec last = m.nodes.back();
+      m.nodes.resize(count, last);
+    }
+
+    if (const json::Value *v = o->get("links")) {
+      const json::Array *links = v->getAsArray();
+      if (!links)
+        return fail("links", "expected an array of link objects");
+      for (size_t i = 0; i < links->size(); ++i) {
+        std::string path = index("links", i);
+        const json::Object *l = object((*links)[i], path);
+        if (!l ||
+            !onlyKeys(*l, path, {"from", "to", "latency_s", "bandwidth_Bps"}))
+          return false;
+        int64_t ends[2];
+        const char *names[2] = {"from", "to"};
+        for (int e = 0; e < 2; ++e) {
+          const json::Value *x = l->get(names[e]);
+          if (!x)
+            return fail(field(path, names[e]), "required key is missing");
+          if (!nonNegativeInteger(*x, field(path, names[e]), ends[e]))
+            return false;
+          if (ends[e] >= static_cast<int64_t>(m.nodes.size()))
+            return fail(field(path, names[e]),
+                        "node index " + std::to_string(ends[e]) +
+                            " out of range (" + std::to_string(m.nodes.size()) +
+                            " nodes)");
+        }
+        if (ends[0] == ends[1])
+          return fail(path, "from and to must differ (a node's transfers to "
+                            "itself are free)");
+        std::pair<unsigned, unsigned> key(static_cast<unsigned>(ends[0]),
+                                          static_cast<unsigned>(ends[1]));
+        if (m.links.count(key))
+          return fail(path, "duplicate link " + std::to_string(key.first) +
+                                " -> " + std::to_string(key.second));
+        LinkSpec spec = m.defaultLink;
+        if (!linkFields(*l, path, spec))
+          return false;
+        m.links[key] = spec;
+      }
+    }
+    out = std::move(m);
+    return true;
+  }
+};
+} // namespace
+
+bool cmm::planner::parseMachineModel(const std::string &text,
+                                     MachineModel &model, std::string &error) {
+  llvm::Expected<json::Value> value = json::parse(text);
+  if (!value) {
+    error = "invalid JSON: " + llvm::toString(value.takeError());
+    return false;
+  }
+  Reader reader;
+  if (!reader.model(*value, model)) {
+    error = reader.error;
+    return false;
+  }
+  return true;
+}
+
+bool cmm::planner::loadMachineModel(const std::string &path,
+                                    MachineModel &model, std::string &error) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer) {
+    error =
+        path + ": cannot read machine model: " + buffer.getError().message();
+    return false;
+  }
+  std::string message;
+  if (!parseMachineModel((*buffer)->getBuffer().str(), model, message)) {
+    error = path + ": " + message;
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON writer
+//===----------------------------------------------------------------------===//
+
+static void writeNumber(json::OStream &j, double x) {
+  if (std::isfinite(x))
+    j.rawValue(cmmrt::shortest(x));
+  else
+    j.value(nullptr); // not representable; parse rejects it
+}
+
+static void writeBandwidth(json::OStream &j, double x) {
+  if (x == std::numeric_limits<double>::infinity())
+    j.value("inf");
+  else
+    writeNumber(j, x);
+}
+
+std::string cmm::planner::printMachineModel(const MachineModel &model) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  {
+    json::OStream j(os, /*IndentSize=*/2);
+    j.object([&] {
+      j.attribute("name", model.name);
+      if (model.memoryLimit > 0) {
+        j.attributeBegin("memory_limit_bytes");
+        writeNumber(j, model.memoryLimit);
+        j.attributeEnd();
+      }
+      j.attributeObject("default_link", [&] {
+        j.attributeBegin("latency_s");
+        writeNumber(j, model.defaultLink.latency);
+        j.attributeEnd();
+        j.attributeBegin("bandwidth_Bps");
+        writeBandwidth(j, model.defaultLink.bandwidth);
+        j.attributeEnd();
+      });
+      j.attributeArray("links", [&] {
+        for (const auto &[key, spec] : model.links)
+          j.object([&] {
+            j.attribute("from", static_cast<int64_t>(key.first));
+            j.attribute("to", static_cast<int64_t>(key.second));
+            j.attributeBegin("latency_s");
+            writeNumber(j, spec.latency);
+            j.attributeEnd();
+            j.attributeBegin("bandwidth_Bps");
+            writeBandwidth(j, spec.bandwidth);
+            j.attributeEnd();
+          });
+      });
+      j.attributeArray("nodes", [&] {
+        for (const NodeSpec &n : model.nodes)
+          j.object([&] {
+            j.attribute("name", n.name);
+            j.attribute("cores", static_cast<int64_t>(n.cores));
+            j.attribute("workers", static_cast<int64_t>(n.workers));
+            j.attribute("threads_per_worker",
+                        static_cast<int64_t>(n.threadsPerWorker));
+            j.attribute("communicators", static_cast<int64_t>(n.communicators));
+            j.attributeBegin("memory_bytes");
+            writeNumber(j, n.memoryBytes);
+            j.attributeEnd();
+            j.attributeObject("time", [&] {
+              for (unsigned c = 0; c < kNumCostClasses; ++c) {
+                // Trailing zero coefficients are left out (missing means 0).
+                const auto &a = n.time[c].a;
+                size_t len = a.size();
+                while (len > 0 && a[len - 1] == 0 && !std::signbit(a[len - 1]))
+                  --len;
+                // One line per polynomial: "gemm": [a0, ..., a7].
+                std::string line = "[";
+                for (size_t i = 0; i < len; ++i)
+                  line += (i ? ", " : "") + (std::isfinite(a[i])
+                                                 ? cmmrt::shortest(a[i])
+                                                 : std::string("null"));
+                j.attributeBegin(costClassName(CostClass(c)));
+                j.rawValue(line + "]");
+                j.attributeEnd();
+              }
+            });
+          });
+      });
+    });
+  }
+  os << "\n";
+  return text;
+}
