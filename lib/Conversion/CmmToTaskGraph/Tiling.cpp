@@ -2,9 +2,9 @@
 
 #include "cmm/Conversion/CmmToTaskGraph/Tiling.h"
 
+#include "cmm/Conversion/CmmToTaskGraph/OpDecls.h"
 #include "cmm/Dialect/Cmm/CmmDialect.h"
 #include "cmm/Dialect/Cmm/Observed.h"
-#include "cmm/Conversion/CmmToTaskGraph/OpDecls.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -391,21 +391,19 @@ double cmm::planner::countTasks(func::FuncOp func, int64_t size) {
   };
   double total = 0;
   func.walk([&](Operation *op) {
-    auto semantics = dyn_cast<OpSemantics>(op);
-    TileStrategy strategy =
-        semantics ? semantics.getTilingRule().strategy : TileStrategy::None;
-    if (strategy == TileStrategy::Product) {
+    TilingRule rule;
+    if (auto semantics = dyn_cast<OpSemantics>(op))
+      rule = semantics.getTilingRule();
+    if (rule.strategy == TileStrategy::Product) {
       auto a = cast<RankedTensorType>(op->getOperand(0).getType());
       total +=
           tiles(op->getResult(0)) * double(tileCount(a.getDimSize(1), size));
-    } else if (strategy == TileStrategy::Power) {
+    } else if (rule.strategy == TileStrategy::Power) {
       Value p = op->getResult(0);
       double k = double(
           tileCount(cast<RankedTensorType>(p.getType()).getDimSize(0), size));
-      total +=
-          tiles(p) * k * 2.0 *
-          std::max<double>(
-              1, std::log2(double(semantics.getTilingRule().exponent) + 1));
+      total += tiles(p) * k * 2.0 *
+               std::max<double>(1, std::log2(double(rule.exponent) + 1));
     } else {
       for (Value operand : op->getOperands())
         if (isa<RankedTensorType>(operand.getType()))
