@@ -27,8 +27,8 @@ def Cmm_OpSemantics : OpInterface<"OpSemantics"> {
       }], "double", "getFlops">,
     InterfaceMethod<[{
         How the planner tiles the op into tasks: the strategy and the time
-        model class of its tasks (Planning/Tiling.cpp implements each
-        strategy).
+        model class of its tasks (Conversion/CmmToTaskGraph/Tiling.cpp
+        implements each strategy).
       }], "::cmm::TilingRule", "getTilingRule">,
     InterfaceMethod<[{
         The runtime op code a generated program runs for the op
