@@ -10,7 +10,9 @@ namespace cmm {
 
 using namespace mlir;
 using namespace cmm;
-using namespace cmm::planner;
+using namespace cmm::scheduling;
+using namespace cmm::tiling;
+using namespace cmm::planning;
 
 namespace {
 struct AttachMachineModelPass

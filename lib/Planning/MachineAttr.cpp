@@ -8,10 +8,12 @@
 
 using namespace mlir;
 using namespace cmm;
-using namespace cmm::planner;
+using namespace cmm::scheduling;
+using namespace cmm::tiling;
+using namespace cmm::planning;
 
-tg::MachineAttr cmm::planner::toMachineAttr(MLIRContext *context,
-                                            const MachineModel &machine) {
+tg::MachineAttr cmm::planning::toMachineAttr(MLIRContext *context,
+                                             const MachineModel &machine) {
   Builder b(context);
   auto link = [&](const LinkSpec &l) {
     return tg::LinkAttr::get(context, b.getF64FloatAttr(l.latency),
@@ -37,8 +39,8 @@ tg::MachineAttr cmm::planner::toMachineAttr(MLIRContext *context,
                               b.getF64FloatAttr(machine.memoryLimit));
 }
 
-bool cmm::planner::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
-                                   std::string &error) {
+bool cmm::planning::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
+                                    std::string &error) {
   auto link = [](tg::LinkAttr l) {
     LinkSpec spec;
     spec.latency = l.getLatency().getValueAsDouble();
@@ -79,15 +81,15 @@ bool cmm::planner::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
   return true;
 }
 
-void cmm::planner::attachMachineModel(ModuleOp module,
-                                      const MachineModel &machine) {
+void cmm::planning::attachMachineModel(ModuleOp module,
+                                       const MachineModel &machine) {
   module->setAttr(tg::TaskGraphDialect::kMachineAttrName,
                   toMachineAttr(module.getContext(), machine));
 }
 
-bool cmm::planner::machineModelOf(ModuleOp module, const std::string &path,
-                                  unsigned nodes, MachineModel &machine,
-                                  std::string &error) {
+bool cmm::planning::machineModelOf(ModuleOp module, const std::string &path,
+                                   unsigned nodes, MachineModel &machine,
+                                   std::string &error) {
   auto attached = module->getAttrOfType<tg::MachineAttr>(
       tg::TaskGraphDialect::kMachineAttrName);
   if (!attached)

@@ -23,7 +23,9 @@ namespace cmm {
 
 using namespace mlir;
 using namespace cmm;
-using namespace cmm::planner;
+using namespace cmm::scheduling;
+using namespace cmm::tiling;
+using namespace cmm::planning;
 
 namespace {
 struct PlanProgramPass : public cmm::impl::PlanProgramBase<PlanProgramPass> {
@@ -121,10 +123,9 @@ void PlanProgramPass::runOnOperation() {
   };
   for (auto [path, write] :
        {std::pair<StringRef, llvm::function_ref<void(raw_ostream &)>>{report,
-                                                                     sweep},
+                                                                      sweep},
         {planTrace, trace},
         {planSvg, gantt}})
     if (!path.empty() && failed(writeFile(path, write)))
       return signalPassFailure();
 }
-

@@ -2,8 +2,8 @@
 
 #include "cmm/Planning/Planner.h"
 
-#include "cmm/Scheduling/GangGemm.h"
 #include "cmm/Conversion/CmmToTaskGraph/Tiling.h"
+#include "cmm/Scheduling/GangGemm.h"
 
 #include "llvm/Support/Format.h"
 
@@ -12,7 +12,35 @@
 #include <numeric>
 #include <thread>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
+using namespace cmm::tiling;
+using namespace cmm::planning;
+
+llvm::cl::ValuesClass cmm::planning::schedulerKindValues() {
+  return llvm::cl::values(
+      clEnumValN(SchedulerKind::HEFT, "heft",
+                 "HEFT with the tile cache (Topcuoglu et al. 2002)"),
+      clEnumValN(SchedulerKind::RoundRobin, "roundrobin",
+                 "tasks in topological order on workers in turn"));
+}
+
+llvm::cl::ValuesClass cmm::planning::dynamicTilingValues() {
+  return llvm::cl::values(
+      clEnumValN(DynamicTiling::Auto, "auto",
+                 "schedule both variants, keep the better"),
+      clEnumValN(DynamicTiling::Off, "off", "never"),
+      clEnumValN(DynamicTiling::Always, "always",
+                 "only the dynamic variant where it applies"));
+}
+
+llvm::cl::ValuesClass cmm::planning::gemmChoiceValues() {
+  return llvm::cl::values(
+      clEnumValN(GemmChoice::Auto, "auto",
+                 "COSMA where the model predicts it faster"),
+      clEnumValN(GemmChoice::Tiled, "tiled", "gemm-accumulate tasks on tiles"),
+      clEnumValN(GemmChoice::Cosma, "cosma",
+                 "every product one COSMA gang task on all nodes"));
+}
 
 static std::string scheduleCandidate(PlanCandidate &c,
                                      const MachineModel &machine,
@@ -42,10 +70,10 @@ static std::string scheduleCandidate(PlanCandidate &c,
   return "";
 }
 
-bool cmm::planner::scheduleCandidates(std::vector<PlanCandidate> &candidates,
-                                      const MachineModel &machine,
-                                      const PlanOptions &options,
-                                      size_t &chosen, std::string &error) {
+bool cmm::planning::scheduleCandidates(std::vector<PlanCandidate> &candidates,
+                                       const MachineModel &machine,
+                                       const PlanOptions &options,
+                                       size_t &chosen, std::string &error) {
   std::vector<std::string> errors(candidates.size());
   unsigned threads =
       options.parallel ? std::max(1u, std::thread::hardware_concurrency()) : 1;
@@ -71,9 +99,9 @@ bool cmm::planner::scheduleCandidates(std::vector<PlanCandidate> &candidates,
   return true;
 }
 
-bool cmm::planner::resolveMachineModel(const std::string &path, unsigned nodes,
-                                       MachineModel &machine,
-                                       std::string &error) {
+bool cmm::planning::resolveMachineModel(const std::string &path, unsigned nodes,
+                                        MachineModel &machine,
+                                        std::string &error) {
   if (path.empty()) {
     machine = builtinMachineModel(nodes ? nodes : 1);
     return true;
@@ -85,11 +113,11 @@ bool cmm::planner::resolveMachineModel(const std::string &path, unsigned nodes,
   return true;
 }
 
-bool cmm::planner::planFunction(mlir::func::FuncOp func,
-                                const MachineModel &machine,
-                                const PlanOptions &options, Plan &plan,
-                                std::string &error,
-                                mlir::Operation **errorOp) {
+bool cmm::planning::planFunction(mlir::func::FuncOp func,
+                                 const MachineModel &machine,
+                                 const PlanOptions &options, Plan &plan,
+                                 std::string &error,
+                                 mlir::Operation **errorOp) {
   auto begin = std::chrono::steady_clock::now();
   std::vector<int64_t> sizes =
       options.tileSizes.empty() ? defaultTileSizes(func) : options.tileSizes;
@@ -115,8 +143,7 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
       }};
   int64_t autoSize = 0; // the tile size the auto choice compares with
   GangGemmChoice chosenByCost{
-      everyNode,
-      [&](int64_t m, int64_t n, int64_t k, std::string &) {
+      everyNode, [&](int64_t m, int64_t n, int64_t k, std::string &) {
         GangGemmCost cost;
         std::string ignored; // a product that does not fit stays tiled
         return gangGemmCost(machine, everyNode, m, n, k, gangMemory, cost,
@@ -152,8 +179,7 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
       PlanCandidate &c = plan.candidates.emplace_back();
       c.tileSize = size;
       c.startupTileSize = startup;
-      if (!buildTaskGraph(func, size, c.graph, error, startup, always,
-                          errorOp))
+      if (!buildTaskGraph(func, size, c.graph, error, startup, always, errorOp))
         return false;
     }
     // The variant with the products the cost model gives to COSMA, kept
@@ -181,10 +207,10 @@ bool cmm::planner::planFunction(mlir::func::FuncOp func,
   return true;
 }
 
-void cmm::planner::printPlanReport(mlir::func::FuncOp func, const Plan &plan,
-                                   const MachineModel &machine,
-                                   const PlanOptions &options,
-                                   llvm::raw_ostream &os) {
+void cmm::planning::printPlanReport(mlir::func::FuncOp func, const Plan &plan,
+                                    const MachineModel &machine,
+                                    const PlanOptions &options,
+                                    llvm::raw_ostream &os) {
   unsigned workers = machine.totalWorkers();
   os << "plan: " << machine.name << ", " << machine.nodes.size() << " node(s), "
      << workers << " worker(s)\n";

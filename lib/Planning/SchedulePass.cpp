@@ -1,4 +1,5 @@
-//===- SchedulePass.cpp - Schedule the candidates, keep the best -*- C++ -*-===//
+//===- SchedulePass.cpp - Schedule the candidates, keep the best -*- C++
+//-*-===//
 //
 // The IR form of planFunction's second half: the candidates are the
 // unscheduled cmmtg.graph ops of the module (from cmm-tile, or written by
@@ -25,7 +26,9 @@ namespace cmm {
 
 using namespace mlir;
 using namespace cmm;
-using namespace cmm::planner;
+using namespace cmm::scheduling;
+using namespace cmm::tiling;
+using namespace cmm::planning;
 
 void cmm::registerPlanningPasses() { registerCmmPlanningPasses(); }
 

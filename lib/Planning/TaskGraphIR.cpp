@@ -13,20 +13,22 @@
 
 using namespace mlir;
 using namespace cmm;
-using namespace cmm::planner;
+using namespace cmm::scheduling;
+using namespace cmm::tiling;
+using namespace cmm::planning;
 
 //===----------------------------------------------------------------------===//
 // Kind mappings
 //===----------------------------------------------------------------------===//
 
 // Both enumerate cmmrt/TaskKinds.def; the planner's adds Abstract.
-std::optional<tg::TaskKind> cmm::planner::toIRKind(TaskKind kind) {
+std::optional<tg::TaskKind> cmm::planning::toIRKind(TaskKind kind) {
   if (kind == TaskKind::Abstract)
     return std::nullopt;
   return static_cast<tg::TaskKind>(kind);
 }
 
-TaskKind cmm::planner::toPlannerKind(tg::TaskKind kind) {
+TaskKind cmm::planning::toPlannerKind(tg::TaskKind kind) {
   return static_cast<TaskKind>(kind);
 }
 
@@ -112,10 +114,10 @@ tg::TaskOp createTask(OpBuilder &builder, Location loc, const TaskGraph &graph,
 
 } // namespace
 
-tg::GraphOp cmm::planner::emitTaskGraph(OpBuilder &builder, Location loc,
-                                        const TaskGraph &graph,
-                                        ArrayRef<OpDecl> ops, int64_t tileSize,
-                                        StringRef function) {
+tg::GraphOp cmm::planning::emitTaskGraph(OpBuilder &builder, Location loc,
+                                         const TaskGraph &graph,
+                                         ArrayRef<OpDecl> ops, int64_t tileSize,
+                                         StringRef function) {
   auto graphOp = tg::GraphOp::create(builder, loc, function, tileSize);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(graphOp.getBodyBlock().getTerminator());
@@ -365,9 +367,9 @@ bool PlanEmitter::run(OpBuilder &builder, Location loc, std::string &error) {
 
 } // namespace
 
-PlanSummary cmm::planner::summarizePlan(const MachineModel &machine,
-                                        llvm::StringRef scheduler,
-                                        double makespan) {
+PlanSummary cmm::planning::summarizePlan(const MachineModel &machine,
+                                         llvm::StringRef scheduler,
+                                         double makespan) {
   PlanSummary summary;
   summary.scheduler = scheduler.str();
   summary.nodes = machine.nodes.size();
@@ -375,7 +377,7 @@ PlanSummary cmm::planner::summarizePlan(const MachineModel &machine,
   return summary;
 }
 
-tg::GraphOp cmm::planner::emitScheduledGraph(
+tg::GraphOp cmm::planning::emitScheduledGraph(
     OpBuilder &builder, Location loc, const TaskGraph &graph,
     ArrayRef<OpDecl> ops, const Schedule &schedule, int64_t tileSize,
     const PlanSummary &summary, std::string &error, StringRef function) {
@@ -401,8 +403,8 @@ tg::GraphOp cmm::planner::emitScheduledGraph(
 // Reading
 //===----------------------------------------------------------------------===//
 
-LogicalResult cmm::planner::readTaskGraph(tg::GraphOp op, TaskGraph &graph,
-                                          std::vector<OpDecl> *ops) {
+LogicalResult cmm::planning::readTaskGraph(tg::GraphOp op, TaskGraph &graph,
+                                           std::vector<OpDecl> *ops) {
   llvm::DenseMap<Value, DataId> data;
   llvm::DenseMap<StringAttr, int> declared;
   for (auto decl : op.getBodyBlock().getOps<tg::OpDeclOp>()) {

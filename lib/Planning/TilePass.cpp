@@ -1,8 +1,8 @@
 //===- TilePass.cpp - cmm IR to one tiled task graph per size ---*- C++ -*-===//
 
+#include "cmm/Conversion/CmmToTaskGraph/Tiling.h"
 #include "cmm/Planning/Passes.h"
 #include "cmm/Planning/TaskGraphIR.h"
-#include "cmm/Conversion/CmmToTaskGraph/Tiling.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -13,7 +13,9 @@ namespace cmm {
 
 using namespace mlir;
 using namespace cmm;
-using namespace cmm::planner;
+using namespace cmm::scheduling;
+using namespace cmm::tiling;
+using namespace cmm::planning;
 
 namespace {
 struct TileTaskGraphPass

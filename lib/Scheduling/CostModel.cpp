@@ -5,7 +5,7 @@
 
 #include <limits>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 
 MachineCostModel::MachineCostModel(MachineModel model)
     : model(std::move(model)), gangBytes(gangMemoryBytes(this->model)) {

@@ -9,9 +9,9 @@
 #include <limits>
 #include <vector>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 
-double cmm::planner::gangMemoryBytes(const MachineModel &machine) {
+double cmm::scheduling::gangMemoryBytes(const MachineModel &machine) {
   if (double bytes = cmmrt::plan::memoryLimitFromEnvironment(); bytes > 0)
     return bytes;
   if (machine.memoryLimit > 0)
@@ -22,10 +22,10 @@ double cmm::planner::gangMemoryBytes(const MachineModel &machine) {
   return smallest;
 }
 
-bool cmm::planner::gangGemmCost(const MachineModel &machine,
-                                const std::vector<unsigned> &gang, double m,
-                                double n, double k, double memoryBytes,
-                                GangGemmCost &cost, std::string &error) {
+bool cmm::scheduling::gangGemmCost(const MachineModel &machine,
+                                   const std::vector<unsigned> &gang, double m,
+                                   double n, double k, double memoryBytes,
+                                   GangGemmCost &cost, std::string &error) {
   cost = GangGemmCost();
   if (gang.empty()) {
     error = "a distributed product needs at least one node";
@@ -82,8 +82,9 @@ bool cmm::planner::gangGemmCost(const MachineModel &machine,
   return true;
 }
 
-double cmm::planner::tiledGemmEstimate(const MachineModel &machine, double m,
-                                       double n, double k, int64_t tileSize) {
+double cmm::scheduling::tiledGemmEstimate(const MachineModel &machine, double m,
+                                          double n, double k,
+                                          int64_t tileSize) {
   double t = double(std::max<int64_t>(1, tileSize));
   double best = std::numeric_limits<double>::infinity();
   double whole = std::numeric_limits<double>::infinity();

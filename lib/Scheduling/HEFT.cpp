@@ -15,10 +15,10 @@
 #include <limits>
 #include <numeric>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 
-std::vector<double> cmm::planner::upwardRanks(const TaskGraph &graph,
-                                              const CostModel &cost) {
+std::vector<double> cmm::scheduling::upwardRanks(const TaskGraph &graph,
+                                                 const CostModel &cost) {
   std::vector<double> rank(graph.size(), 0.0);
   // Ids are topological, so reverse id order visits successors first.
   for (TaskId t = graph.size(); t-- > 0;) {
@@ -33,17 +33,16 @@ std::vector<double> cmm::planner::upwardRanks(const TaskGraph &graph,
   return rank;
 }
 
-Schedule cmm::planner::scheduleHEFT(const TaskGraph &graph,
-                                    const CostModel &cost,
-                                    const SchedulerOptions &options) {
+Schedule cmm::scheduling::scheduleHEFT(const TaskGraph &graph,
+                                       const CostModel &cost,
+                                       const SchedulerOptions &options) {
   std::vector<double> rank = upwardRanks(graph, cost);
   std::vector<TaskId> order(graph.size());
   std::iota(order.begin(), order.end(), 0);
   // Decreasing rank; ties in id order, which is topological, so a task never
   // precedes its producer even when costs are zero.
-  std::stable_sort(order.begin(), order.end(), [&](TaskId a, TaskId b) {
-    return rank[a] > rank[b];
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](TaskId a, TaskId b) { return rank[a] > rank[b]; });
 
   PlanBuilder builder(graph, cost, options);
   for (TaskId t : order) {
@@ -66,9 +65,9 @@ Schedule cmm::planner::scheduleHEFT(const TaskGraph &graph,
   return builder.take();
 }
 
-Schedule cmm::planner::scheduleRoundRobin(const TaskGraph &graph,
-                                          const CostModel &cost,
-                                          const SchedulerOptions &options) {
+Schedule cmm::scheduling::scheduleRoundRobin(const TaskGraph &graph,
+                                             const CostModel &cost,
+                                             const SchedulerOptions &options) {
   PlanBuilder builder(graph, cost, options);
   unsigned total = cost.totalWorkers();
   unsigned next = 0;

@@ -25,7 +25,7 @@
 #include <limits>
 #include <set>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 namespace json = llvm::json;
 
 //===----------------------------------------------------------------------===//
@@ -33,7 +33,7 @@ namespace json = llvm::json;
 //===----------------------------------------------------------------------===//
 
 std::optional<CostClass>
-cmm::planner::costClassFromName(const std::string &name) {
+cmm::scheduling::costClassFromName(const std::string &name) {
   CostClass cost;
   if (!cmmrt::plan::costClassFromName(name.c_str(), cost))
     return std::nullopt;
@@ -121,7 +121,7 @@ static TimePolynomial constantPlus(double a0, unsigned term, double coeff) {
   return p;
 }
 
-MachineModel cmm::planner::builtinMachineModel(unsigned nodes) {
+MachineModel cmm::scheduling::builtinMachineModel(unsigned nodes) {
   nodes = std::max(nodes, 1u);
   // Measured with bench/fit_default_model.c on this machine (2-core AMD EPYC
   // VM, OpenBLAS with OPENBLAS_CORETYPE=Haswell); the raw timings and the
@@ -458,8 +458,9 @@ public:
 };
 } // namespace
 
-bool cmm::planner::parseMachineModel(const std::string &text,
-                                     MachineModel &model, std::string &error) {
+bool cmm::scheduling::parseMachineModel(const std::string &text,
+                                        MachineModel &model,
+                                        std::string &error) {
   llvm::Expected<json::Value> value = json::parse(text);
   if (!value) {
     error = "invalid JSON: " + llvm::toString(value.takeError());
@@ -473,8 +474,9 @@ bool cmm::planner::parseMachineModel(const std::string &text,
   return true;
 }
 
-bool cmm::planner::loadMachineModel(const std::string &path,
-                                    MachineModel &model, std::string &error) {
+bool cmm::scheduling::loadMachineModel(const std::string &path,
+                                       MachineModel &model,
+                                       std::string &error) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer) {
@@ -508,7 +510,7 @@ static void writeBandwidth(json::OStream &j, double x) {
     writeNumber(j, x);
 }
 
-std::string cmm::planner::printMachineModel(const MachineModel &model) {
+std::string cmm::scheduling::printMachineModel(const MachineModel &model) {
   std::string text;
   llvm::raw_string_ostream os(text);
   {

@@ -6,7 +6,7 @@
 #include <limits>
 #include <set>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 
 PlanBuilder::PlanBuilder(const TaskGraph &graph, const CostModel &cost,
                          const SchedulerOptions &options)

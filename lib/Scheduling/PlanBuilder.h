@@ -19,7 +19,7 @@
 #include <set>
 #include <vector>
 
-namespace cmm::planner {
+namespace cmm::scheduling {
 
 class PlanBuilder {
 public:
@@ -81,14 +81,14 @@ private:
   /// must not arrive (nor start moving) before the old one left, even when
   /// insertion would find an earlier gap.
   std::vector<std::map<unsigned, double>> evictedAt;
-  std::vector<std::map<DataId, double>> lastUse;      // node -> data -> time
-  std::vector<double> usedBytes;                      // node
+  std::vector<std::map<DataId, double>> lastUse; // node -> data -> time
+  std::vector<double> usedBytes;                 // node
   /// Inputs of the task being committed: fetching one must not evict another.
   std::set<DataId> inUse;
-  std::vector<unsigned> unscheduledConsumers;         // data
+  std::vector<unsigned> unscheduledConsumers; // data
   Schedule schedule;
 };
 
-} // namespace cmm::planner
+} // namespace cmm::scheduling
 
 #endif // CMM_LIB_PLANNER_PLANBUILDER_H

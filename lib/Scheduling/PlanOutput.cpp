@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 
 //===----------------------------------------------------------------------===//
 // The shared layout
@@ -211,11 +211,11 @@ double endTime(const Layout &layout, const Schedule &schedule) {
 // Chrome trace
 //===----------------------------------------------------------------------===//
 
-void cmm::planner::writeChromeTrace(const TaskGraph &graph,
-                                    const Schedule &schedule,
-                                    const CostModel &cost,
-                                    llvm::raw_ostream &os,
-                                    llvm::StringRef label) {
+void cmm::scheduling::writeChromeTrace(const TaskGraph &graph,
+                                       const Schedule &schedule,
+                                       const CostModel &cost,
+                                       llvm::raw_ostream &os,
+                                       llvm::StringRef label) {
   Layout layout = computeLayout(graph, schedule, cost);
   // The numbering measured traces use too (cmmrt/TraceLayout.h).
   auto pid = [](unsigned node) { return cmmrt::trace::processId(node); };
@@ -294,7 +294,7 @@ void cmm::planner::writeChromeTrace(const TaskGraph &graph,
 // Gantt chart
 //===----------------------------------------------------------------------===//
 
-double cmm::planner::niceTickStep(double span, unsigned maxTicks) {
+double cmm::scheduling::niceTickStep(double span, unsigned maxTicks) {
   if (!(span > 0) || !std::isfinite(span))
     span = 1;
   maxTicks = std::max(1u, maxTicks);
@@ -480,10 +480,11 @@ constexpr double kNodeGap = 10;
 constexpr double kBarFont = 9, kLabelFont = 11;
 } // namespace
 
-void cmm::planner::writeGanttSVG(const TaskGraph &graph,
-                                 const Schedule &schedule,
-                                 const CostModel &cost, llvm::raw_ostream &os,
-                                 llvm::StringRef title) {
+void cmm::scheduling::writeGanttSVG(const TaskGraph &graph,
+                                    const Schedule &schedule,
+                                    const CostModel &cost,
+                                    llvm::raw_ostream &os,
+                                    llvm::StringRef title) {
   Layout layout = computeLayout(graph, schedule, cost);
   double end = endTime(layout, schedule);
   // The axis ends just after the plan (not at the next tick, which could

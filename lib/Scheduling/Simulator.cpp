@@ -12,7 +12,7 @@
 #include <map>
 #include <numeric>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 
 namespace {
 /// Orders a resource's events by planned start and chains them. Zero-length
@@ -31,9 +31,9 @@ void chain(std::vector<std::pair<double, size_t>> events,
 }
 } // namespace
 
-SimulationReport cmm::planner::simulate(const TaskGraph &graph,
-                                        const CostModel &cost,
-                                        const Schedule &plan) {
+SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
+                                           const CostModel &cost,
+                                           const Schedule &plan) {
   size_t numTasks = graph.size(), numEvents = numTasks + plan.transfers.size();
   std::vector<std::vector<size_t>> deps(numEvents);
 
@@ -352,8 +352,8 @@ static double precedenceWorkBound(const TaskGraph &graph,
   return best;
 }
 
-Bounds cmm::planner::lowerBounds(const TaskGraph &graph,
-                                 const CostModel &cost) {
+Bounds cmm::scheduling::lowerBounds(const TaskGraph &graph,
+                                    const CostModel &cost) {
   Bounds b;
   std::vector<double> fastest(graph.size()), longest(graph.size(), 0);
   std::vector<double> pinned(cost.numNodes(), 0.0);

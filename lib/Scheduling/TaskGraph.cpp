@@ -1,16 +1,16 @@
 //===- TaskGraph.cpp - The scheduling problem -------------------*- C++ -*-===//
 
-#include "cmm/Scheduling/CostModel.h"
 #include "cmm/Scheduling/TaskGraph.h"
+#include "cmm/Scheduling/CostModel.h"
 
 #include "cmmrt/Plan.h"
 
 #include <algorithm>
 #include <cassert>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 
-const char *cmm::planner::taskKindName(TaskKind kind) {
+const char *cmm::scheduling::taskKindName(TaskKind kind) {
   if (kind == TaskKind::Abstract)
     return "task";
   return cmmrt::plan::taskKindName(static_cast<cmmrt::plan::TaskKind>(kind));

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace cmm::planner {
+namespace cmm::scheduling {
 
 class Timeline {
 public:
@@ -20,11 +20,9 @@ public:
   double earliest(double ready, double duration) const {
     double t = ready;
     // Intervals are disjoint and sorted, so their ends are sorted too.
-    auto it = std::lower_bound(
-        busy.begin(), busy.end(), t,
-        [](const std::pair<double, double> &iv, double v) {
-          return iv.second <= v;
-        });
+    auto it = std::lower_bound(busy.begin(), busy.end(), t,
+                               [](const std::pair<double, double> &iv,
+                                  double v) { return iv.second <= v; });
     for (; it != busy.end(); ++it) {
       if (it->first - t >= duration)
         return t;
@@ -35,11 +33,9 @@ public:
   void reserve(double start, double finish) {
     if (finish <= start)
       return; // zero-length work occupies nothing
-    auto it = std::lower_bound(
-        busy.begin(), busy.end(), start,
-        [](const std::pair<double, double> &iv, double v) {
-          return iv.first < v;
-        });
+    auto it = std::lower_bound(busy.begin(), busy.end(), start,
+                               [](const std::pair<double, double> &iv,
+                                  double v) { return iv.first < v; });
     busy.insert(it, {start, finish});
     total += finish - start;
   }
@@ -55,6 +51,6 @@ private:
   double total = 0;
 };
 
-} // namespace cmm::planner
+} // namespace cmm::scheduling
 
 #endif // CMM_LIB_PLANNER_TIMELINE_H

@@ -17,7 +17,7 @@
 #include <set>
 #include <sstream>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 
 namespace {
 constexpr double kEps = 1e-9;
@@ -103,10 +103,10 @@ std::string noOverlap(std::vector<std::pair<double, double>> intervals,
 }
 } // namespace
 
-std::string cmm::planner::verifySchedule(const TaskGraph &graph,
-                                         const CostModel &cost,
-                                         const Schedule &schedule,
-                                         const SchedulerOptions &options) {
+std::string cmm::scheduling::verifySchedule(const TaskGraph &graph,
+                                            const CostModel &cost,
+                                            const Schedule &schedule,
+                                            const SchedulerOptions &options) {
   if (schedule.placement.size() != graph.size())
     return "the schedule places " + describe(schedule.placement.size()) +
            " tasks, the graph has " + describe(graph.size());

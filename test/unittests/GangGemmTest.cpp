@@ -11,7 +11,7 @@
 
 #include <cstdlib>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 
 namespace {
 

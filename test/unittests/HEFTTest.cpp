@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 
 namespace {
 struct Example {
@@ -19,14 +19,13 @@ struct Example {
 };
 
 Example topcuoglu() {
-  const double w[10][3] = {{14, 16, 9}, {13, 19, 18}, {11, 13, 19},
-                           {13, 8, 17},  {12, 13, 10}, {13, 16, 9},
-                           {7, 15, 11},  {5, 11, 14},  {18, 12, 20},
-                           {21, 7, 16}};
+  const double w[10][3] = {
+      {14, 16, 9}, {13, 19, 18}, {11, 13, 19}, {13, 8, 17},  {12, 13, 10},
+      {13, 16, 9}, {7, 15, 11},  {5, 11, 14},  {18, 12, 20}, {21, 7, 16}};
   // Edges (1-based) with their communication costs.
-  const int edges[][3] = {{1, 2, 18},  {1, 3, 12}, {1, 4, 9},  {1, 5, 11},
-                          {1, 6, 14},  {2, 8, 19}, {2, 9, 16}, {3, 7, 23},
-                          {4, 8, 27},  {4, 9, 23}, {5, 9, 13}, {6, 8, 15},
+  const int edges[][3] = {{1, 2, 18},  {1, 3, 12},  {1, 4, 9},  {1, 5, 11},
+                          {1, 6, 14},  {2, 8, 19},  {2, 9, 16}, {3, 7, 23},
+                          {4, 8, 27},  {4, 9, 23},  {5, 9, 13}, {6, 8, 15},
                           {7, 10, 17}, {8, 10, 11}, {9, 10, 13}};
   Example ex;
   std::vector<std::vector<double>> time;

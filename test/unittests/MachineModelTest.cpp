@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cmm/Scheduling/CostModel.h"
 #include "cmm/Scheduling/MachineModel.h"
+#include "cmm/Scheduling/CostModel.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +20,7 @@
 #error "CMM_SOURCE_DIR must name the source tree (for models/c5.9xlarge.json)"
 #endif
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 
 namespace {
 
@@ -343,7 +343,7 @@ TEST(MachineModelTest, TaskTimeEvaluatesAndClamps) {
   // A fitted polynomial (built in code; files cannot hold negative
   // coefficients) that goes negative is clamped at 0.
   m.nodes[0].time[static_cast<unsigned>(CostClass::Reduce)].a = {-1e-3, 0, 0, 0,
-                                                               1e-9};
+                                                                 1e-9};
   EXPECT_EQ(m.taskTime(0, CostClass::Reduce, 10, 10), 0.0);
   EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Reduce, 2000, 1000), 1e-3);
 }
@@ -379,11 +379,10 @@ TEST(MachineModelTest, MeanTransferTimeOverNodePairs) {
   EXPECT_NEAR(cost.averageTransferTime(tile, 0), byHand, 1e-15);
   EXPECT_NEAR(cost.CostModel::averageTransferTime(tile, 0), byHand, 1e-15);
   // Free communication: every mean is 0; one node: no pairs.
-  EXPECT_EQ(MachineCostModel(m.withFreeCommunication())
-                .averageTransferTime(tile, 0),
-            0.0);
-  EXPECT_EQ(MachineCostModel(m.withNodes(1)).averageTransferTime(tile, 0),
-            0.0);
+  EXPECT_EQ(
+      MachineCostModel(m.withFreeCommunication()).averageTransferTime(tile, 0),
+      0.0);
+  EXPECT_EQ(MachineCostModel(m.withNodes(1)).averageTransferTime(tile, 0), 0.0);
 }
 
 TEST(MachineModelTest, OpClassNamesMatchTheJsonKeys) {
@@ -397,7 +396,8 @@ TEST(MachineModelTest, OpClassNamesMatchTheJsonKeys) {
     MachineModel m = parseOk(std::string(R"({"nodes": [{"time": {")") +
                              expected[c] + R"(": [0.5]}}]})");
     for (unsigned d = 0; d < kNumCostClasses; ++d)
-      EXPECT_EQ(m.taskTime(0, static_cast<CostClass>(d), 1, 1), d == c ? 0.5 : 0);
+      EXPECT_EQ(m.taskTime(0, static_cast<CostClass>(d), 1, 1),
+                d == c ? 0.5 : 0);
   }
   EXPECT_EQ(costClassFromName("Gemm"), std::nullopt);
 }

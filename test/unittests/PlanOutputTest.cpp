@@ -10,7 +10,7 @@
 #include <map>
 #include <string>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 namespace json = llvm::json;
 
 namespace {

@@ -7,7 +7,7 @@
 
 #include <random>
 
-using namespace cmm::planner;
+using namespace cmm::scheduling;
 
 namespace {
 /// t0 produces d0; `consumers` tasks each read d0; all consumers pinned to

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-using cmm::planner::Timeline;
+using cmm::scheduling::Timeline;
 
 TEST(Timeline, EarliestUsesGapsBetweenReservations) {
   Timeline t;

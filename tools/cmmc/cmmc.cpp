@@ -45,7 +45,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace cl = llvm::cl;
-namespace planner = cmm::planner;
+namespace planning = cmm::planning;
 
 static cl::OptionCategory cmmcCategory("cmmc options");
 
@@ -139,38 +139,23 @@ static cl::list<int64_t> tileSizes(
              "dimension)"),
     cl::cat(planCategory));
 
-static cl::opt<planner::SchedulerKind> schedulerChoice(
-    "scheduler", cl::desc("Scheduling algorithm"),
-    cl::init(planner::SchedulerKind::HEFT),
-    cl::values(clEnumValN(planner::SchedulerKind::HEFT, "heft",
-                          "HEFT with the node-level tile cache"),
-               clEnumValN(planner::SchedulerKind::RoundRobin, "roundrobin",
-                          "round-robin baseline")),
-    cl::cat(planCategory));
+static cl::opt<planning::SchedulerKind>
+    schedulerChoice("scheduler", cl::desc("Scheduling algorithm"),
+                    cl::init(planning::SchedulerKind::HEFT),
+                    planning::schedulerKindValues(), cl::cat(planCategory));
 
-static cl::opt<planner::DynamicTiling> dynamicTiling(
+static cl::opt<planning::DynamicTiling> dynamicTiling(
     "dynamic-tiling",
     cl::desc("Start matrices with fewer tiles than workers in sub-tiles "
              "(paper section 3.2)"),
-    cl::init(planner::DynamicTiling::Auto),
-    cl::values(clEnumValN(planner::DynamicTiling::Auto, "auto",
-                          "schedule both variants, keep the better"),
-               clEnumValN(planner::DynamicTiling::Off, "off", "never"),
-               clEnumValN(planner::DynamicTiling::Always, "always",
-                          "only the dynamic variant where it applies")),
+    cl::init(planning::DynamicTiling::Auto), planning::dynamicTilingValues(),
     cl::cat(planCategory));
 
-static cl::opt<planner::GemmChoice> gemmChoice(
+static cl::opt<planning::GemmChoice> gemmChoice(
     "gemm",
     cl::desc("How matrix products run: chosen per product by the cost model, "
              "as tiles, or as COSMA distributed products (docs/cosma.md)"),
-    cl::init(planner::GemmChoice::Auto),
-    cl::values(clEnumValN(planner::GemmChoice::Auto, "auto",
-                          "COSMA where the model predicts it faster"),
-               clEnumValN(planner::GemmChoice::Tiled, "tiled",
-                          "gemm-accumulate tasks on tiles (HEFT)"),
-               clEnumValN(planner::GemmChoice::Cosma, "cosma",
-                          "every product one COSMA gang task on all nodes")),
+    cl::init(planning::GemmChoice::Auto), planning::gemmChoiceValues(),
     cl::cat(planCategory));
 
 static cl::opt<std::string> planTrace(

@@ -17,7 +17,9 @@
 
 #include <string>
 
-namespace cmm::planner {
+namespace cmm::planning {
+
+using scheduling::MachineModel;
 
 tg::MachineAttr toMachineAttr(mlir::MLIRContext *context,
                               const MachineModel &machine);
@@ -35,6 +37,6 @@ void attachMachineModel(mlir::ModuleOp module, const MachineModel &machine);
 bool machineModelOf(mlir::ModuleOp module, const std::string &path,
                     unsigned nodes, MachineModel &machine, std::string &error);
 
-} // namespace cmm::planner
+} // namespace cmm::planning
 
 #endif // CMM_PLANNING_MACHINEATTR_H

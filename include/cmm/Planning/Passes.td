@@ -32,13 +32,10 @@ defvar MachineOptions = [
 ];
 
 defvar SchedulerOptions = [
-  Option<"scheduler", "scheduler", "cmm::planner::SchedulerKind",
-         /*default=*/"cmm::planner::SchedulerKind::HEFT",
-         "The list scheduler", [{::llvm::cl::values(
-           clEnumValN(cmm::planner::SchedulerKind::HEFT, "heft",
-                      "HEFT with the tile cache (Topcuoglu et al. 2002)"),
-           clEnumValN(cmm::planner::SchedulerKind::RoundRobin, "roundrobin",
-                      "tasks in topological order on workers in turn"))}]>,
+  Option<"scheduler", "scheduler", "cmm::planning::SchedulerKind",
+         /*default=*/"cmm::planning::SchedulerKind::HEFT",
+         "The list scheduler",
+         [{cmm::planning::schedulerKindValues()}]>,
   Option<"tileCache", "tile-cache", "bool", /*default=*/"true",
          "Reuse tiles already on a node (the node-level tile cache)">,
   Option<"communicators", "communicators", "bool", /*default=*/"true",
@@ -82,24 +79,14 @@ def PlanProgram : Pass<"cmm-plan", "mlir::ModuleOp"> {
   let dependentDialects = ["cmm::tg::TaskGraphDialect"];
   let options = !listconcat([TileSizesOption], MachineOptions,
                             SchedulerOptions, [
-    Option<"gemm", "gemm", "cmm::planner::GemmChoice",
-           /*default=*/"cmm::planner::GemmChoice::Auto",
-           "How matrix products run (docs/cosma.md)", [{::llvm::cl::values(
-             clEnumValN(cmm::planner::GemmChoice::Auto, "auto",
-                        "COSMA where the model predicts it faster"),
-             clEnumValN(cmm::planner::GemmChoice::Tiled, "tiled",
-                        "gemm-accumulate tasks on tiles"),
-             clEnumValN(cmm::planner::GemmChoice::Cosma, "cosma",
-                        "every product one COSMA gang task on all nodes"))}]>,
-    Option<"dynamicTiling", "dynamic-tiling", "cmm::planner::DynamicTiling",
-           /*default=*/"cmm::planner::DynamicTiling::Auto",
+    Option<"gemm", "gemm", "cmm::planning::GemmChoice",
+           /*default=*/"cmm::planning::GemmChoice::Auto",
+           "How matrix products run (docs/cosma.md)",
+           [{cmm::planning::gemmChoiceValues()}]>,
+    Option<"dynamicTiling", "dynamic-tiling", "cmm::planning::DynamicTiling",
+           /*default=*/"cmm::planning::DynamicTiling::Auto",
            "Start matrices with fewer tiles than workers in sub-tiles "
-           "(paper section 3.2)", [{::llvm::cl::values(
-             clEnumValN(cmm::planner::DynamicTiling::Auto, "auto",
-                        "schedule both variants, keep the better"),
-             clEnumValN(cmm::planner::DynamicTiling::Off, "off", "never"),
-             clEnumValN(cmm::planner::DynamicTiling::Always, "always",
-                        "only the dynamic variant where it applies"))}]>,
+           "(paper section 3.2)", [{cmm::planning::dynamicTilingValues()}]>,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the sweep (every candidate, the choice, the predicted "
            "speedup over one node) to this file ('-': standard output)">,

@@ -11,17 +11,26 @@
 #ifndef CMM_PLANNING_PLANNER_H
 #define CMM_PLANNING_PLANNER_H
 
+#include "cmm/Conversion/CmmToTaskGraph/OpDecls.h"
 #include "cmm/Scheduling/Schedulers.h"
 #include "cmm/Scheduling/Simulator.h"
-#include "cmm/Conversion/CmmToTaskGraph/OpDecls.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <vector>
 
-namespace cmm::planner {
+namespace cmm::planning {
+
+using scheduling::Bounds;
+using scheduling::MachineModel;
+using scheduling::Schedule;
+using scheduling::SchedulerOptions;
+using scheduling::SimulationReport;
+using scheduling::TaskGraph;
+using tiling::OpDecl;
 
 enum class SchedulerKind { HEFT, RoundRobin };
 
@@ -35,6 +44,12 @@ enum class DynamicTiling { Off, Auto, Always };
 /// the sweep keeps such a variant only if the whole plan is faster), always
 /// as gemm-accumulate tiles, or always as COSMA gang tasks.
 enum class GemmChoice { Auto, Tiled, Cosma };
+
+/// The names of the three choices above on the command line, once for the
+/// pass options (Passes.td) and cmmc's flags.
+llvm::cl::ValuesClass schedulerKindValues();
+llvm::cl::ValuesClass dynamicTilingValues();
+llvm::cl::ValuesClass gemmChoiceValues();
 
 struct PlanOptions {
   std::vector<int64_t> tileSizes; // empty: defaultTileSizes()
@@ -93,6 +108,6 @@ void printPlanReport(mlir::func::FuncOp func, const Plan &plan,
                      const MachineModel &machine, const PlanOptions &options,
                      llvm::raw_ostream &os);
 
-} // namespace cmm::planner
+} // namespace cmm::planning
 
 #endif // CMM_PLANNING_PLANNER_H

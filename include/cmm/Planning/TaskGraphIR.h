@@ -11,15 +11,21 @@
 #ifndef CMM_PLANNING_TASKGRAPHIR_H
 #define CMM_PLANNING_TASKGRAPHIR_H
 
+#include "cmm/Conversion/CmmToTaskGraph/OpDecls.h"
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
 #include "cmm/Scheduling/Schedule.h"
-#include "cmm/Conversion/CmmToTaskGraph/OpDecls.h"
 
 #include "mlir/IR/Builders.h"
 
 #include <string>
 
-namespace cmm::planner {
+namespace cmm::planning {
+
+using scheduling::MachineModel;
+using scheduling::Schedule;
+using scheduling::TaskGraph;
+using scheduling::TaskKind;
+using tiling::OpDecl;
 
 /// The IR kind of a planner task kind; Abstract (tests only) has none.
 std::optional<tg::TaskKind> toIRKind(TaskKind kind);
@@ -57,9 +63,8 @@ PlanSummary summarizePlan(const MachineModel &machine,
 tg::GraphOp emitScheduledGraph(mlir::OpBuilder &builder, mlir::Location loc,
                                const TaskGraph &graph,
                                llvm::ArrayRef<OpDecl> ops,
-                               const Schedule &schedule,
-                               int64_t tileSize, const PlanSummary &summary,
-                               std::string &error,
+                               const Schedule &schedule, int64_t tileSize,
+                               const PlanSummary &summary, std::string &error,
                                llvm::StringRef function = "main");
 
 /// The task graph of a `cmmtg.graph`, scheduled or not (placement, transfers
@@ -69,6 +74,6 @@ tg::GraphOp emitScheduledGraph(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::LogicalResult readTaskGraph(tg::GraphOp op, TaskGraph &graph,
                                   std::vector<OpDecl> *ops = nullptr);
 
-} // namespace cmm::planner
+} // namespace cmm::planning
 
 #endif // CMM_PLANNING_TASKGRAPHIR_H

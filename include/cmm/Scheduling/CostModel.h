@@ -16,7 +16,7 @@
 #include <map>
 #include <vector>
 
-namespace cmm::planner {
+namespace cmm::scheduling {
 
 class CostModel {
 public:
@@ -79,10 +79,13 @@ private:
 class TableCostModel : public CostModel {
 public:
   TableCostModel(std::vector<std::vector<double>> time,
-                 std::vector<double> dataCost, unsigned communicatorsPerNode = 1)
+                 std::vector<double> dataCost,
+                 unsigned communicatorsPerNode = 1)
       : time(std::move(time)), dataCost(std::move(dataCost)),
         comms(communicatorsPerNode) {}
-  unsigned numNodes() const override { return time.empty() ? 0 : time[0].size(); }
+  unsigned numNodes() const override {
+    return time.empty() ? 0 : time[0].size();
+  }
   unsigned workers(unsigned) const override { return 1; }
   unsigned communicators(unsigned) const override { return comms; }
   double memoryBytes(unsigned) const override { return 1e300; }
@@ -100,6 +103,6 @@ private:
   unsigned comms;
 };
 
-} // namespace cmm::planner
+} // namespace cmm::scheduling
 
 #endif // CMM_SCHEDULING_COSTMODEL_H

@@ -39,7 +39,7 @@
 #include <string>
 #include <vector>
 
-namespace cmm::planner {
+namespace cmm::scheduling {
 
 struct GangGemmCost {
   cmmrt::CosmaStrategy strategy;
@@ -68,6 +68,6 @@ bool gangGemmCost(const MachineModel &machine,
 double tiledGemmEstimate(const MachineModel &machine, double m, double n,
                          double k, int64_t tileSize);
 
-} // namespace cmm::planner
+} // namespace cmm::scheduling
 
 #endif // CMM_SCHEDULING_GANGGEMM_H

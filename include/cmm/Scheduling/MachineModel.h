@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-namespace cmm::planner {
+namespace cmm::scheduling {
 
 /// Table 1 of the paper, in one form for every operation: seconds as
 ///   a0 + a1 m + a2 n + a3 k + a4 mn + a5 mk + a6 nk + a7 mnk
@@ -131,6 +131,6 @@ bool loadMachineModel(const std::string &path, MachineModel &model,
 /// infinite bandwidth as the string "inf".
 std::string printMachineModel(const MachineModel &model);
 
-} // namespace cmm::planner
+} // namespace cmm::scheduling
 
 #endif // CMM_SCHEDULING_MACHINEMODEL_H

@@ -29,7 +29,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace cmm::planner {
+namespace cmm::scheduling {
 
 /// Writes `schedule` as a Chrome trace. Events, in order: process and thread
 /// metadata ("M") node by node; one "X" event per task in TaskId order
@@ -65,6 +65,6 @@ void writeGanttSVG(const TaskGraph &graph, const Schedule &schedule,
 /// with at most `maxTicks` steps in the span. A span <= 0 is taken as 1.
 double niceTickStep(double span, unsigned maxTicks = 8);
 
-} // namespace cmm::planner
+} // namespace cmm::scheduling
 
 #endif // CMM_SCHEDULING_PLANOUTPUT_H

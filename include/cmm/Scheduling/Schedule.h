@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace cmm::planner {
+namespace cmm::scheduling {
 
 class CostModel;
 struct SchedulerOptions;
@@ -70,6 +70,6 @@ std::string verifySchedule(const TaskGraph &graph, const CostModel &cost,
                            const Schedule &schedule,
                            const SchedulerOptions &options);
 
-} // namespace cmm::planner
+} // namespace cmm::scheduling
 
 #endif // CMM_SCHEDULING_SCHEDULE_H

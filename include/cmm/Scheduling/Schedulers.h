@@ -19,7 +19,7 @@
 
 #include <vector>
 
-namespace cmm::planner {
+namespace cmm::scheduling {
 
 struct SchedulerOptions {
   /// A transfer occupies a communicator on both ends (else links are
@@ -42,6 +42,6 @@ Schedule scheduleHEFT(const TaskGraph &graph, const CostModel &cost,
 Schedule scheduleRoundRobin(const TaskGraph &graph, const CostModel &cost,
                             const SchedulerOptions &options = {});
 
-} // namespace cmm::planner
+} // namespace cmm::scheduling
 
 #endif // CMM_SCHEDULING_SCHEDULERS_H

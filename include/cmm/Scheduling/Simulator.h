@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace cmm::planner {
+namespace cmm::scheduling {
 
 struct SimulationReport {
   double makespan = 0;
@@ -50,8 +50,8 @@ struct Bounds {
   /// T >= max_t (work of ancestors(t) / capacity + longest path from t),
   /// which is at least both the critical path and, at the last task, the
   /// work term of the graph's ancestors; and mirrored, T >= max_t (longest
-  /// path up to t's end + work of descendants(t) / capacity). 0 when the graph is too large to
-  /// keep the ancestor sets (more than 8192 tasks).
+  /// path up to t's end + work of descendants(t) / capacity). 0 when the graph
+  /// is too large to keep the ancestor sets (more than 8192 tasks).
   double precedenceWork = 0;
   /// The bound the issue names: max(critical path, total work / workers).
   double plain() const { return std::max(criticalPath, workPerWorker); }
@@ -63,6 +63,6 @@ struct Bounds {
 
 Bounds lowerBounds(const TaskGraph &graph, const CostModel &cost);
 
-} // namespace cmm::planner
+} // namespace cmm::scheduling
 
 #endif // CMM_SCHEDULING_SIMULATOR_H

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace cmm::planner {
+namespace cmm::scheduling {
 
 using TaskId = uint32_t;
 using DataId = uint32_t;
@@ -102,6 +102,6 @@ private:
   std::vector<DataItem> dataList;
 };
 
-} // namespace cmm::planner
+} // namespace cmm::scheduling
 
 #endif // CMM_SCHEDULING_TASKGRAPH_H

@@ -42,9 +42,9 @@ std::optional<OpCode> describe(Operation &op, NamedAttrList &attrs) {
 }
 } // namespace
 
-std::vector<cmm::planner::OpDecl>
-cmm::planner::declareOps(func::FuncOp func,
-                         llvm::DenseMap<Operation *, int> *indexOf) {
+std::vector<cmm::tiling::OpDecl>
+cmm::tiling::declareOps(func::FuncOp func,
+                        llvm::DenseMap<Operation *, int> *indexOf) {
   std::vector<OpDecl> decls;
   Builder b(func.getContext());
   llvm::DenseSet<Operation *> observed = observedOps(func.getBody().front());

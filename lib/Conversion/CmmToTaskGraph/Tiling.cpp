@@ -15,13 +15,14 @@
 
 using namespace mlir;
 using namespace cmm;
-using namespace cmm::planner;
+using namespace cmm::scheduling;
+using namespace cmm::tiling;
 
-int64_t cmm::planner::tileCount(int64_t extent, int64_t size) {
+int64_t cmm::tiling::tileCount(int64_t extent, int64_t size) {
   return (extent + size - 1) / size; // Julia's cld, as in Listing 1
 }
 
-int64_t cmm::planner::tileExtent(int64_t extent, int64_t size, int64_t index) {
+int64_t cmm::tiling::tileExtent(int64_t extent, int64_t size, int64_t index) {
   return std::min(size, extent - index * size);
 }
 
@@ -383,7 +384,7 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
 
 /// Tasks the tiling of `func` would create, counted without building them
 /// (a product of I x K by K x J tiles makes I * J * K tasks).
-double cmm::planner::countTasks(func::FuncOp func, int64_t size) {
+double cmm::tiling::countTasks(func::FuncOp func, int64_t size) {
   auto tiles = [&](Value v) {
     auto t = cast<RankedTensorType>(v.getType());
     return double(tileCount(t.getDimSize(0), size)) *
@@ -418,8 +419,8 @@ double cmm::planner::countTasks(func::FuncOp func, int64_t size) {
 
 /// The sub-tile size of dynamic tiling: the tile size halved (at most
 /// twice) until the largest start-up matrix has a (sub-)tile per worker.
-int64_t cmm::planner::startupTileSize(func::FuncOp func, int64_t size,
-                                      unsigned workers) {
+int64_t cmm::tiling::startupTileSize(func::FuncOp func, int64_t size,
+                                     unsigned workers) {
   double most = 0;
   func.walk([&](Operation *op) {
     if (isa<RandOp, FillOp, EyeOp, RangeOp, ConstantOp, LoadOp>(op)) {
@@ -437,11 +438,11 @@ int64_t cmm::planner::startupTileSize(func::FuncOp func, int64_t size,
   return sub;
 }
 
-bool cmm::planner::buildTaskGraph(func::FuncOp func, int64_t tileSize,
-                                  TaskGraph &graph, std::string &error,
-                                  int64_t startupSize,
-                                  const GangGemmChoice *gang,
-                                  Operation **errorOp) {
+bool cmm::tiling::buildTaskGraph(func::FuncOp func, int64_t tileSize,
+                                 TaskGraph &graph, std::string &error,
+                                 int64_t startupSize,
+                                 const GangGemmChoice *gang,
+                                 Operation **errorOp) {
   if (tileSize < 1) {
     error = "tile size must be at least 1";
     return false;
@@ -467,7 +468,7 @@ bool cmm::planner::buildTaskGraph(func::FuncOp func, int64_t tileSize,
   return ok;
 }
 
-std::vector<int64_t> cmm::planner::defaultTileSizes(func::FuncOp func) {
+std::vector<int64_t> cmm::tiling::defaultTileSizes(func::FuncOp func) {
   int64_t largest = 1;
   func.walk([&](Operation *op) {
     for (Value v : op->getResults())

@@ -6,8 +6,8 @@
 #include "cmm/Dialect/Cmm/RuntimeMapping.h"
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
 #include "cmm/InitAll.h"
-#include "cmm/Scheduling/GangGemm.h"
 #include "cmm/Planning/MachineAttr.h"
+#include "cmm/Scheduling/GangGemm.h"
 #include "cmmrt/Numbers.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -120,7 +120,7 @@ struct OpEntry {
 
 class CppEmitter {
 public:
-  CppEmitter(tg::GraphOp graph, const planner::MachineModel &machine,
+  CppEmitter(tg::GraphOp graph, const scheduling::MachineModel &machine,
              raw_ostream &os)
       : graph(graph), machine(machine), os(os) {}
   LogicalResult run();
@@ -131,12 +131,12 @@ private:
   void emit();
 
   tg::GraphOp graph;
-  const planner::MachineModel &machine;
+  const scheduling::MachineModel &machine;
   raw_ostream &os;
   std::string sourceFile = "<unknown>";
   std::vector<OpEntry> ops;
   llvm::DenseMap<StringAttr, int> opIndex; // of each cmmtg.op
-  std::vector<std::string> constants; // definitions of constant arrays
+  std::vector<std::string> constants;      // definitions of constant arrays
   std::vector<int> outputs;
   std::vector<SlotInfo> slots;
   std::vector<TaskInfo> tasks;
@@ -209,7 +209,7 @@ LogicalResult CppEmitter::collectGraph() {
     return graph.emitOpError("is planned for ")
            << nodes << " node(s), but the module's machine model has "
            << machine.nodes.size();
-  for (const planner::NodeSpec &node : machine.nodes) {
+  for (const scheduling::NodeSpec &node : machine.nodes) {
     workers.push_back(node.workers);
     threads.push_back(node.threadsPerWorker);
     communicators.push_back(node.communicators);
@@ -464,9 +464,9 @@ void CppEmitter::emit() {
      << ",\n    kOps, " << ops.size() << ", kSlots, " << slots.size()
      << ", kTasks, " << tasks.size() << ", kInputs,\n    kTransfers, "
      << transfers.size() << ", kOutputs, " << outputs.size() << ", "
-     << literal(planner::gangMemoryBytes(machine))
-     << ",\n    " << (numSourceLines ? "kSourceLines" : "nullptr") << ", "
-     << numSourceLines << "};\n"
+     << literal(scheduling::gangMemoryBytes(machine)) << ",\n    "
+     << (numSourceLines ? "kSourceLines" : "nullptr") << ", " << numSourceLines
+     << "};\n"
      << "} // namespace\n\n"
      << "int main(int argc, char **argv) { return cmmrt::runPlan(kPlan, "
         "argc, argv); }\n";
@@ -510,9 +510,9 @@ LogicalResult cmm::translateToCpp(ModuleOp module, raw_ostream &os) {
     return module.emitError("--cmm-to-cpp: the module has no machine model "
                             "(cmmtg.machine): plan it with cmm-plan, or run "
                             "cmm-attach-machine-model before cmm-schedule");
-  planner::MachineModel machine;
+  scheduling::MachineModel machine;
   std::string error;
-  if (!planner::fromMachineAttr(attached, machine, error))
+  if (!planning::fromMachineAttr(attached, machine, error))
     return module.emitError("--cmm-to-cpp: ") << error;
   return CppEmitter(scheduled, machine, os).run();
 }

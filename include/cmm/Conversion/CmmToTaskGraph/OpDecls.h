@@ -1,4 +1,5 @@
-//===- OpDecls.h - The ops of a program as a task graph declares them -*- C++ -*-===//
+//===- OpDecls.h - The ops of a program as a task graph declares them -*- C++
+//-*-===//
 //
 // A task graph is the whole program: before its tasks it declares, in
 // program order, every operation they compute part of (`cmmtg.op`: the op
@@ -18,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace cmm::planner {
+namespace cmm::tiling {
 
 /// One `cmmtg.op`: its symbol, its location (the source of the op) and its
 /// attributes (all but the symbol).
@@ -35,6 +36,6 @@ std::vector<OpDecl>
 declareOps(mlir::func::FuncOp func,
            llvm::DenseMap<mlir::Operation *, int> *indexOf = nullptr);
 
-} // namespace cmm::planner
+} // namespace cmm::tiling
 
 #endif // CMM_CONVERSION_CMMTOTASKGRAPH_OPDECLS_H

@@ -20,7 +20,9 @@
 #include <functional>
 #include <string>
 
-namespace cmm::planner {
+namespace cmm::tiling {
+
+using scheduling::TaskGraph;
 
 /// The tiles of `size` x `size` (ragged at the edges) along a dimension.
 int64_t tileCount(int64_t extent, int64_t size);
@@ -74,6 +76,6 @@ int64_t startupTileSize(mlir::func::FuncOp func, int64_t size,
 /// duplicates, at least 1.
 std::vector<int64_t> defaultTileSizes(mlir::func::FuncOp func);
 
-} // namespace cmm::planner
+} // namespace cmm::tiling
 
 #endif // CMM_CONVERSION_CMMTOTASKGRAPH_TILING_H
