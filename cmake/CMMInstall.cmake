@@ -17,6 +17,7 @@ set(CMM_EXPORTED_LIBRARIES
   CMMInterpreter:Interpreter
   CMMTransforms:Transforms
   CMMScheduling:Scheduling
+  CMMProfile:Profile
   CMMCmmToTaskGraph:CmmToTaskGraph
   CMMPlanning:Planning
   CMMPipelines:Pipelines
@@ -41,7 +42,7 @@ install(TARGETS ${cmm_library_targets}
   LIBRARY DESTINATION lib
   INCLUDES DESTINATION include)
 # Installed tools find libMLIR.so / libLLVM.so where this build found them.
-set(cmm_tools cmm-opt cmm-translate cmmc cmm-lsp-server)
+set(cmm_tools cmm-opt cmm-translate cmmc cmm-lsp-server cmm-profile)
 set_target_properties(${cmm_tools} PROPERTIES
   INSTALL_RPATH "\$ORIGIN/../lib;${LLVM_LIBRARY_DIR}")
 install(TARGETS ${cmm_tools} RUNTIME DESTINATION bin)

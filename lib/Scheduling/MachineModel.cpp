@@ -13,6 +13,7 @@
 #include "cmmrt/Numbers.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -361,10 +362,10 @@ public:
 
   bool model(const json::Value &root, MachineModel &out) {
     const json::Object *o = object(root, "");
-    if (!o ||
-        !onlyKeys(*o, "",
-                  {"name", "default_link", "links", "node_defaults", "nodes",
-                   "replicate_last_node_to", "memory_limit_bytes"}))
+    if (!o || !onlyKeys(*o, "",
+                        {"name", "default_link", "links", "node_defaults",
+                         "nodes", "replicate_last_node_to",
+                         "memory_limit_bytes", "provenance"}))
       return false;
     MachineModel m;
     if (const json::Value *v = o->get("name")) {
@@ -382,6 +383,11 @@ public:
     if (const json::Value *v = o->get("memory_limit_bytes"))
       if (!positiveNumber(*v, "memory_limit_bytes", m.memoryLimit))
         return false;
+    if (const json::Value *v = o->get("provenance")) {
+      if (!object(*v, "provenance"))
+        return false;
+      m.provenance = llvm::formatv("{0}", *v).str();
+    }
     NodeSpec defaults;
     if (const json::Value *v = o->get("node_defaults"))
       if (!nodeFields(*v, "node_defaults", defaults, /*allowName=*/false))
@@ -575,6 +581,11 @@ std::string cmm::scheduling::printMachineModel(const MachineModel &model) {
             });
           });
       });
+      if (!model.provenance.empty()) {
+        j.attributeBegin("provenance");
+        j.rawValue(model.provenance);
+        j.attributeEnd();
+      }
     });
   }
   os << "\n";

@@ -152,6 +152,18 @@ TEST(MachineModelTest, RoundTripLinksAndOddNumbers) {
 
 // The memory limit of distributed products is a model field: read, printed
 // only when set, kept by withNodes.
+TEST(MachineModelTest, ProvenanceIsKept) {
+  // cmm-profile's record of where the numbers come from survives reading
+  // and writing, nested values included.
+  MachineModel m = parseOk(
+      R"({"nodes": [{}], "provenance": {"tool": "cmm-profile", "fits": )"
+      R"([{"rank": 0, "rms": 0.25}], "coretype": null}})");
+  EXPECT_EQ(m.provenance, R"({"coretype":null,"fits":[{"rank":0,"rms":0.25}],)"
+                          R"("tool":"cmm-profile"})");
+  expectRoundTrip(m);
+  EXPECT_TRUE(parseOk(R"({"nodes": [{}]})").provenance.empty());
+}
+
 TEST(MachineModelTest, MemoryLimit) {
   MachineModel m =
       parseOk(R"({"memory_limit_bytes": 2.5e9, "nodes": [{}, {}]})");
@@ -193,7 +205,10 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
       // Unknown keys (typos) at every level.
       {R"({"nodez": [{}], "nodes": [{}]})",
        "nodez: unknown key (expected one of: name, default_link, links, "
-       "node_defaults, nodes, replicate_last_node_to, memory_limit_bytes)"},
+       "node_defaults, nodes, replicate_last_node_to, memory_limit_bytes, "
+       "provenance)"},
+      {R"({"provenance": "today", "nodes": [{}]})",
+       "provenance: expected an object"},
       {R"({"memory_limit_bytes": -1, "nodes": [{}]})",
        "memory_limit_bytes: expected a positive number"},
       {R"({"nodes": [{}, {"wrokers": 3}]})",

@@ -67,6 +67,10 @@ struct MachineModel {
   /// Memory per rank a distributed (COSMA) product may use, bytes; 0: the
   /// smallest node's memory. JSON "memory_limit_bytes".
   double memoryLimit = 0;
+  /// Where the numbers come from, as a compact JSON object (cmm-profile
+  /// writes hosts, date, BLAS and the error of every fit); kept as it is.
+  /// Empty: none. JSON "provenance".
+  std::string provenance;
 
   const LinkSpec &link(unsigned from, unsigned to) const;
   /// Seconds for one worker of `node` to run `op` on an m x n tile.
@@ -105,7 +109,7 @@ inline bool operator==(const LinkSpec &a, const LinkSpec &b) {
 inline bool operator==(const MachineModel &a, const MachineModel &b) {
   return a.name == b.name && a.nodes == b.nodes &&
          a.defaultLink == b.defaultLink && a.links == b.links &&
-         a.memoryLimit == b.memoryLimit;
+         a.memoryLimit == b.memoryLimit && a.provenance == b.provenance;
 }
 inline bool operator!=(const MachineModel &a, const MachineModel &b) {
   return !(a == b);

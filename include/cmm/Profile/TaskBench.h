@@ -1,0 +1,56 @@
+//===- TaskBench.h - Timing the runtime's tasks -----------------*- C++ -*-===//
+//
+// What cmm-profile times for a cost class: one task of the runtime
+// (cmmrt::runTask, what a generated program's worker calls) on operands of
+// a given size, so the fitted model describes the code that runs, fresh
+// output buffers (and their first-touch page faults) included. Each class
+// has one representative task (docs/machine-model.md, "What cmm-profile
+// measures") and the (m, n, k) the planner passes for it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_PROFILE_TASKBENCH_H
+#define CMM_PROFILE_TASKBENCH_H
+
+#include "cmm/Profile/Fit.h"
+#include "cmmrt/Matrix.h"
+#include "cmmrt/Plan.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cmm::profile {
+
+/// A class's representative task at one size, with its operands made once.
+class TaskBench {
+public:
+  /// The task of `cost` on m x n (k: a product's inner dimension, a
+  /// solve's matrix size).
+  TaskBench(cmmrt::plan::CostClass cost, int64_t m, int64_t n, int64_t k);
+  /// Runs the task once; its wall time in seconds. Aborts with the
+  /// runtime's message if the task fails (it cannot on these operands).
+  double run();
+  /// The (m, n, k) the planner gives this task's class (Tiling.cpp).
+  Observation signature() const { return sig; }
+
+private:
+  cmmrt::plan::Plan plan{};
+  cmmrt::plan::Op op{};
+  std::vector<cmmrt::plan::Slot> slots;
+  cmmrt::plan::Task task{};
+  std::vector<cmmrt::Matrix> operands;
+  std::vector<cmmrt::Matrix> outputs;
+  Observation sig;
+};
+
+/// The sizes a profile times for `cost` (m, n, k), smallest first; `quick`
+/// gives fewer and smaller ones.
+std::vector<Observation> benchSizes(cmmrt::plan::CostClass cost, bool quick);
+
+/// The monomials fitted for `cost` (docs/machine-model.md).
+Terms fittedTerms(cmmrt::plan::CostClass cost);
+
+} // namespace cmm::profile
+
+#endif // CMM_PROFILE_TASKBENCH_H

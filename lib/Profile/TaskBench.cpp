@@ -1,0 +1,180 @@
+//===- TaskBench.cpp - Timing the runtime's tasks -------------------------===//
+
+#include "cmm/Profile/TaskBench.h"
+
+#include "cmmrt/Kernels.h"
+#include "cmmrt/TaskKernels.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+using namespace cmm::profile;
+using cmmrt::Matrix;
+using cmmrt::plan::CostClass;
+using cmmrt::plan::OpCode;
+using cmmrt::plan::TaskKind;
+
+/// Values in [0.5, 1.5]: every map function is defined on them, and a
+/// square matrix of them plus n on the diagonal is well conditioned.
+static Matrix operand(int64_t rows, int64_t cols, uint64_t seed) {
+  Matrix m(rows, cols);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.5, 1.5);
+  for (double &x : m.values())
+    x = u(rng);
+  return m;
+}
+
+TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
+  sig = {double(m), double(n), double(k), 0};
+  op.rows = m;
+  op.cols = n;
+  op.inRows = m;
+  op.inCols = n;
+  op.text = "profile";
+  int64_t outRows = m, outCols = n;
+  switch (cost) {
+  case CostClass::Gemm:
+    task.kind = TaskKind::Gemm;
+    op.code = OpCode::Matmul;
+    operands.push_back(operand(m, k, 1));
+    operands.push_back(operand(k, n, 2));
+    break;
+  case CostClass::Elementwise:
+    task.kind = TaskKind::Elementwise;
+    op.code = OpCode::Add;
+    operands.push_back(operand(m, n, 1));
+    operands.push_back(operand(m, n, 2));
+    break;
+  case CostClass::Map:
+    task.kind = TaskKind::Elementwise;
+    op.code = OpCode::Map;
+    op.a = int64_t(cmmrt::MapFn::Sqrt);
+    operands.push_back(operand(m, n, 1));
+    break;
+  case CostClass::Reduce:
+    task.kind = TaskKind::Reduce;
+    op.code = OpCode::ReduceSum;
+    op.a = 0; // to 1x1
+    outRows = outCols = 1;
+    operands.push_back(operand(m, n, 1));
+    break;
+  case CostClass::Transpose:
+    task.kind = TaskKind::Transpose;
+    op.code = OpCode::Transpose;
+    outRows = n;
+    outCols = m;
+    operands.push_back(operand(m, n, 1));
+    break;
+  case CostClass::Generate:
+    task.kind = TaskKind::Generate;
+    op.code = OpCode::Rand;
+    op.a = 42;
+    op.b = 1;
+    break;
+  case CostClass::Solve: {
+    // inv of an n x n matrix (m = n = k, docs/machine-model.md "Solves").
+    task.kind = TaskKind::Solve;
+    op.code = OpCode::Inv;
+    op.rows = op.cols = op.inRows = op.inCols = outRows = outCols = m;
+    Matrix a = operand(m, m, 1);
+    for (int64_t i = 0; i < m; ++i)
+      a(i, i) += double(m);
+    operands.push_back(std::move(a));
+    sig = {double(m), double(m), double(m), 0};
+    break;
+  }
+  case CostClass::Copy:
+    // A gather of one tile into the whole matrix (print, save).
+    task.kind = TaskKind::Gather;
+    op.code = OpCode::Print;
+    operands.push_back(operand(m, n, 1));
+    break;
+  }
+  slots.push_back({0, outRows, outCols, 0, 0, 1});
+  task.op = 0;
+  task.numOutputs = 1;
+  task.firstOutput = 0;
+  task.name = "profile";
+  plan.ops = &op;
+  plan.numOps = 1;
+  plan.slots = slots.data();
+  plan.numSlots = int32_t(slots.size());
+}
+
+double TaskBench::run() {
+  std::vector<cmmrt::TileRef> inputs;
+  for (const Matrix &m : operands)
+    inputs.push_back({&m, 0, 0});
+  std::string error;
+  auto noLoad = [](int32_t, std::shared_ptr<const Matrix> &, std::string &e) {
+    e = "no loads in a profile";
+    return false;
+  };
+  // The previous outputs are freed before the clock starts: the task
+  // allocates (and first touches) its own, as it does in a program.
+  outputs.clear();
+  auto start = std::chrono::steady_clock::now();
+  bool ok = cmmrt::runTask(plan, task, inputs, outputs, noLoad, error);
+  auto stop = std::chrono::steady_clock::now();
+  if (!ok) {
+    std::fprintf(stderr, "cmm-profile: internal error: %s\n", error.c_str());
+    std::abort();
+  }
+  return std::chrono::duration<double>(stop - start).count();
+}
+
+std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
+  std::vector<Observation> out;
+  auto square = [&](std::initializer_list<int64_t> sizes) {
+    for (int64_t s : sizes)
+      out.push_back({double(s), double(s), 1, 0});
+  };
+  switch (cost) {
+  case CostClass::Gemm: {
+    std::vector<int64_t> sizes =
+        quick
+            ? std::vector<int64_t>{8, 32, 96, 256, 512, 1000}
+            : std::vector<int64_t>{8, 24, 64, 128, 256, 512, 1000, 1500, 2000};
+    for (int64_t s : sizes) {
+      out.push_back({double(s), double(s), double(s), 0});
+      if (s >= 64) // thin inner dimensions: the mk, nk and mn terms
+        out.push_back({double(s), double(s), double(s / 8), 0});
+    }
+    // Matrix-vector products (a vector operand runs dgemv).
+    out.push_back({quick ? 500.0 : 2000.0, 1, quick ? 500.0 : 2000.0, 0});
+    break;
+  }
+  case CostClass::Solve: {
+    std::vector<int64_t> sizes =
+        quick ? std::vector<int64_t>{8, 32, 100, 300, 600}
+              : std::vector<int64_t>{8, 32, 100, 250, 500, 1000, 1500};
+    for (int64_t s : sizes)
+      out.push_back({double(s), double(s), double(s), 0});
+    break;
+  }
+  default:
+    if (quick)
+      square({4, 16, 50, 150, 400, 1000, 2000});
+    else
+      square({4, 16, 50, 150, 400, 1000, 2000, 3000, 4500});
+    // Row and column vectors (broadcasts, reductions to a vector).
+    out.push_back({quick ? 1000.0 : 4000.0, 1, 1, 0});
+    out.push_back({1, quick ? 1000.0 : 4000.0, 1, 0});
+    break;
+  }
+  return out;
+}
+
+Terms cmm::profile::fittedTerms(CostClass cost) {
+  switch (cost) {
+  case CostClass::Gemm:
+    return terms({One, MN, MK, NK, MNK});
+  case CostClass::Solve:
+    return terms({One, MN, MNK});
+  default:
+    return terms({One, M, N, MN});
+  }
+}

@@ -1,0 +1,111 @@
+"""cmm-profile --quick on R ranks: the model it writes is complete, its
+reported fit errors are the fits' errors on its own measurements (recomputed
+here), every kernel met the sampling tolerance or says it was capped, it
+finished within a minute, and cmmc plans with it. Timings themselves are not
+asserted (they are the machine's).
+usage: profile.py CMM_PROFILE CMMC COST_CLASSES_DEF EXAMPLE RANKS WORKDIR
+"""
+
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+
+profile, cmmc, classes_def, example, ranks, work = sys.argv[1:]
+ranks = int(ranks)
+os.makedirs(work, exist_ok=True)
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+MPIRUN = ["mpirun", "-np", str(ranks), "--oversubscribe", "--bind-to",
+          "none"]
+CLASSES = re.findall(r'^CMM_COST_CLASS\(\w+, "(\w+)"', open(classes_def).read(),
+                     re.M)
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+
+
+def poly(a, m, n, k):
+    a = list(a) + [0] * (8 - len(a))
+    return (a[0] + a[1] * m + a[2] * n + a[3] * k + a[4] * m * n +
+            a[5] * m * k + a[6] * n * k + a[7] * m * n * k)
+
+
+model_path = os.path.join(work, "model.json")
+run = subprocess.run(MPIRUN + [profile, "--quick", "-o", model_path],
+                     env=ENV, capture_output=True, text=True, timeout=300)
+if run.returncode != 0:
+    sys.exit("cmm-profile failed (%d):\n%s%s" % (run.returncode, run.stdout,
+                                                 run.stderr))
+check("profiled in" in run.stderr, "no summary on stderr: " + run.stderr)
+model = json.load(open(model_path))
+nodes = model["nodes"]
+check(len(nodes) == ranks, "%d nodes for %d ranks" % (len(nodes), ranks))
+for i, node in enumerate(nodes):
+    check(sorted(node["time"]) == sorted(CLASSES),
+          "node %d classes %s" % (i, sorted(node["time"])))
+    for cls, a in node["time"].items():
+        check(all(c >= 0 for c in a), "node %d %s: negative %s" % (i, cls, a))
+        check(poly(a, 100, 100, 100) > 0, "node %d %s predicts 0" % (i, cls))
+    gemm = node["time"]["gemm"] + [0] * 8
+    check(gemm[7] > 0, "node %d: gemm has no m n k term: %s" % (i, gemm))
+    check(node["threads_per_worker"] >= 1 and node["memory_bytes"] > 0,
+          "node %d resources %s" % (i, node))
+
+prov = model["provenance"]
+check(prov["tool"] == "cmm-profile" and prov["ranks"] == ranks,
+      "provenance header %s" % prov.get("tool"))
+check(re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", prov["date"]),
+      "date " + prov["date"])
+check(prov["openblas_coretype"] == os.environ.get("OPENBLAS_CORETYPE"),
+      "OPENBLAS_CORETYPE recorded as %r" % prov["openblas_coretype"])
+check(prov["blas"], "no BLAS recorded")
+check(len(prov["hosts"]) == ranks, "hosts %s" % prov["hosts"])
+check(prov["seconds"]["total"] < 60,
+      "--quick took %.1f s (limit 60)" % prov["seconds"]["total"])
+tolerance = prov["sampling"]["tolerance"]
+for fit in prov["fits"]:
+    r = fit["rank"]
+    for cls, rep in fit["classes"].items():
+        a = nodes[r]["time"][cls]
+        rel = [poly(a, m, n, k) / t - 1 for m, n, k, t in rep["measured"]]
+        rms = math.sqrt(sum(x * x for x in rel) / len(rel))
+        check(abs(rms - rep["rms_relative_error"]) <= 1e-6 * max(1, rms),
+              "rank %d %s: reported rms %.6g, recomputed %.6g"
+              % (r, cls, rep["rms_relative_error"], rms))
+        check(abs(max(map(abs, rel)) - rep["max_relative_error"]) <= 1e-6,
+              "rank %d %s: max error" % (r, cls))
+        check(rep["signatures"] == len(rep["measured"]),
+              "rank %d %s: signatures" % (r, cls))
+        hw = rep["max_relative_half_width"]
+        check(rep["capped"] > 0 or (hw is not None and hw <= tolerance),
+              "rank %d %s: half-width %s above %g and not capped"
+              % (r, cls, hw, tolerance))
+links = {(l["from"], l["to"]): l for l in model["links"]}
+check(len(links) == ranks * (ranks - 1), "links %s" % sorted(links))
+for (f, t), l in links.items():
+    check(f != t and l["latency_s"] >= 0 and
+          (l["bandwidth_Bps"] == "inf" or l["bandwidth_Bps"] > 0),
+          "link %d->%d: %s" % (f, t, l))
+
+plan = subprocess.run([cmmc, "--emit=plan", "--machine-model=" + model_path,
+                       "-D", "n=400", example], capture_output=True,
+                      text=True, env=ENV, timeout=120)
+check(plan.returncode == 0 and "chosen tile size" in plan.stdout,
+      "cmmc did not plan with the model:\n" + plan.stdout + plan.stderr)
+
+bad = subprocess.run(MPIRUN[:2] + ["1", profile, "--confidence=1.5", "-o",
+                                   os.path.join(work, "bad.json")],
+                     env=ENV, capture_output=True, text=True, timeout=60)
+check(bad.returncode != 0 and "--confidence" in bad.stderr,
+      "--confidence=1.5 accepted:\n" + bad.stderr)
+
+if failures:
+    sys.exit("\n".join(failures))
+print("cmm-profile on %d rank(s): %d classes, %d links, %.1f s"
+      % (ranks, len(CLASSES), len(links), prov["seconds"]["total"]))

@@ -1,0 +1,189 @@
+//===- ProfileTest.cpp - cmm-profile's statistics and fits ----------------===//
+//
+// The stopping rule against known distributions, Student's t against
+// printed tables, and the fits recovering known polynomials from noisy
+// "measurements".
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmm/Profile/Fit.h"
+#include "cmm/Profile/Statistics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace cmm::profile;
+
+TEST(ProfileStatistics, StudentTMatchesTables) {
+  // Two-sided critical values, e.g. Abramowitz and Stegun, Table 26.10.
+  struct Row {
+    double confidence;
+    unsigned dof;
+    double t;
+  } rows[] = {{0.95, 1, 12.706}, {0.95, 2, 4.303},  {0.95, 3, 3.182},
+              {0.95, 5, 2.571},  {0.95, 10, 2.228}, {0.95, 30, 2.042},
+              {0.99, 4, 4.604},  {0.99, 10, 3.169}, {0.90, 20, 1.725}};
+  for (const Row &r : rows)
+    EXPECT_NEAR(studentT(r.confidence, r.dof), r.t, 5e-4 * r.t)
+        << r.confidence << " " << r.dof;
+}
+
+TEST(ProfileStatistics, RunningStatsAgreesWithTwoPass) {
+  std::vector<double> xs = {3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0};
+  RunningStats s;
+  for (double x : xs)
+    s.add(x);
+  double mean = 31.0 / 8, var = 0;
+  for (double x : xs)
+    var += (x - mean) * (x - mean);
+  var /= 7;
+  EXPECT_DOUBLE_EQ(s.mean(), mean);
+  EXPECT_NEAR(s.variance(), var, 1e-12);
+  EXPECT_EQ(s.min(), 1.0);
+  EXPECT_EQ(s.count(), 8u);
+}
+
+TEST(ProfileStatistics, SteadyKernelStopsAtTheMinimum) {
+  SamplingRule rule;
+  rule.minReps = 4;
+  unsigned calls = 0;
+  Sampled out = sampleUntilConfident(
+      [&] {
+        ++calls;
+        return 1e-3;
+      },
+      rule);
+  EXPECT_EQ(out.reason, StopReason::Confident);
+  EXPECT_EQ(out.stats.count(), 4u);
+  EXPECT_EQ(calls, 5u); // and one warm-up
+  EXPECT_EQ(out.stats.cov(), 0.0);
+}
+
+TEST(ProfileStatistics, NoisyKernelRunsLonger) {
+  std::mt19937_64 rng(7);
+  std::lognormal_distribution<double> noise(0.0, 0.3);
+  SamplingRule rule;
+  rule.tolerance = 0.02;
+  rule.maxReps = 100000;
+  rule.maxSeconds = 1e9;
+  Sampled out = sampleUntilConfident([&] { return 1e-3 * noise(rng); }, rule);
+  EXPECT_EQ(out.reason, StopReason::Confident);
+  // CoV about 0.31: the half-width 1.96 * 0.31 / sqrt(n) reaches 2 % near
+  // n = 920.
+  EXPECT_GT(out.stats.count(), 500u);
+  EXPECT_LT(out.stats.count(), 2000u);
+  EXPECT_LE(relativeHalfWidth(out.stats, 0.95), 0.02);
+
+  // The same kernel with a looser tolerance stops much sooner.
+  rule.tolerance = 0.2;
+  Sampled loose = sampleUntilConfident([&] { return 1e-3 * noise(rng); }, rule);
+  EXPECT_LT(loose.stats.count(), 40u);
+}
+
+TEST(ProfileStatistics, CapsStopSampling) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> noise(0.5, 1.5);
+  SamplingRule rule;
+  rule.tolerance = 1e-6;
+  rule.maxReps = 10;
+  rule.maxSeconds = 1e9;
+  Sampled reps = sampleUntilConfident([&] { return noise(rng); }, rule);
+  EXPECT_EQ(reps.reason, StopReason::MaxReps);
+  EXPECT_EQ(reps.stats.count(), 10u);
+
+  rule.maxReps = 1000;
+  rule.maxSeconds = 5; // each "run" takes about a second
+  Sampled time = sampleUntilConfident([&] { return noise(rng); }, rule);
+  EXPECT_EQ(time.reason, StopReason::MaxSeconds);
+  EXPECT_LE(time.stats.count(), 8u);
+  EXPECT_GE(time.stats.count(), rule.minReps);
+}
+
+TEST(ProfileFit, NonNegativeLeastSquaresByHand) {
+  // A = [1 0; 0 1; 1 1], b = [2 -1 1]: unconstrained x = (2, -1); with
+  // x >= 0, x2 = 0 and x1 minimises (x1-2)^2 + (x1-1)^2, so x1 = 1.5.
+  std::vector<double> a = {1, 0, 1, 0, 1, 1};
+  std::vector<double> x = nonNegativeLeastSquares(a, 3, 2, {2, -1, 1});
+  ASSERT_EQ(x.size(), 2u);
+  EXPECT_NEAR(x[0], 1.5, 1e-12);
+  EXPECT_EQ(x[1], 0.0);
+
+  // Where the unconstrained solution is non-negative, it is the answer.
+  std::vector<double> y = nonNegativeLeastSquares(a, 3, 2, {1, 2, 3});
+  EXPECT_NEAR(y[0], 1.0, 1e-12);
+  EXPECT_NEAR(y[1], 2.0, 1e-12);
+}
+
+/// Times of `truth` at the sizes given, each with multiplicative noise of
+/// relative standard deviation `sigma`.
+static std::vector<Observation>
+noisy(const cmm::scheduling::TimePolynomial &truth,
+      const std::vector<std::array<double, 3>> &sizes, double sigma,
+      unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> noise(0.0, sigma);
+  std::vector<Observation> out;
+  for (auto [m, n, k] : sizes)
+    out.push_back({m, n, k, truth.eval(m, n, k) * (1 + noise(rng))});
+  return out;
+}
+
+TEST(ProfileFit, RecoversAnElementwisePolynomial) {
+  cmm::scheduling::TimePolynomial truth;
+  truth.a[One] = 2e-6; // per-call overhead
+  truth.a[MN] = 1e-9;  // per element
+  std::vector<std::array<double, 3>> sizes;
+  for (double s : {4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096})
+    sizes.push_back({s, s, 1});
+  PolynomialFit fit = fitTimePolynomial(noisy(truth, sizes, 0.02, 1),
+                                        terms({One, M, N, K, MN}));
+  EXPECT_EQ(fit.points, sizes.size());
+  EXPECT_NEAR(fit.poly.a[One], 2e-6, 0.1 * 2e-6);
+  EXPECT_NEAR(fit.poly.a[MN], 1e-9, 0.05 * 1e-9);
+  EXPECT_EQ(fit.poly.a[K], 0.0); // k is 1 throughout: not fitted
+  for (double c : fit.poly.a)
+    EXPECT_GE(c, 0.0);
+  EXPECT_LT(fit.rmsRelativeError, 0.05);
+  // The smallest call is predicted by its overhead, not by an intercept
+  // fitted to the largest.
+  EXPECT_NEAR(fit.poly.eval(4, 4), truth.eval(4, 4), 0.1 * truth.eval(4, 4));
+}
+
+TEST(ProfileFit, RecoversAProductPolynomial) {
+  cmm::scheduling::TimePolynomial truth;
+  truth.a[One] = 5e-6;
+  truth.a[MN] = 2e-10; // writing C
+  truth.a[MNK] = 2e-11;
+  std::vector<std::array<double, 3>> sizes;
+  for (double m : {8, 32, 128, 512, 1024, 2000})
+    for (double k : {8, 64, 512, 2000})
+      sizes.push_back({m, m, k});
+  PolynomialFit fit =
+      fitTimePolynomial(noisy(truth, sizes, 0.03, 2), terms({One, MN, MNK}));
+  EXPECT_NEAR(fit.poly.a[One], 5e-6, 0.15 * 5e-6);
+  EXPECT_NEAR(fit.poly.a[MN], 2e-10, 0.2 * 2e-10);
+  EXPECT_NEAR(fit.poly.a[MNK], 2e-11, 0.05 * 2e-11);
+  EXPECT_LT(fit.maxRelativeError, 0.15);
+}
+
+TEST(ProfileFit, KeepsCoefficientsNonNegative) {
+  // Times that fall with size at the small end would need a negative slope:
+  // the fit sets it to zero instead.
+  std::vector<Observation> points = {
+      {10, 10, 1, 5e-6}, {20, 20, 1, 4e-6}, {1000, 1000, 1, 1e-3}};
+  PolynomialFit fit = fitTimePolynomial(points, terms({One, M, N, MN}));
+  for (double c : fit.poly.a)
+    EXPECT_GE(c, 0.0);
+  EXPECT_GT(fit.poly.a[MN], 0.0);
+  EXPECT_GT(fit.poly.a[One], 0.0);
+}
+
+TEST(ProfileFit, SkipsUnusableObservations) {
+  std::vector<Observation> points = {
+      {10, 10, 1, 0}, {10, 10, 1, NAN}, {100, 100, 1, 1e-5}};
+  PolynomialFit fit = fitTimePolynomial(points, terms({MN}));
+  EXPECT_EQ(fit.points, 1u);
+  EXPECT_NEAR(fit.poly.a[MN], 1e-9, 1e-15);
+}

@@ -1,0 +1,458 @@
+//===- cmm-profile.cpp - Measure a machine model on the cluster -----------===//
+//
+// Usage (the same launcher and host file as the jobs the model is for):
+//
+//   mpirun -np N [--hostfile H] cmm-profile -o cluster.json [--quick]
+//
+// Every rank is a node of the model (a generated program runs one rank per
+// node). Each rank times the runtime's tasks of every cost class at a range
+// of sizes, with the BLAS threads a program would give it (its host's cores
+// shared among the host's ranks), all ranks at once so that ranks sharing a
+// host contend as they do in a run; then every directed pair of ranks
+// measures its link. Each kernel signature is repeated until its mean is
+// known to --tolerance at --confidence (Critter's rule, Profile/Statistics.h)
+// and the Table 1 polynomials are fitted by relative least squares
+// (Profile/Fit.h). The model is written as JSON (docs/machine-model.md) with
+// its provenance: hosts, date, BLAS, OPENBLAS_CORETYPE and the error of
+// every fit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmm/Profile/Fit.h"
+#include "cmm/Profile/Statistics.h"
+#include "cmm/Profile/TaskBench.h"
+#include "cmm/Scheduling/MachineModel.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <unistd.h>
+
+using namespace cmm;
+using namespace cmm::profile;
+namespace cl = llvm::cl;
+namespace json = llvm::json;
+using cmmrt::plan::CostClass;
+using cmmrt::plan::kNumCostClasses;
+
+extern "C" void openblas_set_num_threads(int);
+extern "C" char *openblas_get_config(void);
+
+static cl::OptionCategory category("cmm-profile options");
+
+static cl::opt<std::string> outputPath("o", cl::desc("Output model (JSON)"),
+                                       cl::value_desc("file"), cl::init("-"),
+                                       cl::cat(category));
+static cl::opt<bool>
+    quick("quick",
+          cl::desc("Fewer and smaller sizes and a looser tolerance: about a "
+                   "minute on a 2-core machine"),
+          cl::init(false), cl::cat(category));
+static cl::opt<double> tolerance(
+    "tolerance",
+    cl::desc("Repeat a kernel until the confidence interval of its mean is "
+             "within this fraction of the mean (default 0.05; --quick 0.1)"),
+    cl::init(0), cl::cat(category));
+static cl::opt<double>
+    confidence("confidence",
+               cl::desc("Confidence level of the interval (default 0.95)"),
+               cl::init(0.95), cl::cat(category));
+static cl::opt<unsigned> minReps("min-reps",
+                                 cl::desc("Repetitions at least (default 3)"),
+                                 cl::init(3), cl::cat(category));
+static cl::opt<unsigned> maxReps("max-reps",
+                                 cl::desc("Repetitions at most (default 200)"),
+                                 cl::init(200), cl::cat(category));
+static cl::opt<double> maxSeconds(
+    "max-seconds",
+    cl::desc("Time spent on one kernel signature at most, seconds (default "
+             "2; --quick 0.5)"),
+    cl::init(0), cl::cat(category));
+static cl::opt<std::string> modelName("name",
+                                      cl::desc("The model's name (default: "
+                                               "the host names)"),
+                                      cl::init(""), cl::cat(category));
+
+namespace {
+
+/// The rank's host: the model's node when one rank runs there.
+struct Host {
+  std::string name, cpu;
+  unsigned cores = 1;
+  double memoryBytes = 0;
+};
+
+Host thisHost() {
+  Host h;
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  h.name = name;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);)
+    if (line.rfind("model name", 0) == 0) {
+      size_t colon = line.find(':');
+      h.cpu = colon == std::string::npos ? line : line.substr(colon + 2);
+      break;
+    }
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  h.cores = online > 0 ? unsigned(online) : 1;
+  h.memoryBytes = double(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  return h;
+}
+
+/// Sends a string from `from` to rank 0 (or keeps it on rank 0).
+std::string toMaster(const std::string &text, int from, int rank) {
+  if (from == 0)
+    return text;
+  if (rank == from) {
+    int len = int(text.size());
+    MPI_Send(&len, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    MPI_Send(text.data(), len, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+    return "";
+  }
+  if (rank != 0)
+    return "";
+  int len = 0;
+  MPI_Recv(&len, 1, MPI_INT, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  std::string out(len, '\0');
+  MPI_Recv(out.data(), len, MPI_CHAR, from, 1, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+  return out;
+}
+
+/// What a rank measured of its compute: the fitted time table and, per
+/// class, the fit's error and the sampling statistics, as JSON text.
+struct ComputeProfile {
+  std::array<scheduling::TimePolynomial, kNumCostClasses> time{};
+  json::Object report;
+  double seconds = 0;
+};
+
+ComputeProfile profileCompute(const SamplingRule &rule) {
+  ComputeProfile out;
+  double begin = MPI_Wtime();
+  for (unsigned c = 0; c < kNumCostClasses; ++c) {
+    CostClass cost = CostClass(c);
+    std::vector<Observation> points;
+    double worstHalfWidth = 0, worstCov = 0;
+    unsigned capped = 0, samples = 0;
+    double classBegin = MPI_Wtime();
+    for (const Observation &size : benchSizes(cost, quick)) {
+      // Ranks sharing a host start each size together, so they contend for
+      // its cores and memory as a program's ranks do.
+      MPI_Barrier(MPI_COMM_WORLD);
+      TaskBench bench(cost, int64_t(size.m), int64_t(size.n), int64_t(size.k));
+      Sampled s = sampleUntilConfident([&] { return bench.run(); }, rule);
+      Observation o = bench.signature();
+      o.seconds = s.stats.mean();
+      points.push_back(o);
+      worstHalfWidth =
+          std::max(worstHalfWidth, relativeHalfWidth(s.stats, rule.confidence));
+      worstCov = std::max(worstCov, s.stats.cov());
+      capped += s.reason != StopReason::Confident;
+      samples += s.stats.count();
+    }
+    PolynomialFit fit = fitTimePolynomial(points, fittedTerms(cost));
+    out.time[c] = fit.poly;
+    json::Array measured;
+    for (const Observation &o : points)
+      measured.push_back(json::Array{o.m, o.n, o.k, o.seconds});
+    out.report[cmmrt::plan::costClassName(cost)] = json::Object{
+        {"signatures", int64_t(points.size())},
+        {"samples", int64_t(samples)},
+        {"capped", int64_t(capped)},
+        {"max_cov", worstCov},
+        {"max_relative_half_width", std::isfinite(worstHalfWidth)
+                                        ? json::Value(worstHalfWidth)
+                                        : json::Value(nullptr)},
+        {"rms_relative_error", fit.rmsRelativeError},
+        {"max_relative_error", fit.maxRelativeError},
+        {"seconds", MPI_Wtime() - classBegin},
+        {"measured", std::move(measured)}};
+  }
+  out.seconds = MPI_Wtime() - begin;
+  return out;
+}
+
+enum Tag { Data = 1, Ack = 2, Stop = 3 };
+
+/// One directed link `from` -> `to`, measured by `from`: one-way times of
+/// messages of several sizes (each a send and a zero-byte acknowledgement,
+/// less half a zero-byte round trip), fitted as latency + bytes /
+/// bandwidth. Ranks other than the two wait.
+struct LinkProfile {
+  scheduling::LinkSpec link;
+  double rmsRelativeError = 0;
+  json::Array measured;
+};
+
+LinkProfile profileLink(int from, int to, int rank, const SamplingRule &rule) {
+  LinkProfile out;
+  std::vector<double> sizes =
+      quick ? std::vector<double>{8, 65536, 1 << 20, 8 << 20}
+            : std::vector<double>{8, 4096, 65536, 1 << 20, 8 << 20, 32 << 20};
+  std::vector<char> buffer(size_t(sizes.back()), 1);
+  if (rank == to) {
+    for (;;) {
+      MPI_Status status;
+      MPI_Probe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+      int count = 0;
+      MPI_Get_count(&status, MPI_CHAR, &count);
+      MPI_Recv(buffer.data(), count, MPI_CHAR, from, status.MPI_TAG,
+               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (status.MPI_TAG == Stop)
+        break;
+      MPI_Send(nullptr, 0, MPI_CHAR, from, Ack, MPI_COMM_WORLD);
+    }
+    return out;
+  }
+  if (rank != from)
+    return out;
+  auto roundTrip = [&](double bytes) {
+    double start = MPI_Wtime();
+    MPI_Send(buffer.data(), int(bytes), MPI_CHAR, to, Data, MPI_COMM_WORLD);
+    MPI_Recv(nullptr, 0, MPI_CHAR, to, Ack, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return MPI_Wtime() - start;
+  };
+  double ackTime =
+      sampleUntilConfident([&] { return roundTrip(0); }, rule).stats.mean() / 2;
+  std::vector<Observation> points;
+  for (double bytes : sizes) {
+    Sampled s = sampleUntilConfident([&] { return roundTrip(bytes); }, rule);
+    double oneWay = std::max(s.stats.mean() - ackTime, 1e-9);
+    points.push_back({bytes, 1, 1, oneWay});
+    out.measured.push_back(json::Array{bytes, oneWay});
+  }
+  MPI_Send(nullptr, 0, MPI_CHAR, to, Stop, MPI_COMM_WORLD);
+  PolynomialFit fit = fitTimePolynomial(points, terms({One, M}));
+  out.link.latency = fit.poly.a[One];
+  out.link.bandwidth =
+      fit.poly.a[M] > 0 ? 1 / fit.poly.a[M] : scheduling::LinkSpec().bandwidth;
+  out.rmsRelativeError = fit.rmsRelativeError;
+  return out;
+}
+
+std::string utcNow() {
+  std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "cmm-profile: measure a machine model (docs/machine-model.md)\n\n"
+      "  mpirun -np N [--hostfile H] cmm-profile -o model.json [--quick]\n");
+  double begin = MPI_Wtime();
+
+  SamplingRule rule;
+  rule.tolerance = tolerance > 0 ? tolerance : quick ? 0.1 : 0.05;
+  rule.confidence = confidence;
+  rule.minReps = minReps;
+  rule.maxReps = maxReps;
+  rule.maxSeconds = maxSeconds > 0 ? maxSeconds : quick ? 0.5 : 2.0;
+  if (!(rule.confidence > 0 && rule.confidence < 1) || rule.tolerance <= 0) {
+    if (rank == 0)
+      llvm::errs() << "cmm-profile: error: --confidence must be in (0, 1) "
+                      "and --tolerance positive\n";
+    MPI_Finalize();
+    return 1;
+  }
+
+  // The ranks of this host share its cores, as a program's ranks would.
+  Host host = thisHost();
+  MPI_Comm hostComm;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
+                      &hostComm);
+  int hostRanks = 1;
+  MPI_Comm_size(hostComm, &hostRanks);
+  unsigned threads = std::max(1u, host.cores / unsigned(hostRanks));
+  openblas_set_num_threads(int(threads));
+
+  ComputeProfile compute = profileCompute(rule);
+  double networkBegin = MPI_Wtime();
+  std::vector<LinkProfile> links;
+  std::vector<std::pair<int, int>> pairs;
+  for (int from = 0; from < ranks; ++from)
+    for (int to = 0; to < ranks; ++to)
+      if (from != to) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        LinkProfile l = profileLink(from, to, rank, rule);
+        // The sender knows the result: give it to rank 0.
+        std::string text;
+        if (rank == from)
+          text = llvm::formatv("{0}",
+                               json::Value(json::Object{
+                                   {"latency_s", l.link.latency},
+                                   {"bandwidth_Bps", l.link.bandwidth},
+                                   {"rms_relative_error", l.rmsRelativeError},
+                                   {"measured", std::move(l.measured)}}))
+                     .str();
+        text = toMaster(text, from, rank);
+        if (rank == 0) {
+          LinkProfile got;
+          json::Value v = cantFail(json::parse(text));
+          const json::Object *o = v.getAsObject();
+          got.link.latency = *o->getNumber("latency_s");
+          got.link.bandwidth = *o->getNumber("bandwidth_Bps");
+          got.rmsRelativeError = *o->getNumber("rms_relative_error");
+          got.measured = *o->getArray("measured");
+          links.push_back(std::move(got));
+          pairs.push_back({from, to});
+        }
+      }
+  double networkSeconds = MPI_Wtime() - networkBegin;
+
+  // Every rank's node, on rank 0.
+  std::string mine = llvm::formatv(
+      "{0}", json::Value(
+                 json::Object{{"host", host.name},
+                              {"cpu", host.cpu},
+                              {"host_cores", int64_t(host.cores)},
+                              {"host_ranks", int64_t(hostRanks)},
+                              {"threads", int64_t(threads)},
+                              {"memory_bytes", host.memoryBytes / hostRanks},
+                              {"compute_seconds", compute.seconds},
+                              {"fits", json::Object(compute.report)},
+                              {"time", [&] {
+                                 json::Object t;
+                                 for (unsigned c = 0; c < kNumCostClasses; ++c)
+                                   t[cmmrt::plan::costClassName(CostClass(c))] =
+                                       json::Array(compute.time[c].a);
+                                 return t;
+                               }()}}));
+  std::vector<std::string> nodes;
+  for (int r = 0; r < ranks; ++r)
+    nodes.push_back(toMaster(mine, r, rank));
+  MPI_Comm_free(&hostComm);
+  if (rank != 0) {
+    MPI_Finalize();
+    return 0;
+  }
+
+  scheduling::MachineModel model;
+  json::Array hosts, fits;
+  std::string names;
+  for (int r = 0; r < ranks; ++r) {
+    json::Value v = cantFail(json::parse(nodes[r]));
+    json::Object &o = *v.getAsObject();
+    scheduling::NodeSpec node;
+    std::string hostName = o.getString("host")->str();
+    node.name = *o.getInteger("host_ranks") > 1
+                    ? hostName + "/" + std::to_string(r)
+                    : hostName;
+    node.cores = node.threadsPerWorker = unsigned(*o.getInteger("threads"));
+    node.workers = node.communicators = 1;
+    node.memoryBytes = *o.getNumber("memory_bytes");
+    const json::Object &time = *o.getObject("time");
+    for (unsigned c = 0; c < kNumCostClasses; ++c) {
+      const json::Array &a =
+          *time.getArray(cmmrt::plan::costClassName(CostClass(c)));
+      for (unsigned i = 0; i < 8; ++i)
+        node.time[c].a[i] = *a[i].getAsNumber();
+    }
+    model.nodes.push_back(node);
+    if (names.find(hostName) == std::string::npos)
+      names += (names.empty() ? "" : ", ") + hostName;
+    hosts.push_back(
+        json::Object{{"rank", r},
+                     {"host", hostName},
+                     {"cpu", o.getString("cpu")->str()},
+                     {"host_cores", *o.getInteger("host_cores")},
+                     {"host_ranks", *o.getInteger("host_ranks")},
+                     {"threads", *o.getInteger("threads")},
+                     {"compute_seconds", *o.getNumber("compute_seconds")}});
+    fits.push_back(json::Object{{"rank", r}, {"classes", *o.get("fits")}});
+  }
+  json::Array linkReport;
+  double latencySum = 0, secondsPerByteSum = 0;
+  for (size_t i = 0; i < links.size(); ++i) {
+    model.links[{unsigned(pairs[i].first), unsigned(pairs[i].second)}] =
+        links[i].link;
+    latencySum += links[i].link.latency;
+    secondsPerByteSum += 1 / links[i].link.bandwidth;
+    linkReport.push_back(
+        json::Object{{"from", pairs[i].first},
+                     {"to", pairs[i].second},
+                     {"rms_relative_error", links[i].rmsRelativeError},
+                     {"measured", std::move(links[i].measured)}});
+  }
+  // Pairs beyond the profiled ranks (withNodes) get the mean link.
+  if (!links.empty()) {
+    model.defaultLink.latency = latencySum / links.size();
+    model.defaultLink.bandwidth = links.size() / secondsPerByteSum;
+  }
+  model.name = modelName.empty() ? "cmm-profile of " + names : modelName;
+  const char *coretype = std::getenv("OPENBLAS_CORETYPE");
+  json::Object provenance{
+      {"tool", "cmm-profile"},
+      {"date", utcNow()},
+      {"ranks", ranks},
+      {"hosts", std::move(hosts)},
+      {"blas", openblas_get_config()},
+      {"openblas_coretype",
+       coretype ? json::Value(coretype) : json::Value(nullptr)},
+      {"sampling", json::Object{{"tolerance", rule.tolerance},
+                                {"confidence", rule.confidence},
+                                {"min_reps", int64_t(rule.minReps)},
+                                {"max_reps", int64_t(rule.maxReps)},
+                                {"max_seconds", rule.maxSeconds},
+                                {"quick", bool(quick)}}},
+      {"seconds", json::Object{{"compute", compute.seconds},
+                               {"network", networkSeconds},
+                               {"total", MPI_Wtime() - begin}}},
+      {"fits", std::move(fits)},
+      {"links", std::move(linkReport)}};
+  model.provenance = llvm::formatv("{0}", json::Value(std::move(provenance)));
+
+  std::string text = scheduling::printMachineModel(model);
+  if (outputPath == "-") {
+    llvm::outs() << text;
+  } else {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(outputPath, ec);
+    if (ec) {
+      llvm::errs() << "cmm-profile: error: cannot write " << outputPath << ": "
+                   << ec.message() << "\n";
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    os << text;
+  }
+  // What the time bought (the Critter trade-off): the fits' errors.
+  llvm::errs() << llvm::formatv("cmm-profile: {0} rank(s), profiled in "
+                                "{1:f1} s (compute {2:f1} s, network "
+                                "{3:f1} s), tolerance {4} at {5}\n",
+                                ranks, MPI_Wtime() - begin, compute.seconds,
+                                networkSeconds, rule.tolerance,
+                                rule.confidence);
+  for (unsigned c = 0; c < kNumCostClasses; ++c) {
+    const char *name = cmmrt::plan::costClassName(CostClass(c));
+    const json::Object *r = compute.report.getObject(name);
+    llvm::errs() << llvm::formatv(
+        "  {0,-12} rank 0: {1,2} sizes, {2,5} samples, fit error rms "
+        "{3:p} max {4:p}\n",
+        name, *r->getInteger("signatures"), *r->getInteger("samples"),
+        *r->getNumber("rms_relative_error"),
+        *r->getNumber("max_relative_error"));
+  }
+  MPI_Finalize();
+  return 0;
+}
