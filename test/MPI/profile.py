@@ -105,6 +105,16 @@ bad = subprocess.run(MPIRUN[:2] + ["1", profile, "--confidence=1.5", "-o",
 check(bad.returncode != 0 and "--confidence" in bad.stderr,
       "--confidence=1.5 accepted:\n" + bad.stderr)
 
+if ranks == 1 and len(os.sched_getaffinity(0)) >= 2:
+    # Bound to one core, a rank that would run 2 BLAS threads says so.
+    bound = subprocess.run(["mpirun", "-np", "1", "--bind-to", "core", profile,
+                            "--quick", "--max-reps=3", "-o",
+                            os.path.join(work, "bound.json")],
+                           env=ENV, capture_output=True, text=True,
+                           timeout=120)
+    check(bound.returncode == 0 and "--bind-to none" in bound.stderr,
+          "no warning when bound to one core:\n" + bound.stderr)
+
 if failures:
     sys.exit("\n".join(failures))
 print("cmm-profile on %d rank(s): %d classes, %d links, %.1f s"

@@ -36,6 +36,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <sched.h>
 #include <unistd.h>
 
 using namespace cmm;
@@ -286,6 +287,16 @@ int main(int argc, char **argv) {
   MPI_Comm_size(hostComm, &hostRanks);
   unsigned threads = std::max(1u, host.cores / unsigned(hostRanks));
   openblas_set_num_threads(int(threads));
+  // mpirun binds each rank to one core by default: the profile would then
+  // time every BLAS thread on that core, and the model would be wrong.
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 &&
+      unsigned(CPU_COUNT(&cpus)) < threads)
+    llvm::errs() << llvm::formatv(
+        "cmm-profile: rank {0}: warning: bound to {1} core(s) but a program "
+        "would run {2} BLAS thread(s) here; start it with mpirun --bind-to "
+        "none\n",
+        rank, CPU_COUNT(&cpus), threads);
 
   ComputeProfile compute = profileCompute(rule);
   double networkBegin = MPI_Wtime();
