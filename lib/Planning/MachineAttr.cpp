@@ -9,7 +9,6 @@
 using namespace mlir;
 using namespace cmm;
 using namespace cmm::scheduling;
-using namespace cmm::tiling;
 using namespace cmm::planning;
 
 tg::MachineAttr cmm::planning::toMachineAttr(MLIRContext *context,

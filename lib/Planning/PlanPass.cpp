@@ -24,7 +24,6 @@ namespace cmm {
 using namespace mlir;
 using namespace cmm;
 using namespace cmm::scheduling;
-using namespace cmm::tiling;
 using namespace cmm::planning;
 
 namespace {

@@ -27,7 +27,6 @@ namespace cmm {
 using namespace mlir;
 using namespace cmm;
 using namespace cmm::scheduling;
-using namespace cmm::tiling;
 using namespace cmm::planning;
 
 void cmm::registerPlanningPasses() { registerCmmPlanningPasses(); }

@@ -14,7 +14,6 @@
 using namespace mlir;
 using namespace cmm;
 using namespace cmm::scheduling;
-using namespace cmm::tiling;
 using namespace cmm::planning;
 
 //===----------------------------------------------------------------------===//

@@ -185,8 +185,9 @@ cmm::profile::fitTimePolynomial(const std::vector<Observation> &points,
   fit.points = kept.size();
   if (kept.empty())
     return fit;
-  // A monomial that takes one value over the points cannot be told apart
-  // from the constant (or from another such monomial): keep the lowest.
+  // A monomial proportional to an earlier one over the points (e.g. k when
+  // every k is 1, which is the constant's column) cannot be told apart from
+  // it: keep the lowest.
   std::vector<unsigned> cols;
   for (unsigned t = 0; t < 8; ++t) {
     if (!use.test(t))
@@ -200,13 +201,6 @@ cmm::profile::fitTimePolynomial(const std::vector<Observation> &points,
         proportional &= std::fabs(monomial(t, o) / monomial(c, o) - ratio) <=
                         1e-12 * std::fabs(ratio);
       separate &= !proportional;
-    }
-    if (t != One && use.test(One)) {
-      double first = monomial(t, kept[0]);
-      bool constant = true;
-      for (const Observation &o : kept)
-        constant &= monomial(t, o) == first;
-      separate &= !constant;
     }
     if (separate)
       cols.push_back(t);

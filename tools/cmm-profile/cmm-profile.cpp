@@ -192,6 +192,7 @@ enum Tag { Data = 1, Ack = 2, Stop = 3 };
 /// less half a zero-byte round trip), fitted as latency + bytes /
 /// bandwidth. Ranks other than the two wait.
 struct LinkProfile {
+  int from = 0, to = 0;
   scheduling::LinkSpec link;
   double rmsRelativeError = 0;
   json::Array measured;
@@ -301,7 +302,6 @@ int main(int argc, char **argv) {
   ComputeProfile compute = profileCompute(rule);
   double networkBegin = MPI_Wtime();
   std::vector<LinkProfile> links;
-  std::vector<std::pair<int, int>> pairs;
   for (int from = 0; from < ranks; ++from)
     for (int to = 0; to < ranks; ++to)
       if (from != to) {
@@ -320,6 +320,8 @@ int main(int argc, char **argv) {
         text = toMaster(text, from, rank);
         if (rank == 0) {
           LinkProfile got;
+          got.from = from;
+          got.to = to;
           json::Value v = cantFail(json::parse(text));
           const json::Object *o = v.getAsObject();
           got.link.latency = *o->getNumber("latency_s");
@@ -327,7 +329,6 @@ int main(int argc, char **argv) {
           got.rmsRelativeError = *o->getNumber("rms_relative_error");
           got.measured = *o->getArray("measured");
           links.push_back(std::move(got));
-          pairs.push_back({from, to});
         }
       }
   double networkSeconds = MPI_Wtime() - networkBegin;
@@ -395,16 +396,15 @@ int main(int argc, char **argv) {
   }
   json::Array linkReport;
   double latencySum = 0, secondsPerByteSum = 0;
-  for (size_t i = 0; i < links.size(); ++i) {
-    model.links[{unsigned(pairs[i].first), unsigned(pairs[i].second)}] =
-        links[i].link;
-    latencySum += links[i].link.latency;
-    secondsPerByteSum += 1 / links[i].link.bandwidth;
+  for (LinkProfile &l : links) {
+    model.links[{unsigned(l.from), unsigned(l.to)}] = l.link;
+    latencySum += l.link.latency;
+    secondsPerByteSum += 1 / l.link.bandwidth;
     linkReport.push_back(
-        json::Object{{"from", pairs[i].first},
-                     {"to", pairs[i].second},
-                     {"rms_relative_error", links[i].rmsRelativeError},
-                     {"measured", std::move(links[i].measured)}});
+        json::Object{{"from", l.from},
+                     {"to", l.to},
+                     {"rms_relative_error", l.rmsRelativeError},
+                     {"measured", std::move(l.measured)}});
   }
   // Pairs beyond the profiled ranks (withNodes) get the mean link.
   if (!links.empty()) {
