@@ -6,6 +6,7 @@
 #include "cmm/Scheduling/GangGemm.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <chrono>
@@ -91,12 +92,61 @@ bool cmm::planning::scheduleCandidates(std::vector<PlanCandidate> &candidates,
       error = e;
       return false;
     }
-  chosen = 0;
-  for (size_t i = 1; i < candidates.size(); ++i)
-    if (candidates[i].simulation.makespan <
-        candidates[chosen].simulation.makespan)
+  // Only plans whose live tiles fit in every node's memory are kept.
+  size_t leastPressure = 0;
+  bool any = false;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    MemoryPressure pressure = memoryPressure(candidates[i], machine);
+    if (pressure.share <
+        memoryPressure(candidates[leastPressure], machine).share)
+      leastPressure = i;
+    if (!pressure.fits())
+      continue;
+    if (!any || candidates[i].simulation.makespan <
+                    candidates[chosen].simulation.makespan)
       chosen = i;
+    any = true;
+  }
+  if (!any && !candidates.empty()) {
+    const PlanCandidate &c = candidates[leastPressure];
+    unsigned node = memoryPressure(c, machine).node;
+    const double gib = double(1 << 30);
+    error = llvm::formatv(
+        "no plan fits in memory: the least demanding (tile size {0}) needs "
+        "{1:f2} GiB of tiles at once on node {2} ('{3}'), which has {4:f2} "
+        "GiB ({5:f0} % of it usable for tiles); use smaller --tile-sizes, "
+        "more --nodes, or a machine model with more memory_bytes",
+        c.tileSize, c.simulation.peakBytes[node] / gib, node,
+        machine.nodes[node].name, machine.nodes[node].memoryBytes / gib,
+        kUsableMemoryShare * 100);
+    return false;
+  }
   return true;
+}
+
+unsigned PlanCandidate::nodesUsed() const {
+  std::vector<bool> used;
+  for (TaskId t = 0; t < graph.size(); ++t) {
+    auto mark = [&](unsigned n) {
+      if (n >= used.size())
+        used.resize(n + 1, false);
+      used[n] = true;
+    };
+    if (graph.task(t).isGang())
+      for (unsigned n : graph.task(t).gangNodes)
+        mark(n);
+    else
+      mark(schedule.placement[t].node);
+  }
+  return std::count(used.begin(), used.end(), true);
+}
+
+MemoryPressure cmm::planning::memoryPressure(const PlanCandidate &candidate,
+                                             const MachineModel &machine) {
+  std::vector<double> memory;
+  for (const NodeSpec &node : machine.nodes)
+    memory.push_back(node.memoryBytes);
+  return scheduling::memoryPressure(candidate.simulation.peakBytes, memory);
 }
 
 bool cmm::planning::resolveMachineModel(const std::string &path, unsigned nodes,
@@ -182,6 +232,23 @@ bool cmm::planning::planFunction(mlir::func::FuncOp func,
       if (!buildTaskGraph(func, size, c.graph, error, startup, always, errorOp))
         return false;
     }
+    // The same tiles on the master alone (issue 15: a 64x64 stencil ran 15x
+    // slower on 2 nodes than on 1); the simulation decides.
+    const PlanCandidate *whole = nullptr; // this size without sub-tiles
+    for (size_t i = plan.candidates.size() - startups.size();
+         i < plan.candidates.size(); ++i)
+      if (plan.candidates[i].startupTileSize == size)
+        whole = &plan.candidates[i];
+    if (machine.nodes.size() > 1 && options.gemm != GemmChoice::Cosma &&
+        whole) {
+      PlanCandidate c;
+      c.tileSize = c.startupTileSize = size;
+      c.graph = whole->graph;
+      c.masterOnly = true;
+      for (TaskId t = 0; t < c.graph.size(); ++t)
+        c.graph.pin(t, 0);
+      plan.candidates.push_back(std::move(c));
+    }
     // The variant with the products the cost model gives to COSMA, kept
     // when there are any (the simulation then decides).
     if (options.gemm == GemmChoice::Auto && machine.nodes.size() > 1) {
@@ -224,22 +291,34 @@ void cmm::planning::printPlanReport(mlir::func::FuncOp func, const Plan &plan,
     if (c.gangGemms)
       startup += " (" + std::to_string(c.gangGemms) + " COSMA product" +
                  (c.gangGemms == 1 ? "" : "s") + ")";
+    if (c.masterOnly)
+      startup += " (master only)";
+    if (MemoryPressure pressure = memoryPressure(c, machine); !pressure.fits())
+      startup += llvm::formatv(" (does not fit: {0:f3} GB of tiles on node "
+                               "{1})",
+                               c.simulation.peakBytes[pressure.node] / 1e9,
+                               pressure.node)
+                     .str();
+    double peak = 0;
+    for (double p : c.simulation.peakBytes)
+      peak = std::max(peak, p);
     os << llvm::format("  tile %6lld: %6zu tasks, predicted %10.4g s, "
                        "lower bound %10.4g s (x%.2f; path/work %.4g s), "
                        "zero-comm %10.4g s, "
-                       "moved %8.4g GB, %zu transfers, %u cache hits%s%s\n",
+                       "moved %8.4g GB, %zu transfers, %u cache hits, "
+                       "peak %.4g GB/node%s%s\n",
                        (long long)c.tileSize, c.graph.size(),
                        c.simulation.makespan, c.bounds.lower(), ratio,
                        c.bounds.plain(), c.zeroCommMakespan,
                        c.schedule.bytesMoved / 1e9, c.schedule.transfers.size(),
-                       c.schedule.cacheHits, startup.c_str(),
+                       c.schedule.cacheHits, peak / 1e9, startup.c_str(),
                        i == plan.chosen ? "  <- chosen" : "");
   }
-  os << llvm::format("chosen tile size: %lld (predicted makespan %.4g s); "
-                     "planning took %.1f ms\n",
+  os << llvm::format("chosen tile size: %lld (predicted makespan %.4g s, "
+                     "tasks on %u of %zu node(s)); planning took %.1f ms\n",
                      (long long)plan.best().tileSize,
-                     plan.best().simulation.makespan,
-                     plan.planningSeconds * 1e3);
+                     plan.best().simulation.makespan, plan.best().nodesUsed(),
+                     machine.nodes.size(), plan.planningSeconds * 1e3);
   // The same program on one node of the cluster's worker kind (the last
   // node; the master may keep cores for communicators), for the speedup.
   if (machine.nodes.size() < 2)

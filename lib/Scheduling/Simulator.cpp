@@ -1,6 +1,7 @@
 //===- Simulator.cpp - Discrete-event replay of a plan ----------*- C++ -*-===//
 
 #include "cmm/Scheduling/Simulator.h"
+#include "cmm/Scheduling/MemoryTimeline.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
@@ -126,56 +127,86 @@ SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
   // goes (such ties take no time, so this changes no result). No event is
   // ever dropped.
   std::vector<std::vector<size_t>> users(numEvents);
-  std::vector<size_t> pending(numEvents);
-  for (size_t e = 0; e < numEvents; ++e) {
-    pending[e] = deps[e].size();
+  for (size_t e = 0; e < numEvents; ++e)
     for (size_t d : deps[e])
       users[d].push_back(e);
-  }
   auto plannedStart = [&](size_t e) {
     return e < numTasks ? plan.placement[e].start
                         : plan.transfers[e - numTasks].start;
   };
+  // One replay with `extra` seconds added to each event (first touch).
   SimulationReport report;
-  report.replayed = plan;
-  std::vector<double> start(numEvents, 0), finish(numEvents, 0);
-  std::vector<bool> done(numEvents, false);
-  std::vector<size_t> ready;
-  for (size_t e = 0; e < numEvents; ++e)
-    if (!pending[e])
-      ready.push_back(e);
-  for (size_t processed = 0; processed < numEvents; ++processed) {
-    size_t e;
-    if (!ready.empty()) {
-      e = ready.back();
-      ready.pop_back();
-    } else {
-      e = numEvents;
-      for (size_t c = 0; c < numEvents; ++c)
-        if (!done[c] && (e == numEvents || plannedStart(c) < plannedStart(e)))
-          e = c;
+  auto replay = [&](const std::vector<double> &extra) {
+    report.replayed = plan;
+    report.makespan = 0;
+    std::vector<double> start(numEvents, 0), finish(numEvents, 0);
+    std::vector<bool> done(numEvents, false);
+    std::vector<size_t> pending(numEvents), ready;
+    for (size_t e = 0; e < numEvents; ++e)
+      if (!(pending[e] = deps[e].size()))
+        ready.push_back(e);
+    for (size_t processed = 0; processed < numEvents; ++processed) {
+      size_t e;
+      if (!ready.empty()) {
+        e = ready.back();
+        ready.pop_back();
+      } else {
+        e = numEvents;
+        for (size_t c = 0; c < numEvents; ++c)
+          if (!done[c] && (e == numEvents || plannedStart(c) < plannedStart(e)))
+            e = c;
+      }
+      done[e] = true;
+      for (size_t d : deps[e])
+        if (done[d])
+          start[e] = std::max(start[e], finish[d]);
+      if (e < numTasks) {
+        const TaskPlacement &p = plan.placement[e];
+        finish[e] =
+            start[e] + cost.taskTime(graph.task(e), e, p.node) + extra[e];
+        report.replayed.placement[e].start = start[e];
+        report.replayed.placement[e].finish = finish[e];
+      } else {
+        Transfer &x = report.replayed.transfers[e - numTasks];
+        finish[e] =
+            start[e] +
+            cost.transferTime(graph.item(x.data), x.data, x.from, x.to) +
+            extra[e];
+        x.start = start[e];
+        x.finish = finish[e];
+      }
+      report.makespan = std::max(report.makespan, finish[e]);
+      for (size_t u : users[e])
+        if (--pending[u] == 0 && !done[u])
+          ready.push_back(u);
     }
-    done[e] = true;
-    for (size_t d : deps[e])
-      if (done[d])
-        start[e] = std::max(start[e], finish[d]);
-    if (e < numTasks) {
-      const TaskPlacement &p = plan.placement[e];
-      finish[e] = start[e] + cost.taskTime(graph.task(e), e, p.node);
-      report.replayed.placement[e].start = start[e];
-      report.replayed.placement[e].finish = finish[e];
-    } else {
-      Transfer &x = report.replayed.transfers[e - numTasks];
-      finish[e] = start[e] +
-                  cost.transferTime(graph.item(x.data), x.data, x.from, x.to);
-      x.start = start[e];
-      x.finish = finish[e];
-    }
-    report.makespan = std::max(report.makespan, finish[e]);
-    for (size_t u : users[e])
-      if (--pending[u] == 0 && !done[u])
-        ready.push_back(u);
+  };
+  // First touch: the pages a node writes above its previous peak of live
+  // tiles (MemoryTimeline.h) cost their faults. Where they fall depends on
+  // the times, so the plan is replayed once without them to find which
+  // tasks and transfers write fresh pages, and again with their cost.
+  std::vector<double> extra(numEvents, 0.0);
+  replay(extra);
+  MemoryTimeline memory =
+      memoryTimeline(graph, report.replayed, cost.numNodes());
+  double touch = 0;
+  for (TaskId t = 0; t < numTasks; ++t) {
+    unsigned node = graph.task(t).isGang() ? graph.task(t).gangNodes.front()
+                                           : plan.placement[t].node;
+    extra[t] = memory.freshTaskBytes[t] * cost.firstTouch(node);
+    touch += extra[t];
   }
+  for (size_t i = 0; i < plan.transfers.size(); ++i) {
+    extra[numTasks + i] =
+        memory.freshTransferBytes[i] * cost.firstTouch(plan.transfers[i].to);
+    touch += extra[numTasks + i];
+  }
+  if (touch > 0) {
+    replay(extra);
+    memory = memoryTimeline(graph, report.replayed, cost.numNodes());
+  }
+  report.firstTouchSeconds = touch;
+  report.peakBytes = std::move(memory.peakBytes);
 
   report.workerBusy.resize(cost.numNodes());
   report.commBusy.resize(cost.numNodes());

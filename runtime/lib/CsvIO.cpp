@@ -111,7 +111,7 @@ bool readCsv(const std::string &path, Matrix &matrix, std::string &error) {
   if (!scanCsv(path, shape, &values, error))
     return false;
   Matrix result(shape.rows, shape.cols);
-  result.values() = std::move(values);
+  result.values().assign(values.begin(), values.end());
   matrix = std::move(result);
   return true;
 }

@@ -229,9 +229,20 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
                     std::string &error, Matrix *reuse, int reuseInput) {
   const Op *op = task.op >= 0 ? &plan.ops[task.op] : nullptr;
   outputs.clear();
+  // An output written over a stolen input gets no buffer of its own: a
+  // fresh one would cost its first-touch page faults for nothing.
+  const bool inPlace =
+      reuse && task.numOutputs == 1 &&
+      ((task.kind == TaskKind::GemmAcc && reuseInput == 2) ||
+       (task.kind == TaskKind::Elementwise &&
+        reuse->rows() == plan.slots[task.firstOutput].rows &&
+        reuse->cols() == plan.slots[task.firstOutput].cols));
   for (int32_t o = 0; o < task.numOutputs; ++o) {
     const Slot &s = plan.slots[task.firstOutput + o];
-    outputs.emplace_back(s.rows, s.cols);
+    if (inPlace)
+      outputs.emplace_back();
+    else
+      outputs.emplace_back(s.rows, s.cols);
   }
   const Slot *first = task.numOutputs ? &plan.slots[task.firstOutput] : nullptr;
   if (!op && task.kind != TaskKind::Merge) {
@@ -267,7 +278,7 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
     return true;
   }
   case TaskKind::Elementwise:
-    if (reuse && reuse->shape() == outputs[0].shape()) {
+    if (inPlace) {
       // In place: the inputs still point at `reuse`, read before written.
       if (!elementwise(*op, inputs, *reuse, error))
         return false;

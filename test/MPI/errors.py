@@ -144,9 +144,25 @@ def main():
                    r"matrix but held 4x4 when the program was compiled",
                    "file changed since compilation")
 
-    exe = compile_program(cmmc, work, "huge",
-                          "A = rand(300000, 300000)\nprint(A)\n",
-                          ["--nodes=1", "--tile-sizes=300000"])
+    # A tile larger than the node's memory: the planner refuses it with the
+    # memory it needs; with a model that claims more memory than the
+    # machine has, the run stops at the task's source line instead.
+    huge = "A = rand(300000, 300000)\nprint(A)\n"
+    with open(os.path.join(work, "huge.cmm"), "w") as f:
+        f.write(huge)
+    p = subprocess.run([cmmc, "huge.cmm", "-o", "huge", "--nodes=1",
+                        "--tile-sizes=300000"], cwd=work,
+                       capture_output=True, text=True)
+    pattern = (r"cmmc: error: no plan fits in memory: the least demanding "
+               r"\(tile size 300000\) needs 670\.55 GiB of tiles at once")
+    assert p.returncode != 0 and re.search(pattern, p.stderr), p.stderr
+    print("ok plan larger than memory refused: " +
+          re.search(pattern, p.stderr).group(0))
+    with open(os.path.join(work, "roomy.json"), "w") as f:
+        f.write('{"nodes": [{"cores": 2, "memory_bytes": 1e15}]}')
+    exe = compile_program(cmmc, work, "huge", huge,
+                          ["--nodes=1", "--tile-sizes=300000",
+                           "--machine-model=roomy.json"])
     expect_failure(["mpirun", "-np", "1", exe], work,
                    r"huge\.cmm:1:5: error: cannot allocate \S+ GiB for task "
                    r"'rand@1:5\[0,0\]': the node has \S+ GiB of memory",

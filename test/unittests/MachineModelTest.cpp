@@ -213,10 +213,10 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
        "memory_limit_bytes: expected a positive number"},
       {R"({"nodes": [{}, {"wrokers": 3}]})",
        "nodes[1].wrokers: unknown key (expected one of: name, cores, workers, "
-       "threads_per_worker, communicators, memory_bytes, time)"},
+       "threads_per_worker, communicators, memory_bytes, first_touch_s_per_byte, time)"},
       {R"({"node_defaults": {"name": "x"}, "nodes": [{}]})",
        "node_defaults.name: unknown key (expected one of: cores, workers, "
-       "threads_per_worker, communicators, memory_bytes, time)"},
+       "threads_per_worker, communicators, memory_bytes, first_touch_s_per_byte, time)"},
       {R"({"node_defaults": {"time": {"gemmm": []}}, "nodes": [{}]})",
        "node_defaults.time.gemmm: unknown key (expected one of: gemm, "
        "elementwise, map, reduce, transpose, generate, solve, copy)"},

@@ -108,7 +108,7 @@ protected:
 
 Matrix makeMatrix(int64_t rows, int64_t cols, std::vector<double> values) {
   Matrix m(rows, cols);
-  m.values() = std::move(values);
+  m.values().assign(values.begin(), values.end());
   return m;
 }
 
@@ -130,7 +130,7 @@ void expectValues(const Matrix &m, int64_t rows, int64_t cols,
                   const std::vector<double> &values) {
   ASSERT_EQ(m.rows(), rows);
   ASSERT_EQ(m.cols(), cols);
-  EXPECT_EQ(m.values(), values);
+  EXPECT_EQ(std::vector<double>(m.values().begin(), m.values().end()), values);
 }
 
 template <typename T> std::string littleEndian(T value) {
@@ -329,7 +329,8 @@ TEST_F(MatrixIOTest, NpyWriterMatchesNumpy) {
   std::string expected = std::string("\x93NUMPY\x01\x00\x76\x00", 10) + header;
   ASSERT_EQ(bytes.size(), 128u + 12 * 8);
   EXPECT_EQ(bytes.substr(0, 128), expected);
-  EXPECT_EQ(bytes.substr(128), packed(m.values()));
+  EXPECT_EQ(bytes.substr(128),
+            packed(std::vector<double>(m.values().begin(), m.values().end())));
 }
 
 TEST_F(MatrixIOTest, NpyWriterHeaderAlignment) {

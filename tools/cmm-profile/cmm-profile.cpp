@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cmm/Profile/FirstTouch.h"
 #include "cmm/Profile/Fit.h"
 #include "cmm/Profile/Statistics.h"
 #include "cmm/Profile/TaskBench.h"
@@ -300,6 +301,20 @@ int main(int argc, char **argv) {
         rank, CPU_COUNT(&cpus), threads);
 
   ComputeProfile compute = profileCompute(rule);
+  // Fresh pages: blocks big enough to be page-bound, a footprint the
+  // node's share of memory holds (co-located ranks fault together).
+  MPI_Barrier(MPI_COMM_WORLD);
+  size_t touchBlock = size_t(quick ? 64 : 128) << 20;
+  unsigned touchBlocks = quick ? 4 : 8;
+  touchBlock = std::min<size_t>(
+      touchBlock, size_t(host.memoryBytes / hostRanks / 4 / touchBlocks));
+  std::vector<FirstTouchSample> touches =
+      measureFirstTouch(touchBlock, touchBlocks);
+  double firstTouch = firstTouchPerByte(touches);
+  json::Array touchReport;
+  for (const FirstTouchSample &t : touches)
+    touchReport.push_back(
+        json::Array{t.bytes, t.firstSeconds, t.secondSeconds});
   double networkBegin = MPI_Wtime();
   std::vector<LinkProfile> links;
   for (int from = 0; from < ranks; ++from)
@@ -342,6 +357,8 @@ int main(int argc, char **argv) {
                               {"host_ranks", int64_t(hostRanks)},
                               {"threads", int64_t(threads)},
                               {"memory_bytes", host.memoryBytes / hostRanks},
+                              {"first_touch", firstTouch},
+                              {"first_touch_measured", std::move(touchReport)},
                               {"compute_seconds", compute.seconds},
                               {"fits", json::Object(compute.report)},
                               {"time", [&] {
@@ -374,6 +391,7 @@ int main(int argc, char **argv) {
     node.cores = node.threadsPerWorker = unsigned(*o.getInteger("threads"));
     node.workers = node.communicators = 1;
     node.memoryBytes = *o.getNumber("memory_bytes");
+    node.firstTouch = *o.getNumber("first_touch");
     const json::Object &time = *o.getObject("time");
     for (unsigned c = 0; c < kNumCostClasses; ++c) {
       const json::Array &a =
@@ -392,7 +410,11 @@ int main(int argc, char **argv) {
                      {"host_ranks", *o.getInteger("host_ranks")},
                      {"threads", *o.getInteger("threads")},
                      {"compute_seconds", *o.getNumber("compute_seconds")}});
-    fits.push_back(json::Object{{"rank", r}, {"classes", *o.get("fits")}});
+    fits.push_back(
+        json::Object{{"rank", r},
+                     {"classes", *o.get("fits")},
+                     // [bytes, first write s, second write s] per fresh block.
+                     {"first_touch_measured", *o.get("first_touch_measured")}});
   }
   json::Array linkReport;
   double latencySum = 0, secondsPerByteSum = 0;
@@ -454,6 +476,10 @@ int main(int argc, char **argv) {
                                 ranks, MPI_Wtime() - begin, compute.seconds,
                                 networkSeconds, rule.tolerance,
                                 rule.confidence);
+  llvm::errs() << llvm::formatv(
+      "  first touch  rank 0: {0:f2} ns per byte of fresh pages ({1} blocks of "
+      "{2} MiB)\n",
+      firstTouch * 1e9, touches.size(), touchBlock >> 20);
   for (unsigned c = 0; c < kNumCostClasses; ++c) {
     const char *name = cmmrt::plan::costClassName(CostClass(c));
     const json::Object *r = compute.report.getObject(name);

@@ -12,6 +12,7 @@
 #define CMM_PLANNING_PLANNER_H
 
 #include "cmm/Conversion/CmmToTaskGraph/OpDecls.h"
+#include "cmm/Scheduling/MemoryTimeline.h"
 #include "cmm/Scheduling/Schedulers.h"
 #include "cmm/Scheduling/Simulator.h"
 
@@ -26,6 +27,7 @@ namespace cmm::planning {
 
 using scheduling::Bounds;
 using scheduling::MachineModel;
+using scheduling::MemoryPressure;
 using scheduling::Schedule;
 using scheduling::SchedulerOptions;
 using scheduling::SimulationReport;
@@ -71,7 +73,17 @@ struct PlanCandidate {
   Bounds bounds;
   double zeroCommMakespan = 0; // free communication (Table 7), Planner.cpp
   unsigned gangGemms = 0;      // products run as COSMA gang tasks
+  /// Every task pinned to the master, the other nodes left idle: on small
+  /// problems communication can cost more than the other nodes give.
+  bool masterOnly = false;
+  /// The nodes the chosen schedule puts tasks on.
+  unsigned nodesUsed() const;
 };
+
+/// memoryPressure (MemoryTimeline.h) of a candidate's simulated peaks on
+/// `machine`'s nodes: a candidate that does not fit is never chosen.
+MemoryPressure memoryPressure(const PlanCandidate &candidate,
+                              const MachineModel &machine);
 
 struct Plan {
   std::vector<OpDecl> ops; // what the tasks compute (Task::opIndex)
@@ -84,7 +96,9 @@ struct Plan {
 /// Schedules (in parallel threads when `options.parallel`), checks with
 /// verifySchedule and simulates every candidate whose `tileSize` and `graph`
 /// are set, and sets `chosen` to the one with the smallest simulated
-/// makespan (the first among equals); false with a message on error.
+/// makespan (the first among equals) among those that fit in memory
+/// (memoryPressure <= 1); false with a message on error, and when no
+/// candidate fits (naming the memory the least demanding one needs).
 bool scheduleCandidates(std::vector<PlanCandidate> &candidates,
                         const MachineModel &machine, const PlanOptions &options,
                         size_t &chosen, std::string &error);

@@ -2,8 +2,10 @@
 //
 // What cmm-profile times for a cost class: one task of the runtime
 // (cmmrt::runTask, what a generated program's worker calls) on operands of
-// a given size, so the fitted model describes the code that runs, fresh
-// output buffers (and their first-touch page faults) included. Each class
+// a given size, so the fitted model describes the code that runs. Output
+// buffers come from the runtime's tile pool, reused from one repetition to
+// the next as a running program reuses them, so the polynomials hold no
+// page faults: the model charges those apart (FirstTouch.h). Each class
 // has one representative task (docs/machine-model.md, "What cmm-profile
 // measures") and the (m, n, k) the planner passes for it.
 //

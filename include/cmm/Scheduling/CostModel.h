@@ -25,6 +25,8 @@ public:
   virtual unsigned workers(unsigned node) const = 0;
   virtual unsigned communicators(unsigned node) const = 0;
   virtual double memoryBytes(unsigned node) const = 0;
+  /// Seconds per byte written into pages `node` never touched before.
+  virtual double firstTouch(unsigned node) const { return 0; }
   /// Seconds for `task` on one worker of `node`.
   virtual double taskTime(const Task &task, TaskId id, unsigned node) const = 0;
   /// Seconds to move `data` from `from` to `to`; 0 when from == to.
@@ -49,6 +51,9 @@ public:
   }
   double memoryBytes(unsigned node) const override {
     return model.nodes[node].memoryBytes;
+  }
+  double firstTouch(unsigned node) const override {
+    return model.nodes[node].firstTouch;
   }
   /// A distributed_gemm takes its GangGemm.h time wherever it is asked
   /// about (it occupies its whole gang); other tasks their polynomial.

@@ -50,6 +50,11 @@ struct NodeSpec {
   unsigned threadsPerWorker = 1; // BLAS threads of each worker
   unsigned communicators = 1;    // communicator processes
   double memoryBytes = 8e9;
+  /// Seconds per byte of writing pages the process has not touched before
+  /// (their page faults), beyond what the time polynomials charge. The
+  /// runtime reuses freed tile buffers (cmmrt/TileMemory.h), so a node pays
+  /// it for the bytes its live tiles grow past their previous peak.
+  double firstTouch = 0;
   /// Time models of this node's workers, by CostClass.
   std::array<TimePolynomial, kNumCostClasses> time{};
 };
@@ -101,7 +106,7 @@ inline bool operator==(const NodeSpec &a, const NodeSpec &b) {
   return a.name == b.name && a.cores == b.cores && a.workers == b.workers &&
          a.threadsPerWorker == b.threadsPerWorker &&
          a.communicators == b.communicators && a.memoryBytes == b.memoryBytes &&
-         a.time == b.time;
+         a.firstTouch == b.firstTouch && a.time == b.time;
 }
 inline bool operator==(const LinkSpec &a, const LinkSpec &b) {
   return a.latency == b.latency && a.bandwidth == b.bandwidth;

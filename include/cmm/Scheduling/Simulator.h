@@ -4,7 +4,9 @@
 // transfers in the planned order, each as soon as its inputs are where they
 // must be, with durations from a cost model (the planning one, or another:
 // free communication gives the zero-communication bound of Table 7 of the
-// paper). Reports the makespan, per-resource busy time and the lower bound
+// paper); tasks and transfers that write pages their node never touched
+// before take their first-touch time on top. Reports the makespan, each
+// node's peak tile memory, per-resource busy time and the lower bound
 // max(critical path, total work / workers), the work term weighted by node
 // speed when nodes differ.
 //
@@ -26,6 +28,10 @@ struct SimulationReport {
   std::vector<std::vector<double>> workerBusy; // [node][worker] seconds
   std::vector<std::vector<double>> commBusy;   // [node][communicator]
   Schedule replayed;                           // the plan with simulated times
+  /// Each node's peak of live tile bytes (MemoryTimeline.h), and the
+  /// seconds of first-touch page faults included in the makespan.
+  std::vector<double> peakBytes;
+  double firstTouchSeconds = 0;
 };
 
 SimulationReport simulate(const TaskGraph &graph, const CostModel &cost,

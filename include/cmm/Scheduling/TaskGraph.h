@@ -71,6 +71,9 @@ public:
   void setGang(TaskId task, std::vector<unsigned> nodes) {
     taskList[task].gangNodes = std::move(nodes);
   }
+  /// Pins `task` to `node` (-1: anywhere). Loads and gathers are pinned to
+  /// the master when made; a plan on the master alone pins every task.
+  void pin(TaskId task, int node) { taskList[task].pinnedNode = node; }
   /// Records the tile shape of `data` (the task-graph IR needs it).
   void setShape(DataId data, int64_t rows, int64_t cols) {
     dataList[data].rows = rows;

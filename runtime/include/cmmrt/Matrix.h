@@ -10,6 +10,8 @@
 #ifndef CMMRT_MATRIX_H
 #define CMMRT_MATRIX_H
 
+#include "cmmrt/TileMemory.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -25,6 +27,9 @@ struct MatrixShape {
   }
   bool operator!=(const MatrixShape &o) const { return !(*this == o); }
 };
+
+/// A matrix's elements; large ones live in the tile pool (TileMemory.h).
+using Elements = std::vector<double, TileAllocator<double>>;
 
 class Matrix {
 public:
@@ -45,12 +50,12 @@ public:
   }
   double *data() { return data_.data(); }
   const double *data() const { return data_.data(); }
-  std::vector<double> &values() { return data_; }
-  const std::vector<double> &values() const { return data_; }
+  Elements &values() { return data_; }
+  const Elements &values() const { return data_; }
 
 private:
   MatrixShape shape_;
-  std::vector<double> data_; // row-major
+  Elements data_; // row-major
 };
 
 } // namespace cmmrt

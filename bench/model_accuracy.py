@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Predicted against measured makespans: the paper's Table 4 on this machine.
+
+For every program in examples/ at its default size and at a smaller one
+(its first scalar halved), on 1 and 2 local MPI ranks: compile with cmmc for
+that many nodes of a machine model, run the program `--repeat` times with
+`--stats` (which prints the plan's predicted makespan and the measured one)
+and report the median measured / predicted. Runs measured under `--floor`
+seconds (start-up jitter) are listed but not counted. The summary is what
+issue 15 asks of the model: the share of runs within [0.8, 1.25] and the
+geometric mean of |log(measured / predicted)|.
+
+usage: bench/model_accuracy.py [--build=DIR] [--model=1:m1.json,2:m2.json]
+           [--ranks=1,2] [--repeat=3] [--only=markov,...] [--floor=0.02]
+       (--model: a machine model per rank count, as cmm-profile wrote it
+       with that many ranks; absent: the built-in model)
+"""
+
+import argparse
+import glob
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+STATS = re.compile(r"predicted makespan ([\d.e+-]+) s, measured ([\d.e+-]+) s")
+SCALAR = re.compile(r"^([A-Za-z_]\w*)\s*=\s*(\d+)\b", re.M)
+
+
+def sizes(path):
+    """The default size, and the first scalar halved (None: no scalar)."""
+    text = open(path).read()
+    m = SCALAR.search(text)
+    if not m or int(m.group(2)) < 4:
+        return [("default", [])]
+    name, value = m.group(1), int(m.group(2))
+    return [("default", []), ("%s=%d" % (name, value // 2),
+                              ["-D", "%s=%d" % (name, value // 2)])]
+
+
+def run_one(cmmc, prog, defines, ranks, model, repeat, workdir):
+    exe = os.path.join(workdir, "prog")
+    args = [cmmc, prog, "-o", exe, "--nodes=%d" % ranks] + defines
+    if model:
+        args.append("--machine-model=" + model)
+    subprocess.run(args, check=True, capture_output=True, text=True)
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    predicted, measured = None, []
+    for _ in range(repeat):
+        r = subprocess.run(["mpirun", "-np", str(ranks), "--oversubscribe",
+                            "--bind-to", "none", exe, "--stats"],
+                           capture_output=True, text=True, env=env,
+                           cwd=os.path.dirname(os.path.abspath(prog)))
+        m = STATS.search(r.stderr + r.stdout)
+        if r.returncode != 0 or not m:
+            raise RuntimeError("%s %s failed:\n%s" % (prog, defines, r.stderr))
+        predicted = float(m.group(1))
+        measured.append(float(m.group(2)))
+    return predicted, statistics.median(measured)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--root", default=".")
+    ap.add_argument("--model", default="")
+    ap.add_argument("--ranks", default="1,2")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--floor", type=float, default=0.02)
+    a = ap.parse_args()
+    cmmc = os.path.join(a.build, "bin", "cmmc")
+    models = {}
+    for entry in filter(None, a.model.split(",")):
+        ranks, path = entry.split(":", 1)
+        models[int(ranks)] = os.path.abspath(path)
+    only = set(filter(None, a.only.split(",")))
+    rows, counted = [], []
+    print("| program | size | ranks | predicted s | measured s (median of %d) "
+          "| measured / predicted |" % a.repeat)
+    print("| --- | --- | --- | --- | --- | --- |")
+    with tempfile.TemporaryDirectory() as workdir:
+        for prog in sorted(glob.glob(os.path.join(a.root, "examples", "*.cmm"))):
+            name = os.path.basename(prog)[:-4]
+            if only and name not in only:
+                continue
+            for label, defines in sizes(prog):
+                for ranks in map(int, a.ranks.split(",")):
+                    p, m = run_one(cmmc, prog, defines, ranks,
+                                   models.get(ranks), a.repeat, workdir)
+                    ratio = m / p if p > 0 else float("inf")
+                    note = "" if m >= a.floor else " (under %g s: not counted)" % a.floor
+                    if m >= a.floor:
+                        counted.append(ratio)
+                    print("| %s | %s | %d | %.4g | %.4g | %.2f%s |" %
+                          (name, label, ranks, p, m, ratio, note), flush=True)
+    if counted:
+        within = sum(1 for r in counted if 0.8 <= r <= 1.25)
+        geo = math.exp(statistics.mean(abs(math.log(r)) for r in counted))
+        print("\ncounted runs: %d; within [0.8, 1.25]: %d (%.0f %%); "
+              "geometric mean of |log(measured / predicted)|: log(%.3f)" %
+              (len(counted), within, 100.0 * within / len(counted), geo))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+//===- MemoryTimeline.h - Tile memory of each node over a plan --*- C++ -*-===//
+//
+// What the runtime holds while it runs a plan: a tile copy occupies its
+// bytes on a node from the start of the task that makes it (or of the
+// transfer that brings it) to the finish of its last use there (the
+// executor releases a copy after its last local reader), except that an
+// elementwise task or a gemm-accumulate writes over an input it is the last
+// reader of (the executor's in-place reuse). Swept in time order this gives
+// each node's peak of live tile bytes (the memory check of the planner) and,
+// because the runtime reuses freed buffers (cmmrt/TileMemory.h), the bytes
+// each task or transfer writes into pages the node never touched before: the
+// part of a live total above the node's previous peak (first-touch faults).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_SCHEDULING_MEMORYTIMELINE_H
+#define CMM_SCHEDULING_MEMORYTIMELINE_H
+
+#include "cmm/Scheduling/Schedule.h"
+
+#include <vector>
+
+namespace cmm::scheduling {
+
+struct MemoryTimeline {
+  std::vector<double> peakBytes;          // by node
+  std::vector<double> freshTaskBytes;     // by task
+  std::vector<double> freshTransferBytes; // by transfer index
+};
+
+/// The memory of `plan` (its times as they are: pass a replayed plan for
+/// simulated times) on `numNodes` nodes.
+MemoryTimeline memoryTimeline(const TaskGraph &graph, const Schedule &plan,
+                              unsigned numNodes);
+
+/// The share of a node's memory a plan's live tiles may fill; the rest is
+/// headroom for the process itself, MPI's buffers and the tile pool's
+/// rounding to pages.
+constexpr double kUsableMemoryShare = 0.9;
+
+/// The node whose peak of live tiles is the largest share of its usable
+/// memory (kUsableMemoryShare of `memoryBytes`), and that share: above 1
+/// the plan does not fit in that node.
+struct MemoryPressure {
+  unsigned node = 0;
+  double share = 0;
+  bool fits() const { return share <= 1; }
+};
+MemoryPressure memoryPressure(const std::vector<double> &peakBytes,
+                              const std::vector<double> &memoryBytes);
+
+} // namespace cmm::scheduling
+
+#endif // CMM_SCHEDULING_MEMORYTIMELINE_H

@@ -1,0 +1,57 @@
+//===- FirstTouch.cpp - The cost of writing fresh pages -------------------===//
+
+#include "cmm/Profile/FirstTouch.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include <sys/mman.h>
+
+using namespace cmm::profile;
+
+static double now() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::vector<FirstTouchSample> cmm::profile::measureFirstTouch(size_t blockBytes,
+                                                              unsigned blocks) {
+  std::vector<FirstTouchSample> samples;
+  std::vector<void *> mapped;
+  for (unsigned b = 0; b < blocks; ++b) {
+    void *p = mmap(nullptr, blockBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+      break;
+    mapped.push_back(p);
+    FirstTouchSample s;
+    s.bytes = double(blockBytes);
+    double t0 = now();
+    std::memset(p, 1, blockBytes);
+    double t1 = now();
+    std::memset(p, 2, blockBytes);
+    double t2 = now();
+    s.firstSeconds = t1 - t0;
+    s.secondSeconds = t2 - t1;
+    samples.push_back(s);
+  }
+  for (void *p : mapped)
+    munmap(p, blockBytes);
+  return samples;
+}
+
+double
+cmm::profile::firstTouchPerByte(const std::vector<FirstTouchSample> &samples) {
+  if (samples.empty())
+    return 0;
+  std::vector<double> perByte;
+  for (const FirstTouchSample &s : samples)
+    perByte.push_back(s.perByte());
+  std::sort(perByte.begin(), perByte.end());
+  size_t n = perByte.size();
+  double median =
+      n % 2 ? perByte[n / 2] : 0.5 * (perByte[n / 2 - 1] + perByte[n / 2]);
+  return std::max(0.0, median);
+}

@@ -1,0 +1,138 @@
+//===- MemoryTimeline.cpp - Tile memory of each node over a plan ----------===//
+
+#include "cmm/Scheduling/MemoryTimeline.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace cmm::scheduling;
+
+namespace {
+/// A copy of a data item on a node: made by a task or a transfer, read by
+/// tasks and sends there.
+struct Copy {
+  double bytes = 0;
+  std::vector<std::pair<double, long>> made; // (time, event), event < 0: none
+  double lastUse = -1; // finish of the last reader; < 0: never read
+  bool stolen = false; // written over by its last reader
+};
+
+struct Event {
+  double time;
+  double delta;  // bytes: > 0 allocated, < 0 released
+  long producer; // task id, or -(transfer index + 1); for allocations
+};
+} // namespace
+
+MemoryTimeline cmm::scheduling::memoryTimeline(const TaskGraph &graph,
+                                               const Schedule &plan,
+                                               unsigned numNodes) {
+  MemoryTimeline out;
+  out.peakBytes.assign(numNodes, 0.0);
+  out.freshTaskBytes.assign(graph.size(), 0.0);
+  out.freshTransferBytes.assign(plan.transfers.size(), 0.0);
+
+  std::map<std::pair<DataId, unsigned>, Copy> copies;
+  auto outputNode = [&](TaskId t) {
+    const Task &task = graph.task(t);
+    return task.isGang() ? task.gangNodes.front() : plan.placement[t].node;
+  };
+  for (TaskId t = 0; t < graph.size(); ++t) {
+    const TaskPlacement &p = plan.placement[t];
+    for (DataId d : graph.task(t).outputs) {
+      Copy &c = copies[{d, outputNode(t)}];
+      c.bytes = graph.item(d).bytes;
+      c.made.push_back({p.start, long(t)});
+    }
+    const std::vector<DataId> &inputs = graph.task(t).inputs;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      Copy &c = copies[{inputs[i], p.inputNode(i)}];
+      c.lastUse = std::max(c.lastUse, p.finish);
+    }
+  }
+  for (size_t x = 0; x < plan.transfers.size(); ++x) {
+    const Transfer &tr = plan.transfers[x];
+    Copy &received = copies[{tr.data, tr.to}];
+    received.bytes = graph.item(tr.data).bytes;
+    received.made.push_back({tr.start, -long(x) - 1});
+    Copy &sent = copies[{tr.data, tr.from}];
+    sent.lastUse = std::max(sent.lastUse, tr.finish);
+  }
+
+  // In place: the first candidate input of the task's shape that the task
+  // is the last reader of (Executor::stealableInput) lends its buffer to
+  // the output, which then needs no allocation of its own.
+  std::vector<bool> outputInPlace(graph.size(), false);
+  for (TaskId t = 0; t < graph.size(); ++t) {
+    const Task &task = graph.task(t);
+    if (task.isGang() || task.outputs.size() != 1)
+      continue;
+    std::vector<size_t> candidates;
+    if (task.kind == TaskKind::GemmAcc && task.inputs.size() == 3)
+      candidates = {2};
+    else if (task.kind == TaskKind::Elementwise)
+      for (size_t i = 0; i < task.inputs.size(); ++i)
+        candidates.push_back(i);
+    const DataItem &result = graph.item(task.outputs[0]);
+    for (size_t i : candidates) {
+      const DataItem &in = graph.item(task.inputs[i]);
+      Copy &c = copies[{task.inputs[i], plan.placement[t].node}];
+      if (in.bytes == result.bytes && in.rows == result.rows &&
+          in.cols == result.cols && c.made.size() == 1 && !c.stolen &&
+          c.lastUse <= plan.placement[t].finish) {
+        c.stolen = true;
+        outputInPlace[t] = true;
+        break;
+      }
+    }
+  }
+
+  std::vector<std::vector<Event>> events(numNodes);
+  for (const auto &[key, c] : copies) {
+    unsigned node = key.second;
+    if (node >= numNodes)
+      continue;
+    for (const auto &[time, producer] : c.made)
+      if (producer < 0 || !outputInPlace[producer])
+        events[node].push_back({time, c.bytes, producer});
+    // A copy never read stays to the end; a stolen one lives on as the
+    // output of its reader.
+    if (c.lastUse >= 0 && !c.stolen)
+      events[node].push_back({c.lastUse, -c.bytes * double(c.made.size()), 0});
+  }
+  for (unsigned n = 0; n < numNodes; ++n) {
+    std::vector<Event> &list = events[n];
+    // At one instant, releases come first: a task that ends frees its
+    // inputs before the next one allocates.
+    std::stable_sort(
+        list.begin(), list.end(), [](const Event &a, const Event &b) {
+          return a.time < b.time || (a.time == b.time && a.delta < b.delta);
+        });
+    double live = 0, peak = 0;
+    for (const Event &e : list) {
+      live += e.delta;
+      if (e.delta <= 0 || live <= peak)
+        continue;
+      double fresh = std::min(e.delta, live - peak);
+      peak = live;
+      if (e.producer >= 0)
+        out.freshTaskBytes[e.producer] += fresh;
+      else
+        out.freshTransferBytes[-e.producer - 1] += fresh;
+    }
+    out.peakBytes[n] = peak;
+  }
+  return out;
+}
+
+MemoryPressure
+cmm::scheduling::memoryPressure(const std::vector<double> &peakBytes,
+                                const std::vector<double> &memoryBytes) {
+  MemoryPressure worst;
+  for (unsigned n = 0; n < peakBytes.size() && n < memoryBytes.size(); ++n) {
+    double share = peakBytes[n] / (kUsableMemoryShare * memoryBytes[n]);
+    if (share > worst.share)
+      worst = {n, share};
+  }
+  return worst;
+}

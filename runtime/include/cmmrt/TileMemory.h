@@ -1,0 +1,67 @@
+//===- TileMemory.h - Reused page-backed storage for tiles ------*- C++ -*-===//
+//
+// Where the runtime's matrices keep their elements. A fresh buffer costs its
+// page faults when it is first written (about 0.5-2.6 ns per byte measured
+// on the development VM, 10-80x a second write), and glibc maps every
+// buffer above its mmap threshold (at most 32 MiB) afresh and unmaps it on
+// free, so a program that makes and drops tiles of one size paid those
+// faults for every tile. Large buffers come from a pool instead: a freed
+// block is kept (within a cap) and handed to the next request of its size,
+// so a node's pages are faulted once, up to the high-water mark of its live
+// tiles. That is what the planner's time model charges (first touch of
+// the bytes above the node's previous peak, docs/machine-model.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMMRT_TILEMEMORY_H
+#define CMMRT_TILEMEMORY_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cmmrt {
+
+/// Buffers of at least this many bytes are pooled; smaller ones come from
+/// malloc, whose heap reuses them already.
+constexpr size_t kPooledBufferBytes = size_t(1) << 20;
+
+/// A block of at least `bytes` bytes (page aligned when pooled). Like
+/// operator new, throws std::bad_alloc when the system has no memory left
+/// (after unmapping the kept blocks), so it never returns nullptr.
+void *allocateTileMemory(size_t bytes);
+/// Returns a block from allocateTileMemory(bytes) (the same `bytes`).
+void releaseTileMemory(void *block, size_t bytes);
+
+struct TileMemoryStats {
+  uint64_t freshBlocks = 0;  // pooled-size requests served by new pages
+  uint64_t reusedBlocks = 0; // ... served by a kept block
+  uint64_t freshBytes = 0;   // bytes of the fresh blocks
+  uint64_t keptBytes = 0;    // bytes kept in the pool now
+};
+TileMemoryStats tileMemoryStats();
+/// Unmaps every kept block (the pool starts empty again).
+void trimTileMemory();
+/// The most bytes the pool keeps unused (default: a quarter of physical
+/// memory); blocks freed beyond it are unmapped.
+void setTileMemoryCap(size_t bytes);
+
+/// std::allocator's interface over the pool, for Matrix's element vector.
+template <typename T> struct TileAllocator {
+  using value_type = T;
+  TileAllocator() = default;
+  template <typename U> TileAllocator(const TileAllocator<U> &) {}
+  T *allocate(size_t n) {
+    return static_cast<T *>(allocateTileMemory(n * sizeof(T)));
+  }
+  void deallocate(T *p, size_t n) { releaseTileMemory(p, n * sizeof(T)); }
+  template <typename U> bool operator==(const TileAllocator<U> &) const {
+    return true;
+  }
+  template <typename U> bool operator!=(const TileAllocator<U> &) const {
+    return false;
+  }
+};
+
+} // namespace cmmrt
+
+#endif // CMMRT_TILEMEMORY_H

@@ -1,0 +1,82 @@
+//===- TileMemoryTest.cpp - The tile pool ---------------------------------===//
+
+#include "cmmrt/Matrix.h"
+#include "cmmrt/TileMemory.h"
+
+#include <gtest/gtest.h>
+
+using namespace cmmrt;
+
+namespace {
+class TileMemoryTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    trimTileMemory();
+    setTileMemoryCap(size_t(1) << 30);
+  }
+  void TearDown() override { setTileMemoryCap(size_t(1) << 30); }
+};
+} // namespace
+
+TEST_F(TileMemoryTest, FreedLargeBlockIsReusedForItsSize) {
+  const int64_t n = 512; // 2 MiB of doubles: pooled
+  TileMemoryStats before = tileMemoryStats();
+  const double *first;
+  {
+    Matrix a(n, n, 1.0);
+    first = a.data();
+  }
+  TileMemoryStats afterFirst = tileMemoryStats();
+  EXPECT_EQ(afterFirst.freshBlocks, before.freshBlocks + 1);
+  EXPECT_EQ(afterFirst.keptBytes, uint64_t(n * n * 8));
+  Matrix b(n, n, 2.0);
+  TileMemoryStats afterSecond = tileMemoryStats();
+  EXPECT_EQ(b.data(), first);
+  EXPECT_EQ(afterSecond.freshBlocks, afterFirst.freshBlocks);
+  EXPECT_EQ(afterSecond.reusedBlocks, afterFirst.reusedBlocks + 1);
+  EXPECT_EQ(afterSecond.keptBytes, 0u);
+  // A reused block holds the new matrix's values, not the old ones.
+  for (double x : b.values())
+    ASSERT_EQ(x, 2.0);
+}
+
+TEST_F(TileMemoryTest, OtherSizesGetFreshBlocks) {
+  { Matrix a(512, 512); }
+  TileMemoryStats kept = tileMemoryStats();
+  Matrix c(512, 1024);
+  TileMemoryStats after = tileMemoryStats();
+  EXPECT_EQ(after.freshBlocks, kept.freshBlocks + 1);
+  EXPECT_EQ(after.reusedBlocks, kept.reusedBlocks);
+}
+
+TEST_F(TileMemoryTest, SmallMatricesBypassThePool) {
+  TileMemoryStats before = tileMemoryStats();
+  { Matrix s(10, 10, 3.0); }
+  TileMemoryStats after = tileMemoryStats();
+  EXPECT_EQ(after.freshBlocks, before.freshBlocks);
+  EXPECT_EQ(after.keptBytes, before.keptBytes);
+}
+
+TEST_F(TileMemoryTest, CapBoundsTheKeptBytes) {
+  setTileMemoryCap(3u << 20); // room for one 2 MiB block
+  {
+    Matrix a(512, 512), b(512, 512);
+  }
+  EXPECT_EQ(tileMemoryStats().keptBytes, uint64_t(2u << 20));
+  setTileMemoryCap(0);
+  EXPECT_EQ(tileMemoryStats().keptBytes, 0u);
+  { Matrix c(512, 512); }
+  EXPECT_EQ(tileMemoryStats().keptBytes, 0u);
+}
+
+TEST_F(TileMemoryTest, CopiesAndMovesKeepValues) {
+  Matrix a(600, 600);
+  for (int64_t i = 0; i < a.size(); ++i)
+    a.data()[i] = double(i);
+  Matrix b = a;
+  Matrix c = std::move(a);
+  ASSERT_EQ(b.size(), c.size());
+  for (int64_t i = 0; i < b.size(); i += 997)
+    EXPECT_EQ(b.data()[i], c.data()[i]);
+  EXPECT_EQ(c.data()[600 * 600 - 1], double(600 * 600 - 1));
+}
