@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <numeric>
+#include <optional>
 #include <thread>
 
 using namespace cmm::scheduling;
@@ -93,14 +94,15 @@ bool cmm::planning::scheduleCandidates(std::vector<PlanCandidate> &candidates,
       return false;
     }
   // Only plans whose live tiles fit in every node's memory are kept.
+  std::vector<MemoryPressure> pressure;
+  for (const PlanCandidate &c : candidates)
+    pressure.push_back(memoryPressure(c, machine));
   size_t leastPressure = 0;
   bool any = false;
   for (size_t i = 0; i < candidates.size(); ++i) {
-    MemoryPressure pressure = memoryPressure(candidates[i], machine);
-    if (pressure.share <
-        memoryPressure(candidates[leastPressure], machine).share)
+    if (pressure[i].share < pressure[leastPressure].share)
       leastPressure = i;
-    if (!pressure.fits())
+    if (!pressure[i].fits())
       continue;
     if (!any || candidates[i].simulation.makespan <
                     candidates[chosen].simulation.makespan)
@@ -109,7 +111,7 @@ bool cmm::planning::scheduleCandidates(std::vector<PlanCandidate> &candidates,
   }
   if (!any && !candidates.empty()) {
     const PlanCandidate &c = candidates[leastPressure];
-    unsigned node = memoryPressure(c, machine).node;
+    unsigned node = pressure[leastPressure].node;
     const double gib = double(1 << 30);
     error = llvm::formatv(
         "no plan fits in memory: the least demanding (tile size {0}) needs "
@@ -225,7 +227,10 @@ bool cmm::planning::planFunction(mlir::func::FuncOp func,
           startups.clear();
         startups.push_back(sub);
       }
+    std::optional<size_t> whole; // this size without sub-tiles
     for (int64_t startup : startups) {
+      if (startup == size)
+        whole = plan.candidates.size();
       PlanCandidate &c = plan.candidates.emplace_back();
       c.tileSize = size;
       c.startupTileSize = startup;
@@ -234,16 +239,11 @@ bool cmm::planning::planFunction(mlir::func::FuncOp func,
     }
     // The same tiles on the master alone (issue 15: a 64x64 stencil ran 15x
     // slower on 2 nodes than on 1); the simulation decides.
-    const PlanCandidate *whole = nullptr; // this size without sub-tiles
-    for (size_t i = plan.candidates.size() - startups.size();
-         i < plan.candidates.size(); ++i)
-      if (plan.candidates[i].startupTileSize == size)
-        whole = &plan.candidates[i];
     if (machine.nodes.size() > 1 && options.gemm != GemmChoice::Cosma &&
         whole) {
       PlanCandidate c;
       c.tileSize = c.startupTileSize = size;
-      c.graph = whole->graph;
+      c.graph = plan.candidates[*whole].graph;
       c.masterOnly = true;
       for (TaskId t = 0; t < c.graph.size(); ++t)
         c.graph.pin(t, 0);

@@ -59,22 +59,21 @@ MemoryTimeline cmm::scheduling::memoryTimeline(const TaskGraph &graph,
     sent.lastUse = std::max(sent.lastUse, tr.finish);
   }
 
-  // In place: the first candidate input of the task's shape that the task
-  // is the last reader of (Executor::stealableInput) lends its buffer to
-  // the output, which then needs no allocation of its own.
+  // In place: the first input the task may write over (mayWriteOver, as
+  // Executor::stealableInput asks) of the output's shape that the task is
+  // the last reader of lends its buffer to the output, which then needs no
+  // allocation of its own.
   std::vector<bool> outputInPlace(graph.size(), false);
   for (TaskId t = 0; t < graph.size(); ++t) {
     const Task &task = graph.task(t);
-    if (task.isGang() || task.outputs.size() != 1)
+    if (task.isGang() || task.outputs.size() != 1 ||
+        task.kind == TaskKind::Abstract)
       continue;
-    std::vector<size_t> candidates;
-    if (task.kind == TaskKind::GemmAcc && task.inputs.size() == 3)
-      candidates = {2};
-    else if (task.kind == TaskKind::Elementwise)
-      for (size_t i = 0; i < task.inputs.size(); ++i)
-        candidates.push_back(i);
+    const auto kind = static_cast<cmmrt::plan::TaskKind>(task.kind);
     const DataItem &result = graph.item(task.outputs[0]);
-    for (size_t i : candidates) {
+    for (size_t i = 0; i < task.inputs.size(); ++i) {
+      if (!cmmrt::plan::mayWriteOver(kind, int(i)))
+        continue;
       const DataItem &in = graph.item(task.inputs[i]);
       Copy &c = copies[{task.inputs[i], plan.placement[t].node}];
       if (in.bytes == result.bytes && in.rows == result.rows &&

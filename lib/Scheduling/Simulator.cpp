@@ -134,6 +134,15 @@ SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
     return e < numTasks ? plan.placement[e].start
                         : plan.transfers[e - numTasks].start;
   };
+  // Each event's duration from `cost`, asked once for both replays.
+  std::vector<double> duration(numEvents);
+  for (TaskId t = 0; t < numTasks; ++t)
+    duration[t] = cost.taskTime(graph.task(t), t, plan.placement[t].node);
+  for (size_t i = 0; i < plan.transfers.size(); ++i) {
+    const Transfer &x = plan.transfers[i];
+    duration[numTasks + i] =
+        cost.transferTime(graph.item(x.data), x.data, x.from, x.to);
+  }
   // One replay with `extra` seconds added to each event (first touch).
   SimulationReport report;
   auto replay = [&](const std::vector<double> &extra) {
@@ -160,18 +169,12 @@ SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
       for (size_t d : deps[e])
         if (done[d])
           start[e] = std::max(start[e], finish[d]);
+      finish[e] = start[e] + duration[e] + extra[e];
       if (e < numTasks) {
-        const TaskPlacement &p = plan.placement[e];
-        finish[e] =
-            start[e] + cost.taskTime(graph.task(e), e, p.node) + extra[e];
         report.replayed.placement[e].start = start[e];
         report.replayed.placement[e].finish = finish[e];
       } else {
         Transfer &x = report.replayed.transfers[e - numTasks];
-        finish[e] =
-            start[e] +
-            cost.transferTime(graph.item(x.data), x.data, x.from, x.to) +
-            extra[e];
         x.start = start[e];
         x.finish = finish[e];
       }

@@ -54,6 +54,11 @@ bool cmmrt::plan::taskKindFromName(const char *name, TaskKind &kind) {
   return i >= 0;
 }
 
+bool cmmrt::plan::mayWriteOver(TaskKind kind, int input) {
+  return (kind == TaskKind::GemmAcc && input == 2) ||
+         kind == TaskKind::Elementwise;
+}
+
 const char *cmmrt::plan::costClassName(CostClass cost) {
   return kCostClassNames[static_cast<unsigned>(cost)];
 }

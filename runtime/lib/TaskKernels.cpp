@@ -231,12 +231,10 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
   outputs.clear();
   // An output written over a stolen input gets no buffer of its own: a
   // fresh one would cost its first-touch page faults for nothing.
-  const bool inPlace =
-      reuse && task.numOutputs == 1 &&
-      ((task.kind == TaskKind::GemmAcc && reuseInput == 2) ||
-       (task.kind == TaskKind::Elementwise &&
-        reuse->rows() == plan.slots[task.firstOutput].rows &&
-        reuse->cols() == plan.slots[task.firstOutput].cols));
+  const bool inPlace = reuse && task.numOutputs == 1 &&
+                       mayWriteOver(task.kind, reuseInput) &&
+                       reuse->rows() == plan.slots[task.firstOutput].rows &&
+                       reuse->cols() == plan.slots[task.firstOutput].cols;
   for (int32_t o = 0; o < task.numOutputs; ++o) {
     const Slot &s = plan.slots[task.firstOutput + o];
     if (inPlace)

@@ -353,15 +353,13 @@ bool Executor::loadWhole(int32_t op, std::shared_ptr<const Matrix> &out,
 
 int Executor::stealableInput(
     const Task &task, const std::vector<std::shared_ptr<const Matrix>> &held) {
-  std::vector<int> candidates;
-  if (task.kind == TaskKind::GemmAcc)
-    candidates = {2};
-  else if (task.kind == TaskKind::Elementwise && task.numOutputs == 1)
-    for (int i = 0; i < task.numInputs; ++i)
-      candidates.push_back(i);
-  const Slot &out = task.numOutputs ? plan.slots[task.firstOutput] : Slot{};
+  if (task.numOutputs != 1)
+    return -1;
+  const Slot &out = plan.slots[task.firstOutput];
   std::lock_guard<std::mutex> lock(mutex);
-  for (int i : candidates) {
+  for (int i = 0; i < task.numInputs; ++i) {
+    if (!mayWriteOver(task.kind, i))
+      continue;
     int32_t s = plan.inputs[task.firstInput + i];
     const Slot &in = plan.slots[s];
     // Ours alone: this task is its last reader here and no one else holds it.

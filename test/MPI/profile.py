@@ -86,6 +86,18 @@ for fit in prov["fits"]:
         check(rep["capped"] > 0 or (hw is not None and hw <= tolerance),
               "rank %d %s: half-width %s above %g and not capped"
               % (r, cls, hw, tolerance))
+    # First touch: the median over the recorded fresh blocks of
+    # (first write - second write) / bytes, not below 0.
+    blocks = fit["first_touch_measured"]
+    check(len(blocks) >= 1, "rank %d: no first-touch blocks" % r)
+    per_byte = sorted((first - second) / size for size, first, second in blocks)
+    mid = len(per_byte) // 2
+    median = per_byte[mid] if len(per_byte) % 2 else \
+        (per_byte[mid - 1] + per_byte[mid]) / 2
+    got = nodes[r]["first_touch_s_per_byte"]
+    check(abs(got - max(0.0, median)) <= 1e-9 * max(1e-9, abs(median)) + 1e-18,
+          "rank %d: first_touch_s_per_byte %g, recomputed %g"
+          % (r, got, max(0.0, median)))
 links = {(l["from"], l["to"]): l for l in model["links"]}
 check(len(links) == ranks * (ranks - 1), "links %s" % sorted(links))
 for (f, t), l in links.items():

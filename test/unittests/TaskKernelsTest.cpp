@@ -321,3 +321,26 @@ TEST(TaskKinds, NamesRoundTrip) {
   EXPECT_FALSE(taskKindFromName("gemm-accumulate", unchanged));
   EXPECT_EQ(unchanged, TaskKind::Gemm);
 }
+
+TEST(TaskKernels, InPlaceElementwiseAllocatesNoOutput) {
+  // a + b written over a stolen a (what the executor passes as `reuse`):
+  // the result is right and no fresh pooled block (512x512 = 2 MiB) is
+  // mapped for an output that would be thrown away.
+  const int64_t n = 512;
+  Matrix a = randomMatrix(n, n, 1), b = randomMatrix(n, n, 2);
+  Matrix expected = broadcast(BinaryFn::Add, a, b);
+  OneTask t(op(OpCode::Add, n, n), TaskKind::Elementwise, {slot(n, n)});
+  t.task.numInputs = 2;
+  std::vector<TileRef> inputs = {{&a, 0, 0}, {&b, 0, 0}};
+  std::vector<Matrix> out;
+  std::string error;
+  LoadFn noLoad = [](int32_t, std::shared_ptr<const Matrix> &,
+                     std::string &) { return false; };
+  trimTileMemory();
+  uint64_t fresh = tileMemoryStats().freshBlocks;
+  ASSERT_TRUE(runTask(t.plan, t.task, inputs, out, noLoad, error, &a, 0))
+      << error;
+  EXPECT_EQ(tileMemoryStats().freshBlocks, fresh);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(relativeError(out[0], expected), 0.0);
+}

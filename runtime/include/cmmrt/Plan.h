@@ -37,6 +37,13 @@ enum class TaskKind : uint8_t {
 const char *taskKindName(TaskKind kind);
 bool taskKindFromName(const char *name, TaskKind &kind);
 
+/// Whether a task of `kind` may write its one output over its input number
+/// `input` when it is that tile's last reader on its node and the shapes
+/// agree: a gemm_acc over its accumulator (input 2), an elementwise task
+/// over any operand. The executor reuses such a buffer (no allocation, no
+/// first-touch faults) and the planner's memory timeline counts it so.
+bool mayWriteOver(TaskKind kind, int input);
+
 /// The op of the program a task computes part of (OpCodes.def).
 enum class OpCode : uint8_t {
 #define CMM_OP(Enumerator, name) Enumerator,
