@@ -13,11 +13,15 @@ which is about tiles on HEFT: a gang holds every worker, so nothing else
 overlaps it.
 usage: bench/planner_figures.py [BUILD_DIR] [--summary] [--cmmc=PATH]
            [--root=DIR] [--models=built-in,c5.9xlarge] [--check=RATIO]
+           [--min-seconds=S]
        (--summary: one row per example, model and node count, as in
        docs/planner.md; --root: the repository (default: the current
        directory); --check: exit 1 when a configuration's zero-comm /
        lower-bound ratio, over its candidates with >= 8 tasks per worker
-       and without COSMA gangs, exceeds RATIO; the lit test
+       and without COSMA gangs, exceeds RATIO; --min-seconds: candidates
+       whose zero-comm makespan is below S are not checked (plans of a few
+       microseconds, where a scheduler's greedy choices cost nanoseconds
+       and a process starts in milliseconds); the lit test
        test/Planning/bound-ratio.test runs it on the built-in model)
 """
 
@@ -58,6 +62,7 @@ def main():
     ap.add_argument("--root", default=".")
     ap.add_argument("--models", default="built-in,c5.9xlarge")
     ap.add_argument("--check", type=float)
+    ap.add_argument("--min-seconds", type=float, default=0.0)
     opts = ap.parse_args()
     summary = opts.summary
     cmmc = opts.cmmc or os.path.abspath(os.path.join(opts.build, "bin", "cmmc"))
@@ -83,7 +88,7 @@ def main():
                 for tile, tasks, pred, bound, plain, free, cosma in rows:
                     per = tasks / workers
                     rf, rplain, rp = free / bound, free / plain, pred / bound
-                    if per >= 8 and not cosma:
+                    if per >= 8 and not cosma and free >= opts.min_seconds:
                         worst = (max(worst[0], rf), max(worst[1], rplain)) \
                             if worst else (rf, rplain)
                     if not summary:

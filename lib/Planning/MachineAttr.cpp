@@ -6,6 +6,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace cmm;
 using namespace cmm::scheduling;
@@ -24,10 +26,16 @@ tg::MachineAttr cmm::planning::toMachineAttr(MLIRContext *context,
     for (unsigned c = 0; c < kNumCostClasses; ++c)
       time.push_back(b.getNamedAttr(costClassName(CostClass(c)),
                                     b.getDenseF64ArrayAttr(n.time[c].a)));
-    nodes.push_back(tg::NodeAttr::get(context, n.name, n.cores, n.workers,
-                                      n.threadsPerWorker, n.communicators,
-                                      b.getF64FloatAttr(n.memoryBytes),
-                                      b.getDictionaryAttr(time)));
+    // Printed only where they say something: no first touch, no limit.
+    FloatAttr firstTouch =
+        n.firstTouch != 0 ? b.getF64FloatAttr(n.firstTouch) : FloatAttr();
+    FloatAttr network = std::isfinite(n.networkBandwidth)
+                            ? b.getF64FloatAttr(n.networkBandwidth)
+                            : FloatAttr();
+    nodes.push_back(tg::NodeAttr::get(
+        context, n.name, n.cores, n.workers, n.threadsPerWorker,
+        n.communicators, b.getF64FloatAttr(n.memoryBytes),
+        b.getDictionaryAttr(time), firstTouch, network));
   }
   SmallVector<Attribute> routes;
   for (const auto &[key, spec] : machine.links)
@@ -59,6 +67,10 @@ bool cmm::planning::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
     node.threadsPerWorker = n.getThreads();
     node.communicators = n.getCommunicators();
     node.memoryBytes = n.getMemory().getValueAsDouble();
+    if (FloatAttr touch = n.getFirstTouch())
+      node.firstTouch = touch.getValueAsDouble();
+    if (FloatAttr network = n.getNetwork())
+      node.networkBandwidth = network.getValueAsDouble();
     for (NamedAttribute entry : n.getTime()) {
       std::optional<CostClass> c = costClassFromName(entry.getName().str());
       auto coefficients = dyn_cast<DenseF64ArrayAttr>(entry.getValue());

@@ -41,6 +41,7 @@ private:
     options.schedule.modelCommunicators = communicators;
     options.dynamicTiling = dynamicTiling;
     options.gemm = gemm;
+    options.configure = configure;
     options.parallel = getContext().isMultithreadingEnabled();
     return options;
   }
@@ -92,8 +93,11 @@ void PlanProgramPass::runOnOperation() {
   numCandidates += plan.candidates.size();
 
   const PlanCandidate &best = plan.best();
+  // The machine the chosen plan is for: the model as given, or the
+  // configuration configure=auto chose (what the program runs).
+  const MachineModel &planned = plan.machine();
   PlanSummary summary = summarizePlan(
-      machine, scheduler == SchedulerKind::HEFT ? "heft" : "roundrobin",
+      planned, scheduler == SchedulerKind::HEFT ? "heft" : "roundrobin",
       best.simulation.makespan);
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   if (!emitScheduledGraph(builder, main.getLoc(), best.graph, plan.ops,
@@ -102,15 +106,15 @@ void PlanProgramPass::runOnOperation() {
     emitError(main.getLoc(), "cmm-plan: internal error: ") << error;
     return signalPassFailure();
   }
-  attachMachineModel(module, machine); // what the plan is for
+  attachMachineModel(module, planned); // what the plan is for
   numTasks += best.graph.size();
   numTransfers += best.schedule.transfers.size();
 
   // The sweep and pictures of the chosen plan.
-  MachineCostModel cost(machine);
+  MachineCostModel cost(planned);
   std::string label = "tile size " + std::to_string(best.tileSize) + ", " +
-                      machine.name + ", " +
-                      std::to_string(machine.nodes.size()) + " node(s)";
+                      planned.name + ", " +
+                      std::to_string(planned.nodes.size()) + " node(s)";
   auto sweep = [&](raw_ostream &os) {
     printPlanReport(main, plan, machine, options, os);
   };

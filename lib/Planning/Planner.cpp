@@ -44,6 +44,23 @@ llvm::cl::ValuesClass cmm::planning::gemmChoiceValues() {
                  "every product one COSMA gang task on all nodes"));
 }
 
+llvm::cl::ValuesClass cmm::planning::configureValues() {
+  return llvm::cl::values(
+      clEnumValN(Configure::File, "file", "as the machine model gives them"),
+      clEnumValN(Configure::Auto, "auto",
+                 "chosen by simulating each split of a node's cores between "
+                 "workers and communicators"));
+}
+
+std::string cmm::planning::describeConfiguration(const NodeSpec &node) {
+  return llvm::formatv("{0} worker{1} x {2} thread{3} + {4} communicator{5}",
+                       node.workers, node.workers == 1 ? "" : "s",
+                       node.threadsPerWorker,
+                       node.threadsPerWorker == 1 ? "" : "s",
+                       node.communicators, node.communicators == 1 ? "" : "s")
+      .str();
+}
+
 static std::string scheduleCandidate(PlanCandidate &c,
                                      const MachineModel &machine,
                                      const PlanOptions &options) {
@@ -72,10 +89,10 @@ static std::string scheduleCandidate(PlanCandidate &c,
   return "";
 }
 
-bool cmm::planning::scheduleCandidates(std::vector<PlanCandidate> &candidates,
-                                       const MachineModel &machine,
-                                       const PlanOptions &options,
-                                       size_t &chosen, std::string &error) {
+bool cmm::planning::scheduleCandidates(
+    std::vector<PlanCandidate> &candidates,
+    const std::vector<MachineModel> &machines, const PlanOptions &options,
+    size_t &chosen, std::string &error) {
   std::vector<std::string> errors(candidates.size());
   unsigned threads =
       options.parallel ? std::max(1u, std::thread::hardware_concurrency()) : 1;
@@ -84,7 +101,8 @@ bool cmm::planning::scheduleCandidates(std::vector<PlanCandidate> &candidates,
   for (unsigned w = 0; w < threads; ++w)
     pool.emplace_back([&, w] {
       for (size_t i = w; i < candidates.size(); i += threads)
-        errors[i] = scheduleCandidate(candidates[i], machine, options);
+        errors[i] = scheduleCandidate(candidates[i],
+                                      machines[candidates[i].machine], options);
     });
   for (std::thread &t : pool)
     t.join();
@@ -96,7 +114,7 @@ bool cmm::planning::scheduleCandidates(std::vector<PlanCandidate> &candidates,
   // Only plans whose live tiles fit in every node's memory are kept.
   std::vector<MemoryPressure> pressure;
   for (const PlanCandidate &c : candidates)
-    pressure.push_back(memoryPressure(c, machine));
+    pressure.push_back(memoryPressure(c, machines[c.machine]));
   size_t leastPressure = 0;
   bool any = false;
   for (size_t i = 0; i < candidates.size(); ++i) {
@@ -111,6 +129,7 @@ bool cmm::planning::scheduleCandidates(std::vector<PlanCandidate> &candidates,
   }
   if (!any && !candidates.empty()) {
     const PlanCandidate &c = candidates[leastPressure];
+    const MachineModel &machine = machines[c.machine];
     unsigned node = pressure[leastPressure].node;
     const double gib = double(1 << 30);
     error = llvm::formatv(
@@ -122,6 +141,102 @@ bool cmm::planning::scheduleCandidates(std::vector<PlanCandidate> &candidates,
         machine.nodes[node].name, machine.nodes[node].memoryBytes / gib,
         kUsableMemoryShare * 100);
     return false;
+  }
+  return true;
+}
+
+bool cmm::planning::scheduleCandidates(std::vector<PlanCandidate> &candidates,
+                                       const MachineModel &machine,
+                                       const PlanOptions &options,
+                                       size_t &chosen, std::string &error) {
+  for (PlanCandidate &c : candidates)
+    c.machine = 0;
+  return scheduleCandidates(candidates, std::vector<MachineModel>{machine},
+                            options, chosen, error);
+}
+
+/// The (workers, communicators) splits of a node's cores that
+/// configure=auto tries (section 3.6: communicators take cores from
+/// workers): 1 to 16 communicators, the rest of the cores in workers of the
+/// model's threads; the model's own split is always one of them.
+static std::vector<std::pair<unsigned, unsigned>>
+coreSplits(const NodeSpec &node) {
+  constexpr unsigned kMaxCommunicators = 16;
+  std::vector<std::pair<unsigned, unsigned>> splits;
+  unsigned threads = std::max(1u, node.threadsPerWorker);
+  for (unsigned c = 1; c <= kMaxCommunicators && c < node.cores; ++c)
+    if (unsigned w = (node.cores - c) / threads; w >= 1)
+      splits.push_back({w, c});
+  std::pair<unsigned, unsigned> own{node.workers, node.communicators};
+  if (std::find(splits.begin(), splits.end(), own) == splits.end())
+    splits.push_back(own);
+  return splits;
+}
+
+/// configure=auto: the chosen candidate's graph planned again for each
+/// split of each class of alike nodes (the master usually a class of its
+/// own), one class after the other, keeping the fastest for the next.
+static bool sweepConfigurations(Plan &plan, const PlanOptions &options,
+                                std::string &error) {
+  const MachineModel &given = plan.machines.front();
+  // Classes: nodes equal but for their names.
+  std::vector<std::vector<unsigned>> classes;
+  for (unsigned n = 0; n < given.nodes.size(); ++n) {
+    auto alike = [&](const std::vector<unsigned> &cls) {
+      NodeSpec a = given.nodes[cls.front()], b = given.nodes[n];
+      a.name = b.name;
+      return a == b;
+    };
+    auto it = std::find_if(classes.begin(), classes.end(), alike);
+    if (it == classes.end())
+      classes.push_back({n});
+    else
+      it->push_back(n);
+  }
+  for (const std::vector<unsigned> &cls : classes) {
+    const PlanCandidate base = plan.best();
+    const MachineModel current = plan.machines[base.machine];
+    std::vector<PlanCandidate> tried;
+    std::vector<MachineModel> machines;
+    for (auto [workers, comms] : coreSplits(current.nodes[cls.front()])) {
+      MachineModel m = current;
+      for (unsigned n : cls) {
+        m.nodes[n].workers = workers;
+        m.nodes[n].communicators = comms;
+      }
+      if (m == current)
+        continue; // already planned
+      PlanCandidate c;
+      c.tileSize = base.tileSize;
+      c.startupTileSize = base.startupTileSize;
+      c.graph = base.graph;
+      c.masterOnly = base.masterOnly;
+      c.gangGemms = base.gangGemms;
+      c.machine = plan.machines.size() + machines.size();
+      tried.push_back(std::move(c));
+      machines.push_back(std::move(m));
+    }
+    if (tried.empty())
+      continue;
+    std::vector<MachineModel> all = plan.machines;
+    all.insert(all.end(), machines.begin(), machines.end());
+    size_t best = 0;
+    if (!scheduleCandidates(tried, all, options, best, error)) {
+      // None fits: keep what was chosen.
+      if (error.rfind("no plan fits", 0) == 0) {
+        error.clear();
+        continue;
+      }
+      return false;
+    }
+    plan.machines = std::move(all);
+    size_t first = plan.candidates.size();
+    for (PlanCandidate &c : tried)
+      plan.candidates.push_back(std::move(c));
+    const PlanCandidate &challenger = plan.candidates[first + best];
+    if (memoryPressure(challenger, plan.machines[challenger.machine]).fits() &&
+        challenger.simulation.makespan < plan.best().simulation.makespan)
+      plan.chosen = first + best;
   }
   return true;
 }
@@ -179,6 +294,8 @@ bool cmm::planning::planFunction(mlir::func::FuncOp func,
       return false;
     }
   plan.candidates.clear();
+  plan.machines = {machine};
+  plan.chosen = 0;
   plan.ops = declareOps(func);
   // Distributed products (COSMA) run on a gang of every node, the master
   // first (it holds loaded data and gathers results).
@@ -265,8 +382,11 @@ bool cmm::planning::planFunction(mlir::func::FuncOp func,
   for (PlanCandidate &c : plan.candidates)
     c.gangGemms = std::count_if(c.graph.tasks().begin(), c.graph.tasks().end(),
                                 [](const Task &t) { return t.isGang(); });
-  if (!scheduleCandidates(plan.candidates, machine, options, plan.chosen,
+  if (!scheduleCandidates(plan.candidates, plan.machines, options, plan.chosen,
                           error))
+    return false;
+  if (options.configure == Configure::Auto && machine.nodes.size() > 1 &&
+      !sweepConfigurations(plan, options, error))
     return false;
   plan.planningSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
@@ -293,7 +413,28 @@ void cmm::planning::printPlanReport(mlir::func::FuncOp func, const Plan &plan,
                  (c.gangGemms == 1 ? "" : "s") + ")";
     if (c.masterOnly)
       startup += " (master only)";
-    if (MemoryPressure pressure = memoryPressure(c, machine); !pressure.fits())
+    // A configuration of the sweep: what differs from the given model.
+    const MachineModel &planned = plan.machines[c.machine];
+    if (c.machine != 0) {
+      // Each run of nodes with the same changed split, by its first node.
+      std::string changed;
+      for (unsigned n = 0; n < planned.nodes.size(); ++n) {
+        auto split = [](const NodeSpec &x) {
+          return std::make_pair(x.workers, x.communicators);
+        };
+        bool differs = split(planned.nodes[n]) != split(machine.nodes[n]);
+        bool likePrevious =
+            n > 0 && split(planned.nodes[n]) == split(planned.nodes[n - 1]) &&
+            split(planned.nodes[n - 1]) != split(machine.nodes[n - 1]);
+        if (differs && !likePrevious)
+          changed += std::string(changed.empty() ? "" : "; ") + "node " +
+                     std::to_string(n) + ": " +
+                     describeConfiguration(planned.nodes[n]);
+      }
+      if (!changed.empty())
+        startup += " (" + changed + ")";
+    }
+    if (MemoryPressure pressure = memoryPressure(c, planned); !pressure.fits())
       startup += llvm::formatv(" (does not fit: {0:f3} GB of tiles on node "
                                "{1})",
                                c.simulation.peakBytes[pressure.node] / 1e9,
@@ -319,6 +460,32 @@ void cmm::planning::printPlanReport(mlir::func::FuncOp func, const Plan &plan,
                      (long long)plan.best().tileSize,
                      plan.best().simulation.makespan, plan.best().nodesUsed(),
                      machine.nodes.size(), plan.planningSeconds * 1e3);
+  // configure=auto: the configuration chosen, per node class, and the best
+  // plan of another configuration at the chosen tile size.
+  if (options.configure == Configure::Auto && machine.nodes.size() > 1) {
+    const MachineModel &chosen = plan.machine();
+    std::string config;
+    for (unsigned n = 0; n < chosen.nodes.size(); ++n)
+      if (n == 0 ||
+          !(chosen.nodes[n].workers == chosen.nodes[n - 1].workers &&
+            chosen.nodes[n].communicators == chosen.nodes[n - 1].communicators))
+        config += (config.empty() ? "" : "; ") + std::string("node ") +
+                  std::to_string(n) +
+                  (n + 1 < chosen.nodes.size() ? " on" : "") + ": " +
+                  describeConfiguration(chosen.nodes[n]);
+    const PlanCandidate *runnerUp = nullptr;
+    for (const PlanCandidate &c : plan.candidates)
+      if (c.machine != plan.best().machine &&
+          c.tileSize == plan.best().tileSize &&
+          memoryPressure(c, plan.machines[c.machine]).fits() &&
+          (!runnerUp || c.simulation.makespan < runnerUp->simulation.makespan))
+        runnerUp = &c;
+    os << "chosen configuration: " << config;
+    if (runnerUp)
+      os << llvm::format(" (runner-up configuration: predicted %.4g s)",
+                         runnerUp->simulation.makespan);
+    os << "\n";
+  }
   // The same program on one node of the cluster's worker kind (the last
   // node; the master may keep cores for communicators), for the speedup.
   if (machine.nodes.size() < 2)

@@ -27,6 +27,23 @@ static Matrix operand(int64_t rows, int64_t cols, uint64_t seed) {
   return m;
 }
 
+/// The function a map class's task applies: `map` stands for the cheap
+/// functions without a class of their own (sqrt is one of them).
+static cmmrt::MapFn mapFunction(CostClass cost) {
+  switch (cost) {
+  case CostClass::Exp:
+    return cmmrt::MapFn::Exp;
+  case CostClass::Log:
+    return cmmrt::MapFn::Log;
+  case CostClass::Tanh:
+    return cmmrt::MapFn::Tanh;
+  case CostClass::Sin:
+    return cmmrt::MapFn::Sin;
+  default:
+    return cmmrt::MapFn::Sqrt;
+  }
+}
+
 TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
   sig = {double(m), double(n), double(k), 0};
   op.rows = m;
@@ -49,10 +66,20 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
     operands.push_back(operand(m, n, 2));
     break;
   case CostClass::Map:
+  case CostClass::Exp:
+  case CostClass::Log:
+  case CostClass::Tanh:
+  case CostClass::Sin:
     task.kind = TaskKind::Elementwise;
     op.code = OpCode::Map;
-    op.a = int64_t(cmmrt::MapFn::Sqrt);
+    op.a = int64_t(mapFunction(cost));
     operands.push_back(operand(m, n, 1));
+    break;
+  case CostClass::Pow:
+    task.kind = TaskKind::Elementwise;
+    op.code = OpCode::EPow;
+    operands.push_back(operand(m, n, 1));
+    operands.push_back(operand(m, n, 2));
     break;
   case CostClass::Reduce:
     task.kind = TaskKind::Reduce;
@@ -69,8 +96,15 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
     operands.push_back(operand(m, n, 1));
     break;
   case CostClass::Generate:
+    // A constant tile (fill, zeros, ones): what `generate` now covers.
     task.kind = TaskKind::Generate;
-    op.code = OpCode::Rand;
+    op.code = OpCode::Fill;
+    op.scalar = 1.0;
+    break;
+  case CostClass::Rand:
+  case CostClass::Randn:
+    task.kind = TaskKind::Generate;
+    op.code = cost == CostClass::Rand ? OpCode::Rand : OpCode::Randn;
     op.a = 42;
     op.b = 1;
     break;

@@ -13,17 +13,20 @@
 #include "cmmrt/Numbers.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <bitset>
 #include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <mutex>
 #include <set>
 
 using namespace cmm::scheduling;
@@ -64,7 +67,12 @@ double MachineModel::transferTime(unsigned from, unsigned to,
   if (from == to)
     return 0.0;
   const LinkSpec &l = link(from, to);
-  return l.latency + bytes / l.bandwidth;
+  double rate = l.bandwidth;
+  for (unsigned end : {from, to})
+    if (end < nodes.size())
+      rate = std::min(rate, nodes[end].networkBandwidth /
+                                std::max(1u, nodes[end].communicators));
+  return l.latency + bytes / rate;
 }
 
 unsigned MachineModel::totalWorkers() const {
@@ -115,65 +123,43 @@ MachineModel MachineModel::withFreeCommunication() const {
 // The built-in model
 //===----------------------------------------------------------------------===//
 
-static TimePolynomial constantPlus(double a0, unsigned term, double coeff) {
-  TimePolynomial p;
-  p.a[0] = a0;
-  p.a[term] = coeff;
-  return p;
+#include "BuiltinModels.inc"
+
+/// A profile compiled in; parsed once.
+static const MachineModel &profileModel(const char *json) {
+  static std::mutex lock;
+  static std::map<const char *, MachineModel> parsed;
+  std::lock_guard<std::mutex> guard(lock);
+  auto it = parsed.find(json);
+  if (it != parsed.end())
+    return it->second;
+  MachineModel model;
+  std::string error;
+  if (!parseMachineModel(json, model, error))
+    llvm::report_fatal_error(
+        llvm::Twine("the built-in machine model does not parse: ") + error);
+  return parsed.emplace(json, std::move(model)).first->second;
 }
 
 MachineModel cmm::scheduling::builtinMachineModel(unsigned nodes) {
   nodes = std::max(nodes, 1u);
-  // Measured with bench/fit_default_model.c on this machine (2-core AMD EPYC
-  // VM, OpenBLAS with OPENBLAS_CORETYPE=Haswell); the raw timings and the
-  // least-squares fits are in docs/machine-model.md. Terms: 4 = m n, 7 = m n k.
-  const bool twoThreads = nodes == 1;
-  NodeSpec node;
-  node.name = "local";
-  node.cores = 2;
-  node.workers = 1;
-  node.threadsPerWorker = twoThreads ? 2 : 1;
-  node.communicators = 1;
-  node.memoryBytes = 16e9 / nodes;
-  // Fresh pages: cmm-profile --quick on this VM, 2026-11-25 (0.47 ns per
-  // byte, on 1 and on 2 ranks; a second write costs 0.04).
-  node.firstTouch = 0.47e-9;
-  auto set = [&](CostClass op, TimePolynomial p) {
-    node.time[static_cast<unsigned>(op)] = p;
-  };
-  if (twoThreads) {
-    set(CostClass::Gemm, constantPlus(3.2214e-4, 7, 1.6741e-11));
-    set(CostClass::Solve, constantPlus(3.1137e-3, 7, 2.3373e-11));
-  } else {
-    set(CostClass::Gemm, constantPlus(4.8399e-4, 7, 3.1260e-11));
-    set(CostClass::Solve, constantPlus(7.8956e-4, 7, 3.9597e-11));
-  }
-  // A product also streams its operands through memory: A (m k) and B
-  // (k n) read once, C (m n) read and written, at the measured copy rate
-  // (about 37 GB/s: 8 bytes per element in 2.16e-10 s). Negligible beside
-  // a7 for square tiles (0.7 % at 4000); what a matrix-vector product
-  // (m = 1) costs, where a7 alone is 10-20x too fast.
-  TimePolynomial &gemm = node.time[static_cast<unsigned>(CostClass::Gemm)];
-  gemm.a[4] = 4.32e-10; // mn
-  gemm.a[5] = 2.16e-10; // mk
-  gemm.a[6] = 2.16e-10; // nk
-  set(CostClass::Elementwise, constantPlus(0, 4, 6.3930e-10));
-  set(CostClass::Map, constantPlus(1.8354e-4, 4, 2.7367e-9));
-  set(CostClass::Reduce, constantPlus(0, 4, 5.1234e-10));
-  set(CostClass::Transpose, constantPlus(0, 4, 2.4214e-9));
-  set(CostClass::Generate, constantPlus(1.3800e-4, 4, 9.0842e-10));
-  set(CostClass::Copy, constantPlus(0, 4, 4.3895e-10));
-
+  // cmm-profile on this machine (models/builtin/, written by
+  // scripts/regenerate-builtin-model): one rank with the machine's BLAS
+  // threads for a single node; two ranks sharing the cores, one thread
+  // each, for several loopback nodes, with the link measured between them.
+  const MachineModel &profile =
+      profileModel(nodes == 1 ? kOneRankProfile : kTwoRanksProfile);
+  const MachineModel &single = profileModel(kOneRankProfile);
   MachineModel model;
   model.name = "builtin";
+  model.provenance = profile.provenance;
+  NodeSpec node = profile.nodes.front();
+  // The ranks of one machine share its memory.
+  node.memoryBytes = single.nodes.front().memoryBytes / nodes;
   model.nodes.assign(nodes, node);
   for (unsigned i = 0; i < nodes; ++i)
     model.nodes[i].name = "local" + std::to_string(i);
-  // Loopback: Open MPI shared memory between two ranks on this machine
-  // (bench/fit_default_model.c -DPINGPONG): 8-byte one-way time and the
-  // median bandwidth of 8-128 MB messages.
-  model.defaultLink.latency = 1.0e-7;
-  model.defaultLink.bandwidth = 4.37e9;
+  model.defaultLink = profile.defaultLink;
   return model;
 }
 
@@ -310,23 +296,39 @@ public:
     return true;
   }
 
+  /// Reads the classes `v` gives into `time`, marking them in `given`.
   bool timeTable(const json::Value &v, const std::string &path,
-                 std::array<TimePolynomial, kNumCostClasses> &time) {
+                 std::array<TimePolynomial, kNumCostClasses> &time,
+                 std::bitset<kNumCostClasses> &given) {
+    std::vector<llvm::StringRef> names;
+    for (unsigned i = 0; i < kNumCostClasses; ++i)
+      names.push_back(costClassName(CostClass(i)));
     const json::Object *o = object(v, path);
-    if (!o || !onlyKeys(*o, path,
-                        {"gemm", "elementwise", "map", "reduce", "transpose",
-                         "generate", "solve", "copy"}))
+    if (!o || !onlyKeys(*o, path, names))
       return false;
     for (unsigned i = 0; i < kNumCostClasses; ++i)
-      if (const json::Value *p = o->get(costClassName(CostClass(i))))
-        if (!polynomial(*p, field(path, costClassName(CostClass(i))), time[i]))
+      if (const json::Value *p = o->get(names[i])) {
+        if (!polynomial(*p, field(path, names[i]), time[i]))
           return false;
+        given.set(i);
+      }
     return true;
+  }
+
+  /// Classes a node's table (and node_defaults') leave out take their
+  /// fallback's polynomial (CostClasses.def): a model that knows only `map`
+  /// costs `tanh` as `map`, as before the class existed.
+  static void applyFallbacks(NodeSpec &node,
+                             const std::bitset<kNumCostClasses> &given) {
+    for (unsigned i = 0; i < kNumCostClasses; ++i)
+      if (!given.test(i))
+        node.time[i] = node.time[static_cast<unsigned>(
+            cmmrt::plan::costClassFallback(CostClass(i)))];
   }
 
   /// The fields of a node (or of node_defaults, without "name").
   bool nodeFields(const json::Value &v, const std::string &path, NodeSpec &node,
-                  bool allowName) {
+                  bool allowName, std::bitset<kNumCostClasses> &given) {
     const json::Object *o = object(v, path);
     if (!o)
       return false;
@@ -337,6 +339,7 @@ public:
                                            "communicators",
                                            "memory_bytes",
                                            "first_touch_s_per_byte",
+                                           "network_bandwidth_Bps",
                                            "time"};
     if (!onlyKeys(*o, path, llvm::ArrayRef(keys).drop_front(allowName ? 0 : 1)))
       return false;
@@ -364,8 +367,12 @@ public:
       if (!nonNegativeNumber(*x, field(path, "first_touch_s_per_byte"),
                              node.firstTouch))
         return false;
+    if (const json::Value *x = o->get("network_bandwidth_Bps"))
+      if (!bandwidth(*x, field(path, "network_bandwidth_Bps"),
+                     node.networkBandwidth))
+        return false;
     if (const json::Value *x = o->get("time"))
-      if (!timeTable(*x, field(path, "time"), node.time))
+      if (!timeTable(*x, field(path, "time"), node.time, given))
         return false;
     return true;
   }
@@ -399,8 +406,10 @@ public:
       m.provenance = llvm::formatv("{0}", *v).str();
     }
     NodeSpec defaults;
+    std::bitset<kNumCostClasses> defaultsGiven;
     if (const json::Value *v = o->get("node_defaults"))
-      if (!nodeFields(*v, "node_defaults", defaults, /*allowName=*/false))
+      if (!nodeFields(*v, "node_defaults", defaults, /*allowName=*/false,
+                      defaultsGiven))
         return false;
 
     const json::Value *nodesValue = o->get("nodes");
@@ -414,8 +423,11 @@ public:
     for (size_t i = 0; i < nodes->size(); ++i) {
       NodeSpec node = defaults;
       node.name = "node" + std::to_string(i);
-      if (!nodeFields((*nodes)[i], index("nodes", i), node, /*allowName=*/true))
+      std::bitset<kNumCostClasses> given = defaultsGiven;
+      if (!nodeFields((*nodes)[i], index("nodes", i), node, /*allowName=*/true,
+                      given))
         return false;
+      applyFallbacks(node, given);
       m.nodes.push_back(std::move(node));
     }
     if (const json::Value *v = o->get("replicate_last_node_to")) {
@@ -573,6 +585,9 @@ std::string cmm::scheduling::printMachineModel(const MachineModel &model) {
             j.attributeEnd();
             j.attributeBegin("first_touch_s_per_byte");
             writeNumber(j, n.firstTouch);
+            j.attributeEnd();
+            j.attributeBegin("network_bandwidth_Bps");
+            writeBandwidth(j, n.networkBandwidth);
             j.attributeEnd();
             j.attributeObject("time", [&] {
               for (unsigned c = 0; c < kNumCostClasses; ++c) {

@@ -2,6 +2,8 @@
 
 #include "cmm/Scheduling/MemoryTimeline.h"
 
+#include "cmmrt/TileMemory.h"
+
 #include <algorithm>
 #include <map>
 
@@ -21,6 +23,7 @@ struct Event {
   double time;
   double delta;  // bytes: > 0 allocated, < 0 released
   long producer; // task id, or -(transfer index + 1); for allocations
+  bool pooled;   // a tile buffer of the runtime's pool (fresh pages)
 };
 } // namespace
 
@@ -91,13 +94,17 @@ MemoryTimeline cmm::scheduling::memoryTimeline(const TaskGraph &graph,
     unsigned node = key.second;
     if (node >= numNodes)
       continue;
+    // Buffers below the pool's threshold come from malloc's heap, which
+    // reuses what any earlier tile freed: they are not charged first touch.
+    bool pooled = c.bytes >= double(cmmrt::kPooledBufferBytes);
     for (const auto &[time, producer] : c.made)
       if (producer < 0 || !outputInPlace[producer])
-        events[node].push_back({time, c.bytes, producer});
+        events[node].push_back({time, c.bytes, producer, pooled});
     // A copy never read stays to the end; a stolen one lives on as the
     // output of its reader.
     if (c.lastUse >= 0 && !c.stolen)
-      events[node].push_back({c.lastUse, -c.bytes * double(c.made.size()), 0});
+      events[node].push_back(
+          {c.lastUse, -c.bytes * double(c.made.size()), 0, pooled});
   }
   for (unsigned n = 0; n < numNodes; ++n) {
     std::vector<Event> &list = events[n];
@@ -107,13 +114,17 @@ MemoryTimeline cmm::scheduling::memoryTimeline(const TaskGraph &graph,
         list.begin(), list.end(), [](const Event &a, const Event &b) {
           return a.time < b.time || (a.time == b.time && a.delta < b.delta);
         });
-    double live = 0, peak = 0;
+    double live = 0, peak = 0, livePooled = 0, peakPooled = 0;
     for (const Event &e : list) {
       live += e.delta;
-      if (e.delta <= 0 || live <= peak)
+      peak = std::max(peak, live);
+      if (!e.pooled)
         continue;
-      double fresh = std::min(e.delta, live - peak);
-      peak = live;
+      livePooled += e.delta;
+      if (e.delta <= 0 || livePooled <= peakPooled)
+        continue;
+      double fresh = std::min(e.delta, livePooled - peakPooled);
+      peakPooled = livePooled;
       if (e.producer >= 0)
         out.freshTaskBytes[e.producer] += fresh;
       else

@@ -18,7 +18,11 @@ constexpr const char *kTaskKindNames[] = {
 #include "cmmrt/TaskKinds.def"
 };
 constexpr const char *kCostClassNames[] = {
-#define CMM_COST_CLASS(Enumerator, name) name,
+#define CMM_COST_CLASS(Enumerator, name, Fallback) name,
+#include "cmmrt/CostClasses.def"
+};
+constexpr CostClass kCostClassFallbacks[] = {
+#define CMM_COST_CLASS(Enumerator, name, Fallback) CostClass::Fallback,
 #include "cmmrt/CostClasses.def"
 };
 
@@ -68,6 +72,10 @@ bool cmmrt::plan::costClassFromName(const char *name, CostClass &cost) {
   if (i >= 0)
     cost = static_cast<CostClass>(i);
   return i >= 0;
+}
+
+CostClass cmmrt::plan::costClassFallback(CostClass cost) {
+  return kCostClassFallbacks[static_cast<unsigned>(cost)];
 }
 
 double cmmrt::plan::memoryLimitFromEnvironment() {

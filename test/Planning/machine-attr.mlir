@@ -14,7 +14,7 @@
 // cmm-plan leaves the machine it planned for on the module (here the
 // built-in model on 2 nodes, one worker of one thread each).
 // RUN: cmm-opt %s --cmm-plan="nodes=2 tile-sizes=32" | FileCheck %s --check-prefix=PLANNED
-// PLANNED: module attributes {cmmtg.machine = #cmmtg.machine<name = "builtin", nodes = [#cmmtg.node<name = "local0", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 8.000000e+09 : f64, {{.*}}>, #cmmtg.node<name = "local1", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 8.000000e+09 : f64,
+// PLANNED: module attributes {cmmtg.machine = #cmmtg.machine<name = "builtin", nodes = [#cmmtg.node<name = "local0", cores = 1, workers = 1, threads = 1, communicators = 1, memory = {{[^,]+}} : f64, {{.*}}>, #cmmtg.node<name = "local1", cores = 1, workers = 1, threads = 1, communicators = 1, memory = {{[^,]+}} : f64,
 // PLANNED: cmmtg.graph @main tile_size 32 attributes {{{.*}}nodes = 2 : i64
 // nodes resizes an attached model (node 1 copied); a file would replace
 // it, which only cmm-attach-machine-model does.

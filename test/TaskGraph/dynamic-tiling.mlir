@@ -16,10 +16,10 @@
 // CHECK-NEXT: cmmtg.op @scale1 scale {{{.*}}value = 2.000000e+00 : f64}
 // CHECK-NEXT: cmmtg.op @matmul2 matmul
 // CHECK-NEXT: cmmtg.op @print3 print
-// CHECK-NEXT: %[[A0:.*]] = cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,0]", op = @rand0} : () -> !cmmtg.tile<5x5>
-// CHECK-NEXT: %[[A1:.*]] = cmmtg.task generate () {{.*}}origins = array<i64: 0, 5>} : () -> !cmmtg.tile<5x5>
-// CHECK-NEXT: %[[A2:.*]] = cmmtg.task generate () {{.*}}origins = array<i64: 5, 0>} : () -> !cmmtg.tile<5x5>
-// CHECK-NEXT: %[[A3:.*]] = cmmtg.task generate () {{.*}}origins = array<i64: 5, 5>} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: %[[A0:.*]] = cmmtg.task generate cost rand () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,0]", op = @rand0} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: %[[A1:.*]] = cmmtg.task generate cost rand () {{.*}}origins = array<i64: 0, 5>} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: %[[A2:.*]] = cmmtg.task generate cost rand () {{.*}}origins = array<i64: 5, 0>} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: %[[A3:.*]] = cmmtg.task generate cost rand () {{.*}}origins = array<i64: 5, 5>} : () -> !cmmtg.tile<5x5>
 // CHECK-NEXT: %[[B0:.*]] = cmmtg.task elementwise (%[[A0]]) {{.*}}op = @scale1} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 // CHECK-NEXT: %[[B1:.*]] = cmmtg.task elementwise (%[[A1]])
 // CHECK-NEXT: %[[B2:.*]] = cmmtg.task elementwise (%[[A2]])
@@ -35,7 +35,7 @@
 // OFF-NOT: merge
 
 // QUARTER-LABEL: cmmtg.graph @main tile_size 10 {
-// QUARTER-COUNT-16: cmmtg.task generate () {{.*}} -> !cmmtg.tile<{{[13]}}x{{[13]}}>
+// QUARTER-COUNT-16: cmmtg.task generate cost rand () {{.*}} -> !cmmtg.tile<{{[13]}}x{{[13]}}>
 // QUARTER: cmmtg.task merge ({{(%[0-9]+, )+}}%{{[0-9]+}}) {{.*}} -> !cmmtg.tile<10x10>
 func.func @main() {
   %a = cmm.rand uniform seed 1 id 1 : tensor<10x10xf64>

@@ -25,7 +25,7 @@
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=2,5" --cmm-schedule | FileCheck %s --check-prefix=ONEMACHINE
 // ONEMACHINE: module attributes {cmmtg.machine = #cmmtg.machine<name = "builtin", nodes = [#cmmtg.node<name = "local0", cores = 2, workers = 1, threads = 2, communicators = 1, {{.*}}>]
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=2,5" --cmm-schedule=nodes=2 | FileCheck %s --check-prefix=TWOMACHINE
-// TWOMACHINE: module attributes {cmmtg.machine = #cmmtg.machine<name = "builtin", nodes = [#cmmtg.node<name = "local0", cores = 2, workers = 1, threads = 1, communicators = 1, {{.*}}>, #cmmtg.node<name = "local1", cores = 2, workers = 1, threads = 1,
+// TWOMACHINE: module attributes {cmmtg.machine = #cmmtg.machine<name = "builtin", nodes = [#cmmtg.node<name = "local0", cores = 1, workers = 1, threads = 1, communicators = 1, {{.*}}>, #cmmtg.node<name = "local1", cores = 1, workers = 1, threads = 1,
 // A machine model that cannot be read is an error, not a crash.
 // RUN: not cmm-opt %s --cmm-tile --cmm-schedule="machine-model=%S/Inputs/does-not-exist.json" 2>&1 | FileCheck %s --check-prefix=BADMODEL
 
@@ -33,7 +33,7 @@
 // beat 2x2 tiles (125 small products and many transfers).
 // CHECK-LABEL: func.func @main()
 // CHECK: cmmtg.graph @main tile_size 5 attributes {makespan = {{[0-9.e+-]+}} : f64, nodes = 2 : i64, scheduler = "heft"} {
-// CHECK: cmmtg.task generate () {finish = {{.*}} : f64, m = 5 : i64, n = 5 : i64, name = "rand{{.*}}", node = {{[01]}} : i64, op = @rand0, start = {{.*}} : f64, worker = {{[01]}} : i64} : () -> !cmmtg.tile<5x5>
+// CHECK: cmmtg.task generate cost rand () {finish = {{.*}} : f64, m = 5 : i64, n = 5 : i64, name = "rand{{.*}}", node = {{[01]}} : i64, op = @rand0, start = {{.*}} : f64, worker = {{[01]}} : i64} : () -> !cmmtg.tile<5x5>
 // Tiles made on the other node are sent and enter the tile cache.
 // CHECK: %[[R:.*]] = cmmtg.recv %{{.*}} from {{[01]}} to {{[01]}} {finish = {{.*}} : f64, recv_comm = 0 : i64, send_comm = 0 : i64, start = {{.*}} : f64} : !cmmtg.tile<5x5>
 // CHECK: cmmtg.cache_put %[[R]] on {{[01]}} at {{.*}} : !cmmtg.tile<5x5>

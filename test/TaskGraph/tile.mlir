@@ -31,11 +31,11 @@
 // CHECK-NEXT: cmmtg.op @print3 print {cols = 10 : i64, {{.*}}label = "C", rows = 10 : i64}
 // Two 10x10 random matrices: 4 + 4 tiles.
 // The tiles of each rand name it (op 0, op 1) and their origins.
-// CHECK-NEXT: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,0]", op = @rand0} : () -> !cmmtg.tile<5x5>
-// CHECK-NEXT: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,1]", op = @rand0, origins = array<i64: 0, 5>} : () -> !cmmtg.tile<5x5>
-// CHECK-NEXT: cmmtg.task generate () {{.*}}[1,0]", op = @rand0, origins = array<i64: 5, 0>}
-// CHECK-NEXT: cmmtg.task generate () {{.*}}[1,1]", op = @rand0, origins = array<i64: 5, 5>}
-// CHECK-COUNT-4: cmmtg.task generate () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}", op = @rand1{{.*}}} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: cmmtg.task generate cost rand () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,0]", op = @rand0} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: cmmtg.task generate cost rand () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}[0,1]", op = @rand0, origins = array<i64: 0, 5>} : () -> !cmmtg.tile<5x5>
+// CHECK-NEXT: cmmtg.task generate cost rand () {{.*}}[1,0]", op = @rand0, origins = array<i64: 5, 0>}
+// CHECK-NEXT: cmmtg.task generate cost rand () {{.*}}[1,1]", op = @rand0, origins = array<i64: 5, 5>}
+// CHECK-COUNT-4: cmmtg.task generate cost rand () {m = 5 : i64, n = 5 : i64, name = "rand{{.*}}", op = @rand1{{.*}}} : () -> !cmmtg.tile<5x5>
 // C[i,j] = A[i,0] B[0,j] + A[i,1] B[1,j]
 // CHECK-NEXT: %[[C00:.*]] = cmmtg.task gemm (%0, %4) {k = 5 : i64, m = 5 : i64, n = 5 : i64, name = "matmul{{.*}} k=0[0,0]", op = @matmul2} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 // CHECK-NEXT: %[[D00:.*]] = cmmtg.task gemm_acc (%1, %6, %[[C00]]) {k = 5 : i64, m = 5 : i64, n = 5 : i64, name = "matmul{{.*}} k=1[0,0]", op = @matmul2}
@@ -77,14 +77,14 @@ func.func @main() {
 // CHECK-NEXT: cmmtg.op @rand1 rand
 // CHECK-NEXT: cmmtg.op @matmul2 matmul
 // CHECK-NEXT: cmmtg.op @print3 print
-// CHECK-NEXT: %[[A00:.*]] = cmmtg.task generate () {{.*}} -> !cmmtg.tile<5x5>
-// CHECK-NEXT: %[[A01:.*]] = cmmtg.task generate () {{.*}} -> !cmmtg.tile<5x2>
-// CHECK-NEXT: %[[A10:.*]] = cmmtg.task generate () {{.*}} -> !cmmtg.tile<2x5>
-// CHECK-NEXT: %[[A11:.*]] = cmmtg.task generate () {{.*}} -> !cmmtg.tile<2x2>
-// CHECK-NEXT: %[[B00:.*]] = cmmtg.task generate () {{.*}} -> !cmmtg.tile<5x5>
-// CHECK-NEXT: %[[B01:.*]] = cmmtg.task generate () {{.*}} -> !cmmtg.tile<5x2>
-// CHECK-NEXT: %[[B10:.*]] = cmmtg.task generate () {{.*}} -> !cmmtg.tile<2x5>
-// CHECK-NEXT: %[[B11:.*]] = cmmtg.task generate () {{.*}} -> !cmmtg.tile<2x2>
+// CHECK-NEXT: %[[A00:.*]] = cmmtg.task generate cost rand () {{.*}} -> !cmmtg.tile<5x5>
+// CHECK-NEXT: %[[A01:.*]] = cmmtg.task generate cost rand () {{.*}} -> !cmmtg.tile<5x2>
+// CHECK-NEXT: %[[A10:.*]] = cmmtg.task generate cost rand () {{.*}} -> !cmmtg.tile<2x5>
+// CHECK-NEXT: %[[A11:.*]] = cmmtg.task generate cost rand () {{.*}} -> !cmmtg.tile<2x2>
+// CHECK-NEXT: %[[B00:.*]] = cmmtg.task generate cost rand () {{.*}} -> !cmmtg.tile<5x5>
+// CHECK-NEXT: %[[B01:.*]] = cmmtg.task generate cost rand () {{.*}} -> !cmmtg.tile<5x2>
+// CHECK-NEXT: %[[B10:.*]] = cmmtg.task generate cost rand () {{.*}} -> !cmmtg.tile<2x5>
+// CHECK-NEXT: %[[B11:.*]] = cmmtg.task generate cost rand () {{.*}} -> !cmmtg.tile<2x2>
 // CHECK-NEXT: %[[C00:.*]] = cmmtg.task gemm (%[[A00]], %[[B00]]) {k = 5 : i64, m = 5 : i64, n = 5 : i64, {{.*}}} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 // CHECK-NEXT: %[[D00:.*]] = cmmtg.task gemm_acc (%[[A01]], %[[B10]], %[[C00]]) {k = 2 : i64, m = 5 : i64, n = 5 : i64, {{.*}}} : (!cmmtg.tile<5x2>, !cmmtg.tile<2x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 // CHECK-NEXT: %[[C01:.*]] = cmmtg.task gemm (%[[A00]], %[[B01]]) {k = 5 : i64, m = 5 : i64, n = 2 : i64, {{.*}}} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x2>) -> !cmmtg.tile<5x2>
@@ -105,15 +105,15 @@ func.func @main() {
 
 // -----
 
-// Transposes, elementwise maps (cost class map), row sums (partials and
+// Transposes, elementwise maps (exp: cost class exp), row sums (partials and
 // combines), inv (one solve task over every tile) with ragged tiles.
 // CHECK-LABEL: cmmtg.graph @main tile_size 5 {
-// CHECK: %[[A0:.*]] = cmmtg.task generate () {m = 5 : i64, n = 3 : i64, {{.*}}} : () -> !cmmtg.tile<5x3>
-// CHECK-NEXT: %[[A1:.*]] = cmmtg.task generate () {m = 2 : i64, n = 3 : i64, {{.*}}} : () -> !cmmtg.tile<2x3>
+// CHECK: %[[A0:.*]] = cmmtg.task generate cost rand () {m = 5 : i64, n = 3 : i64, {{.*}}} : () -> !cmmtg.tile<5x3>
+// CHECK-NEXT: %[[A1:.*]] = cmmtg.task generate cost rand () {m = 2 : i64, n = 3 : i64, {{.*}}} : () -> !cmmtg.tile<2x3>
 // CHECK-NEXT: %[[T0:.*]] = cmmtg.task transpose (%[[A0]]) {{.*}} : (!cmmtg.tile<5x3>) -> !cmmtg.tile<3x5>
 // CHECK-NEXT: %[[T1:.*]] = cmmtg.task transpose (%[[A1]]) {{.*}} : (!cmmtg.tile<2x3>) -> !cmmtg.tile<3x2>
-// CHECK-NEXT: %[[E0:.*]] = cmmtg.task elementwise cost map (%[[T0]]) {{.*}} : (!cmmtg.tile<3x5>) -> !cmmtg.tile<3x5>
-// CHECK-NEXT: %[[E1:.*]] = cmmtg.task elementwise cost map (%[[T1]]) {{.*}} : (!cmmtg.tile<3x2>) -> !cmmtg.tile<3x2>
+// CHECK-NEXT: %[[E0:.*]] = cmmtg.task elementwise cost exp (%[[T0]]) {{.*}} : (!cmmtg.tile<3x5>) -> !cmmtg.tile<3x5>
+// CHECK-NEXT: %[[E1:.*]] = cmmtg.task elementwise cost exp (%[[T1]]) {{.*}} : (!cmmtg.tile<3x2>) -> !cmmtg.tile<3x2>
 // CHECK-NEXT: %[[P0:.*]] = cmmtg.task reduce (%[[E0]]) {{.*}} : (!cmmtg.tile<3x5>) -> !cmmtg.tile<3x1>
 // CHECK-NEXT: %[[P1:.*]] = cmmtg.task reduce (%[[E1]]) {{.*}} : (!cmmtg.tile<3x2>) -> !cmmtg.tile<3x1>
 // CHECK-NEXT: %[[S:.*]] = cmmtg.task reduce cost elementwise (%[[P0]], %[[P1]]) {{.*}} : (!cmmtg.tile<3x1>, !cmmtg.tile<3x1>) -> !cmmtg.tile<3x1>
@@ -132,5 +132,36 @@ func.func @main() {
   %i = cmm.inv %m : tensor<3x3xf64>
   cmm.print %i "i" : tensor<3x3xf64>
   cmm.print %s "s" : tensor<3x1xf64>
+  return
+}
+
+// -----
+
+// Every function with a time polynomial of its own gets its cost class
+// (cmmrt/CostClasses.def): cos shares sin's, sqrt and abs stay `map`,
+// A .^ B is `pow`, randn and fill are `randn` and `generate`.
+// CHECK-LABEL: cmmtg.graph @main tile_size 5 {
+// CHECK: cmmtg.task generate cost randn () {{.*}}name = "rand
+// CHECK-NEXT: cmmtg.task generate () {{.*}}name = "fill
+// CHECK-NEXT: cmmtg.task elementwise cost map ({{.*}}name = "map
+// CHECK-NEXT: cmmtg.task elementwise cost log ({{.*}}name = "map
+// CHECK-NEXT: cmmtg.task elementwise cost tanh ({{.*}}name = "map
+// CHECK-NEXT: cmmtg.task elementwise cost sin ({{.*}}name = "map
+// CHECK-NEXT: cmmtg.task elementwise cost sin ({{.*}}name = "map
+// CHECK-NEXT: cmmtg.task elementwise cost map ({{.*}}name = "map
+// CHECK-NEXT: cmmtg.task elementwise cost pow ({{.*}}name = "epow
+// CHECK-NEXT: cmmtg.task elementwise ({{.*}}name = "add
+func.func @main() {
+  %a = cmm.rand normal seed 1 id 1 : tensor<2x2xf64>
+  %f = cmm.fill 2.0 : tensor<2x2xf64>
+  %q = cmm.map sqrt %a : tensor<2x2xf64>
+  %l = cmm.map log %q : tensor<2x2xf64>
+  %t = cmm.map tanh %l : tensor<2x2xf64>
+  %s = cmm.map sin %t : tensor<2x2xf64>
+  %c = cmm.map cos %s : tensor<2x2xf64>
+  %b = cmm.map abs %c : tensor<2x2xf64>
+  %p = cmm.epow %b, %f : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+  %r = cmm.add %p, %f : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+  cmm.print %r "r" : tensor<2x2xf64>
   return
 }

@@ -13,15 +13,19 @@
 using namespace cmm::scheduling;
 
 namespace {
-/// t0, t1: generate 10x10 tiles (800 bytes) d0, d1; t2 = d0 op d1 (kind
-/// `combine`, 10x10: d2); t3 reduces d2 to d3 (8 bytes); t4 generates d4.
+/// Sizes in MiB, so that every tile is one of the pool's buffers (at least
+/// cmmrt::kPooledBufferBytes), the ones first touch is charged for.
+constexpr double MiB = 1 << 20;
+
+/// t0, t1: generate 10x10 tiles (800 MiB) d0, d1; t2 = d0 op d1 (kind
+/// `combine`, 10x10: d2); t3 reduces d2 to d3 (8 MiB); t4 generates d4.
 /// All on node 0, worker 0, one after another in [i, i + 1].
 struct Chain {
   TaskGraph graph;
   Schedule plan;
 };
 
-Chain chain(TaskKind combine) {
+Chain chain(TaskKind combine, double unit = MiB) {
   Chain c;
   auto add = [&](TaskKind kind, std::vector<DataId> in, double bytes,
                  int64_t rows, int64_t cols) {
@@ -29,7 +33,7 @@ Chain chain(TaskKind combine) {
     t.kind = kind;
     t.inputs = std::move(in);
     TaskId id = c.graph.addTask(t);
-    DataId d = c.graph.addData(id, bytes);
+    DataId d = c.graph.addData(id, bytes * unit);
     c.graph.setShape(d, rows, cols);
     c.plan.placement.push_back({0, 0, double(id), double(id) + 1});
     return d;
@@ -56,13 +60,14 @@ private:
 } // namespace
 
 TEST(MemoryTimeline, InPlaceTaskAllocatesNothing) {
-  // d0 and d1 fault in 800 bytes each (peak 1600). t2 writes over d0, its
+  // d0 and d1 fault in 800 MiB each (peak 1600). t2 writes over d0, its
   // last reader; d1 is freed when t2 ends (3), d2 when t3 ends (4); t3's 8
   // bytes and t4's 800 fit under the peak: live 808 at 4, nothing fresh.
   Chain c = chain(TaskKind::Elementwise);
   MemoryTimeline m = memoryTimeline(c.graph, c.plan, 1);
-  EXPECT_DOUBLE_EQ(m.peakBytes[0], 1600);
-  EXPECT_EQ(m.freshTaskBytes, (std::vector<double>{800, 800, 0, 0, 0}));
+  EXPECT_DOUBLE_EQ(m.peakBytes[0], 1600 * MiB);
+  EXPECT_EQ(m.freshTaskBytes,
+            (std::vector<double>{800 * MiB, 800 * MiB, 0, 0, 0}));
 }
 
 TEST(MemoryTimeline, NewOutputRaisesThePeak) {
@@ -71,44 +76,54 @@ TEST(MemoryTimeline, NewOutputRaisesThePeak) {
   // come in after d0, d1 (at 3) and d2 (at 4) are freed.
   Chain c = chain(TaskKind::Gemm);
   MemoryTimeline m = memoryTimeline(c.graph, c.plan, 1);
+  EXPECT_DOUBLE_EQ(m.peakBytes[0], 2400 * MiB);
+  EXPECT_EQ(m.freshTaskBytes,
+            (std::vector<double>{800 * MiB, 800 * MiB, 800 * MiB, 0, 0}));
+}
+
+TEST(MemoryTimeline, HeapTilesCountInThePeakButFaultNothing) {
+  // The same chain in bytes: 800-byte tiles come from malloc's heap, which
+  // reuses freed memory, so no task writes fresh pages; the peak is the same.
+  Chain c = chain(TaskKind::Gemm, /*unit=*/1.0);
+  MemoryTimeline m = memoryTimeline(c.graph, c.plan, 1);
   EXPECT_DOUBLE_EQ(m.peakBytes[0], 2400);
-  EXPECT_EQ(m.freshTaskBytes, (std::vector<double>{800, 800, 800, 0, 0}));
+  EXPECT_EQ(m.freshTaskBytes, (std::vector<double>(5, 0.0)));
 }
 
 TEST(MemoryTimeline, ReceivedCopiesCountOnTheReceiver) {
-  // t0 on node 0 makes d0 (800) [0,1]; d0 goes to node 1 [1,2]; t1 on
+  // t0 on node 0 makes d0 (800 MiB) [0,1]; d0 goes to node 1 [1,2]; t1 on
   // node 1 reads it [2,3] and makes 8 bytes. Node 0 keeps d0 until the send
   // ends; node 1's receive is fresh, then t1's 8 bytes on top.
   TaskGraph g;
   Task gen;
   gen.kind = TaskKind::Generate;
   TaskId t0 = g.addTask(gen);
-  DataId d0 = g.addData(t0, 800);
+  DataId d0 = g.addData(t0, 800 * MiB);
   Task use;
   use.kind = TaskKind::Reduce;
   use.inputs = {d0};
   TaskId t1 = g.addTask(use);
-  g.addData(t1, 8);
+  g.addData(t1, 8 * MiB);
   Schedule plan;
   plan.placement = {{0, 0, 0, 1}, {1, 0, 2, 3}};
   plan.transfers = {{d0, 0, 1, 0, 0, 1, 2}};
   MemoryTimeline m = memoryTimeline(g, plan, 2);
-  EXPECT_DOUBLE_EQ(m.peakBytes[0], 800);
-  EXPECT_DOUBLE_EQ(m.peakBytes[1], 808);
-  EXPECT_DOUBLE_EQ(m.freshTransferBytes[0], 800);
-  EXPECT_EQ(m.freshTaskBytes, (std::vector<double>{800, 8}));
+  EXPECT_DOUBLE_EQ(m.peakBytes[0], 800 * MiB);
+  EXPECT_DOUBLE_EQ(m.peakBytes[1], 808 * MiB);
+  EXPECT_DOUBLE_EQ(m.freshTransferBytes[0], 800 * MiB);
+  EXPECT_EQ(m.freshTaskBytes, (std::vector<double>{800 * MiB, 8 * MiB}));
 }
 
 TEST(Simulator, ChargesFirstTouchOnTheTasksThatRaiseThePeak) {
-  // The in-place chain with every task 1 s and 1 ms per fresh byte: t0 and
+  // The in-place chain with every task 1 s and 1 ms per fresh MiB: t0 and
   // t1 take 0.8 s more each, the rest nothing: makespan 5 + 1.6.
   Chain c = chain(TaskKind::Elementwise);
   std::vector<std::vector<double>> time(5, std::vector<double>{1.0});
-  TouchCost cost(time, std::vector<double>(5, 0.0), 1e-3);
+  TouchCost cost(time, std::vector<double>(5, 0.0), 1e-3 / MiB);
   SimulationReport r = simulate(c.graph, cost, c.plan);
   EXPECT_NEAR(r.makespan, 6.6, 1e-12);
   EXPECT_NEAR(r.firstTouchSeconds, 1.6, 1e-12);
-  EXPECT_DOUBLE_EQ(r.peakBytes[0], 1600);
+  EXPECT_DOUBLE_EQ(r.peakBytes[0], 1600 * MiB);
   EXPECT_NEAR(r.replayed.placement[1].finish, 3.6, 1e-12);
   // Free first touch: the plan as it was.
   TouchCost untouched(time, std::vector<double>(5, 0.0), 0.0);

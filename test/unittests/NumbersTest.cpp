@@ -62,10 +62,22 @@ TEST(CostClasses, NamesRoundTrip) {
     ASSERT_TRUE(plan::costClassFromName(name, parsed)) << name;
     EXPECT_EQ(unsigned(parsed), c);
   }
-  EXPECT_EQ(plan::kNumCostClasses, 8u);
+  EXPECT_EQ(plan::kNumCostClasses, 15u);
   EXPECT_STREQ(plan::costClassName(plan::CostClass::Map), "map");
+  EXPECT_STREQ(plan::costClassName(plan::CostClass::Tanh), "tanh");
   plan::CostClass unused;
-  EXPECT_FALSE(plan::costClassFromName("tanh", unused));
+  EXPECT_FALSE(plan::costClassFromName("cosh", unused));
+  // Fallbacks are base classes, and base classes are their own.
+  for (unsigned c = 0; c < plan::kNumCostClasses; ++c) {
+    plan::CostClass f = plan::costClassFallback(plan::CostClass(c));
+    EXPECT_EQ(plan::costClassFallback(f), f);
+  }
+  EXPECT_EQ(plan::costClassFallback(plan::CostClass::Tanh),
+            plan::CostClass::Map);
+  EXPECT_EQ(plan::costClassFallback(plan::CostClass::Randn),
+            plan::CostClass::Generate);
+  EXPECT_EQ(plan::costClassFallback(plan::CostClass::Gemm),
+            plan::CostClass::Gemm);
 }
 
 TEST(ChromeTrace, JsonStringsAreEscapedAndUtf8) {

@@ -158,6 +158,14 @@ static cl::opt<planning::GemmChoice> gemmChoice(
     cl::init(planning::GemmChoice::Auto), planning::gemmChoiceValues(),
     cl::cat(planCategory));
 
+static cl::opt<planning::Configure> configure(
+    "configure",
+    cl::desc("Workers and communicators of each node: as the machine model "
+             "gives them, or chosen by simulating each split of the node's "
+             "cores (paper section 3.6)"),
+    cl::init(planning::Configure::File), planning::configureValues(),
+    cl::cat(planCategory));
+
 static cl::opt<std::string> planTrace(
     "plan-trace",
     cl::desc("Write the chosen plan's predicted schedule as Chrome trace "
@@ -195,6 +203,7 @@ static cmm::DefaultPipelineOptions pipelineOptions(unsigned nodes,
   plan.nodes = nodes;
   plan.scheduler = schedulerChoice;
   plan.gemm = gemmChoice;
+  plan.configure = configure;
   plan.dynamicTiling = dynamicTiling;
   plan.report = report.str();
   plan.planTrace = planTrace;

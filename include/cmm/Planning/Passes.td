@@ -87,6 +87,12 @@ def PlanProgram : Pass<"cmm-plan", "mlir::ModuleOp"> {
            /*default=*/"cmm::planning::DynamicTiling::Auto",
            "Start matrices with fewer tiles than workers in sub-tiles "
            "(paper section 3.2)", [{cmm::planning::dynamicTilingValues()}]>,
+    Option<"configure", "configure", "cmm::planning::Configure",
+           /*default=*/"cmm::planning::Configure::File",
+           "Workers and communicators of each node: as the machine model "
+           "gives them, or chosen by simulating each split of the node's "
+           "cores (paper section 3.6, Tables 9 and 10)",
+           [{cmm::planning::configureValues()}]>,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the sweep (every candidate, the choice, the predicted "
            "speedup over one node) to this file ('-': standard output)">,

@@ -47,11 +47,19 @@ enum class DynamicTiling { Off, Auto, Always };
 /// as gemm-accumulate tiles, or always as COSMA gang tasks.
 enum class GemmChoice { Auto, Tiled, Cosma };
 
-/// The names of the three choices above on the command line, once for the
-/// pass options (Passes.td) and cmmc's flags.
+/// Workers and communicators of each node (paper section 3.6, Tables 9 and
+/// 10): as the machine model gives them, or chosen by simulation: for each
+/// class of alike nodes in turn, every split of the node's cores between
+/// communicators and workers (of the model's threads each) is planned at
+/// the chosen tile size and the fastest kept.
+enum class Configure { File, Auto };
+
+/// The names of the choices above on the command line, once for the pass
+/// options (Passes.td) and cmmc's flags.
 llvm::cl::ValuesClass schedulerKindValues();
 llvm::cl::ValuesClass dynamicTilingValues();
 llvm::cl::ValuesClass gemmChoiceValues();
+llvm::cl::ValuesClass configureValues();
 
 struct PlanOptions {
   std::vector<int64_t> tileSizes; // empty: defaultTileSizes()
@@ -62,6 +70,7 @@ struct PlanOptions {
   /// the machine has workers, whether candidates start them in sub-tiles.
   DynamicTiling dynamicTiling = DynamicTiling::Auto;
   GemmChoice gemm = GemmChoice::Auto;
+  Configure configure = Configure::File;
 };
 
 struct PlanCandidate {
@@ -76,6 +85,9 @@ struct PlanCandidate {
   /// Every task pinned to the master, the other nodes left idle: on small
   /// problems communication can cost more than the other nodes give.
   bool masterOnly = false;
+  /// The machine it is planned for: an index into Plan::machines (0: the
+  /// model as given; others: a configuration of the sweep).
+  unsigned machine = 0;
   /// The nodes the chosen schedule puts tasks on.
   unsigned nodesUsed() const;
 };
@@ -88,9 +100,14 @@ MemoryPressure memoryPressure(const PlanCandidate &candidate,
 struct Plan {
   std::vector<OpDecl> ops; // what the tasks compute (Task::opIndex)
   std::vector<PlanCandidate> candidates;
+  /// The machines candidates are planned for: the model as given first,
+  /// then the configurations of `configure=auto`.
+  std::vector<MachineModel> machines;
   size_t chosen = 0;
   double planningSeconds = 0;
   const PlanCandidate &best() const { return candidates[chosen]; }
+  /// The machine the chosen plan is for: what the program runs.
+  const MachineModel &machine() const { return machines[best().machine]; }
 };
 
 /// Schedules (in parallel threads when `options.parallel`), checks with
@@ -98,10 +115,20 @@ struct Plan {
 /// are set, and sets `chosen` to the one with the smallest simulated
 /// makespan (the first among equals) among those that fit in memory
 /// (memoryPressure <= 1); false with a message on error, and when no
-/// candidate fits (naming the memory the least demanding one needs).
+/// candidate fits (naming the memory the least demanding one needs). Each
+/// candidate is planned for `machines[candidate.machine]`.
+bool scheduleCandidates(std::vector<PlanCandidate> &candidates,
+                        const std::vector<MachineModel> &machines,
+                        const PlanOptions &options, size_t &chosen,
+                        std::string &error);
+/// The same for candidates all planned for one machine.
 bool scheduleCandidates(std::vector<PlanCandidate> &candidates,
                         const MachineModel &machine, const PlanOptions &options,
                         size_t &chosen, std::string &error);
+
+/// A node's workers and communicators in a few words ("4 workers x 2
+/// threads + 10 communicators").
+std::string describeConfiguration(const scheduling::NodeSpec &node);
 
 /// The machine a pass plans for: the JSON model at `path` (empty: the
 /// built-in model of this machine) with `nodes` nodes (0: the model's);

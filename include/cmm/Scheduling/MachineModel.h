@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -55,6 +56,12 @@ struct NodeSpec {
   /// runtime reuses freed tile buffers (cmmrt/TileMemory.h), so a node pays
   /// it for the bytes its live tiles grow past their previous peak.
   double firstTouch = 0;
+  /// Bytes per second all of this node's transfers together can move (its
+  /// network interface; JSON "network_bandwidth_Bps"); infinity: no limit
+  /// beyond each link's. When the node's communicators could together move
+  /// more, each gets an equal share (transferTime): section 3.6 of the
+  /// paper, where communicators past saturation stop helping.
+  double networkBandwidth = std::numeric_limits<double>::infinity();
   /// Time models of this node's workers, by CostClass.
   std::array<TimePolynomial, kNumCostClasses> time{};
 };
@@ -81,7 +88,9 @@ struct MachineModel {
   /// Seconds for one worker of `node` to run `op` on an m x n tile.
   double taskTime(unsigned node, CostClass op, double m, double n,
                   double k = 1) const;
-  /// Seconds to move `bytes` from `from` to `to` (0 on the same node).
+  /// Seconds to move `bytes` from `from` to `to` (0 on the same node): the
+  /// link's latency plus the bytes at the link's bandwidth, or at an end's
+  /// share of its network (networkBandwidth / communicators) where lower.
   double transferTime(unsigned from, unsigned to, double bytes) const;
   unsigned totalWorkers() const;
 
@@ -106,7 +115,8 @@ inline bool operator==(const NodeSpec &a, const NodeSpec &b) {
   return a.name == b.name && a.cores == b.cores && a.workers == b.workers &&
          a.threadsPerWorker == b.threadsPerWorker &&
          a.communicators == b.communicators && a.memoryBytes == b.memoryBytes &&
-         a.firstTouch == b.firstTouch && a.time == b.time;
+         a.firstTouch == b.firstTouch &&
+         a.networkBandwidth == b.networkBandwidth && a.time == b.time;
 }
 inline bool operator==(const LinkSpec &a, const LinkSpec &b) {
   return a.latency == b.latency && a.bandwidth == b.bandwidth;
@@ -120,12 +130,13 @@ inline bool operator!=(const MachineModel &a, const MachineModel &b) {
   return !(a == b);
 }
 
-/// The built-in model of "this machine" (docs/machine-model.md): `nodes`
-/// copies of a 2-core node on loopback links, with constants measured by
-/// bench/fit_default_model.c. A single node runs one worker with 2 OpenBLAS
-/// threads; with 2 or more loopback nodes (sharing the 2 cores) each node's
-/// worker has 1 thread. Memory (16e9 bytes) is divided among the nodes.
-/// `nodes` = 0 is taken as 1.
+/// The built-in model of "this machine" (docs/machine-model.md): cmm-profile's
+/// output for this 2-core VM, compiled in from models/builtin/ (regenerated
+/// by scripts/regenerate-builtin-model). One node is the one-rank profile (1
+/// worker with the machine's 2 BLAS threads); `nodes` >= 2 are copies of
+/// rank 0 of the two-rank profile (1 thread each, the cores shared) on the
+/// loopback link measured between the two ranks. The machine's memory is
+/// divided among the nodes. `nodes` = 0 is taken as 1.
 MachineModel builtinMachineModel(unsigned nodes = 1);
 
 /// Parses the JSON of docs/machine-model.md; false with a message (naming

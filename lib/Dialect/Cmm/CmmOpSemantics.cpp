@@ -149,7 +149,9 @@ LogicalResult EyeOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
 
 double RandOp::getFlops() { return 0; }
 TilingRule RandOp::getTilingRule() {
-  return rule(TileStrategy::Generate, CostClass::Generate);
+  return rule(TileStrategy::Generate, getDistribution() == Distribution::Normal
+                                          ? CostClass::Randn
+                                          : CostClass::Rand);
 }
 std::optional<OpCode> RandOp::getRuntimeOp(NamedAttrList &params) {
   Params p(params, getContext());
@@ -311,8 +313,24 @@ LogicalResult NegOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
 }
 
 double MapOp::getFlops() { return elements(getResult()); }
+/// The functions with a time polynomial of their own (CostClasses.def).
+static CostClass costClassOf(UnaryFn fn) {
+  switch (fn) {
+  case UnaryFn::Exp:
+    return CostClass::Exp;
+  case UnaryFn::Log:
+    return CostClass::Log;
+  case UnaryFn::Tanh:
+    return CostClass::Tanh;
+  case UnaryFn::Sin:
+  case UnaryFn::Cos:
+    return CostClass::Sin;
+  default:
+    return CostClass::Map;
+  }
+}
 TilingRule MapOp::getTilingRule() {
-  return rule(TileStrategy::Elementwise, CostClass::Map);
+  return rule(TileStrategy::Elementwise, costClassOf(getFn()));
 }
 std::optional<OpCode> MapOp::getRuntimeOp(NamedAttrList &params) {
   params.set("fn", StringAttr::get(getContext(), stringifyUnaryFn(getFn())));
@@ -324,10 +342,10 @@ LogicalResult MapOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
 }
 
 // The broadcasting binary ops differ only in their function.
-#define CMM_BROADCAST_OP(Op, Code, Fn)                                         \
+#define CMM_BROADCAST_OP(Op, Code, Fn, Cost)                                   \
   double Op::getFlops() { return elements(getResult()); }                      \
   TilingRule Op::getTilingRule() {                                             \
-    return rule(TileStrategy::Elementwise, CostClass::Elementwise);            \
+    return rule(TileStrategy::Elementwise, CostClass::Cost);                   \
   }                                                                            \
   std::optional<OpCode> Op::getRuntimeOp(NamedAttrList &) {                    \
     return OpCode::Code;                                                       \
@@ -335,14 +353,14 @@ LogicalResult MapOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
   LogicalResult Op::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {    \
     return binary(in, result, cmmrt::BinaryFn::Fn);                            \
   }
-CMM_BROADCAST_OP(AddOp, Add, Add)
-CMM_BROADCAST_OP(SubOp, Sub, Sub)
-CMM_BROADCAST_OP(MulOp, Mul, Mul)
-CMM_BROADCAST_OP(DivOp, Div, Div)
-CMM_BROADCAST_OP(EPowOp, EPow, Pow)
-CMM_BROADCAST_OP(MaxOp, Max, Max)
-CMM_BROADCAST_OP(MinOp, Min, Min)
-CMM_BROADCAST_OP(ModOp, Mod, Mod)
+CMM_BROADCAST_OP(AddOp, Add, Add, Elementwise)
+CMM_BROADCAST_OP(SubOp, Sub, Sub, Elementwise)
+CMM_BROADCAST_OP(MulOp, Mul, Mul, Elementwise)
+CMM_BROADCAST_OP(DivOp, Div, Div, Elementwise)
+CMM_BROADCAST_OP(EPowOp, EPow, Pow, Pow)
+CMM_BROADCAST_OP(MaxOp, Max, Max, Elementwise)
+CMM_BROADCAST_OP(MinOp, Min, Min, Elementwise)
+CMM_BROADCAST_OP(ModOp, Mod, Mod, Elementwise)
 #undef CMM_BROADCAST_OP
 
 double CmpOp::getFlops() { return elements(getResult()); }

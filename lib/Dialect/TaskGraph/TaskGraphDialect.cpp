@@ -85,14 +85,22 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!spec)
       return emitError() << "nodes must be #cmmtg.node attributes, got "
                          << node;
-    if (spec.getCores() < 1 || spec.getWorkers() < 1 ||
-        spec.getThreads() < 1 || spec.getCommunicators() < 1)
+    if (spec.getCores() < 1 || spec.getWorkers() < 1 || spec.getThreads() < 1 ||
+        spec.getCommunicators() < 1)
       return emitError() << "node '" << spec.getName()
                          << "' needs at least one core, worker, thread and "
                             "communicator";
     if (!(spec.getMemory().getValueAsDouble() > 0))
       return emitError() << "node '" << spec.getName()
                          << "' needs a positive memory";
+    if (FloatAttr touch = spec.getFirstTouch();
+        touch && !(touch.getValueAsDouble() >= 0))
+      return emitError() << "node '" << spec.getName()
+                         << "' needs a first_touch of at least 0";
+    if (FloatAttr network = spec.getNetwork();
+        network && !(network.getValueAsDouble() > 0))
+      return emitError() << "node '" << spec.getName()
+                         << "' needs a positive network bandwidth";
   }
   for (Attribute route : routes) {
     auto r = dyn_cast<RouteAttr>(route);

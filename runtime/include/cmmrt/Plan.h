@@ -57,11 +57,11 @@ bool opCodeFromName(const char *name, OpCode &code);
 
 /// The time-model class of a task (CostClasses.def).
 enum class CostClass : uint8_t {
-#define CMM_COST_CLASS(Enumerator, name) Enumerator,
+#define CMM_COST_CLASS(Enumerator, name, Fallback) Enumerator,
 #include "cmmrt/CostClasses.def"
 };
 constexpr unsigned kNumCostClasses = 0
-#define CMM_COST_CLASS(Enumerator, name) +1
+#define CMM_COST_CLASS(Enumerator, name, Fallback) +1
 #include "cmmrt/CostClasses.def"
     ;
 
@@ -70,6 +70,9 @@ constexpr unsigned kNumCostClasses = 0
 /// returns true for a known name.
 const char *costClassName(CostClass cost);
 bool costClassFromName(const char *name, CostClass &cost);
+/// The class whose polynomial stands in for `cost` in a machine model that
+/// does not give `cost` its own (CostClasses.def); `cost` for a base class.
+CostClass costClassFallback(CostClass cost);
 
 /// CMM_MAX_MEMORY: the memory per rank distributed products may use, in
 /// bytes, when it is set to a positive number (else 0). The one place the

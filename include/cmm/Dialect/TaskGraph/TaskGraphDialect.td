@@ -91,8 +91,11 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
   let summary = "one node of a machine";
   let description = [{
     Its cores, worker and communicator processes, BLAS threads per worker,
-    memory (bytes) and the time polynomial of each cost class (Table 1 of
-    the paper: eight coefficients of 1, m, n, k, mn, mk, nk, mnk).
+    memory (bytes), the time polynomial of each cost class (Table 1 of the
+    paper: eight coefficients of 1, m, n, k, mn, mk, nk, mnk), and,
+    printed when present, the seconds per byte of writing fresh pages
+    (`first_touch`, absent: 0) and the bandwidth the node's communicators
+    share (`network`, bytes per second, absent: unlimited).
 
     ```mlir
     #cmmtg.node<name = "c5", cores = 36, workers = 3, threads = 12,
@@ -103,7 +106,9 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
   let parameters = (ins StringRefParameter<>:$name, "int64_t":$cores,
                         "int64_t":$workers, "int64_t":$threads,
                         "int64_t":$communicators, "::mlir::FloatAttr":$memory,
-                        "::mlir::DictionaryAttr":$time);
+                        "::mlir::DictionaryAttr":$time,
+                        OptionalParameter<"::mlir::FloatAttr">:$first_touch,
+                        OptionalParameter<"::mlir::FloatAttr">:$network);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

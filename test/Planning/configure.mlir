@@ -1,0 +1,42 @@
+// configure=auto (paper section 3.6, Tables 9 and 10): each class of alike
+// nodes gets the split of its cores between communicators and workers that
+// simulates fastest at the chosen tile size; the report lists every split
+// tried, the chosen configuration and the runner-up, and the machine left on
+// the module (what the program runs) has it. models/c5-table9.json: a
+// 48-core master (4 workers x 2 threads + 14 communicators in the file)
+// whose communicators share 10 Gbps, workers of 18 cores.
+// RUN: cmm-opt %s --cmm-plan="machine-model=%cmm_src/models/c5-table9.json nodes=3 tile-sizes=32 configure=auto report=%t.report" | FileCheck %s --check-prefix=AUTO
+// RUN: FileCheck %s --check-prefix=REPORT < %t.report
+// REPORT: tile     32: {{.*}}(node 0: 23 workers x 2 threads + 1 communicator)
+// REPORT: tile     32: {{.*}}(node 0: 16 workers x 2 threads + 16 communicators)
+// REPORT: tile     32: {{.*}}(node 0: {{[^;]*}}; node 1: 4 workers x 4 threads + 1 communicator)
+// REPORT: chosen configuration: node 0 on: {{[0-9]+}} workers x 2 threads + {{[0-9]+}} communicator{{s?}}; node 1 on: {{[0-9]}} workers x 4 threads + {{[0-9]+}} communicator{{s?}} (runner-up configuration: predicted {{.*}} s)
+// The attached machine is the chosen split: the master's workers and
+// communicators fill its 48 cores (2 threads each), and the first-touch and
+// network terms travel with it.
+// AUTO: #cmmtg.node<name = "master", cores = 48, workers = [[W:[0-9]+]], threads = 2, communicators = [[C:[0-9]+]], {{.*}}network = 1.250000e+09 : f64>
+//
+// configure=file (the default) plans for the file's split and says nothing
+// about configurations.
+// RUN: cmm-opt %s --cmm-plan="machine-model=%cmm_src/models/c5-table9.json nodes=3 tile-sizes=32 report=-" | FileCheck %s --check-prefix=FILE
+// FILE-NOT: chosen configuration
+// FILE-NOT: workers x
+// FILE: #cmmtg.node<name = "master", cores = 48, workers = 4, threads = 2, communicators = 14,
+//
+// An attached first touch is kept through the IR (the built-in model has
+// one) and a bad one is refused.
+// RUN: cmm-opt %s --cmm-attach-machine-model | FileCheck %s --check-prefix=TOUCH
+// TOUCH: first_touch = {{[0-9.]+}}E-10 : f64
+// RUN: cmm-opt %s --cmm-attach-machine-model | cmm-opt --cmm-plan="tile-sizes=32" -o /dev/null
+// RUN: cmm-opt %s --cmm-plan="tile-sizes=32" | cmm-opt | FileCheck %s --check-prefix=TOUCH
+// RUN: not cmm-opt --cmm-plan=configure=best %s 2>&1 | FileCheck %s --check-prefix=BADVALUE
+// BADVALUE: Cannot find option named 'best'
+module {
+  func.func @main() {
+    %0 = cmm.rand uniform seed 20260101 id 1 : tensor<64x64xf64>
+    %1 = cmm.rand uniform seed 20260101 id 2 : tensor<64x64xf64>
+    %2 = cmm.matmul %0, %1 : (tensor<64x64xf64>, tensor<64x64xf64>) -> tensor<64x64xf64>
+    cmm.print %2 "A * B" : tensor<64x64xf64>
+    return
+  }
+}
