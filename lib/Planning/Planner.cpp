@@ -89,10 +89,11 @@ static std::string scheduleCandidate(PlanCandidate &c,
   return "";
 }
 
-bool cmm::planning::scheduleCandidates(
-    std::vector<PlanCandidate> &candidates,
-    const std::vector<MachineModel> &machines, const PlanOptions &options,
-    size_t &chosen, std::string &error) {
+/// Schedules, checks and simulates every candidate (in parallel threads
+/// when `options.parallel`), each for `machines[candidate.machine]`.
+static bool scheduleAll(std::vector<PlanCandidate> &candidates,
+                        const std::vector<MachineModel> &machines,
+                        const PlanOptions &options, std::string &error) {
   std::vector<std::string> errors(candidates.size());
   unsigned threads =
       options.parallel ? std::max(1u, std::thread::hardware_concurrency()) : 1;
@@ -111,6 +112,15 @@ bool cmm::planning::scheduleCandidates(
       error = e;
       return false;
     }
+  return true;
+}
+
+bool cmm::planning::scheduleCandidates(
+    std::vector<PlanCandidate> &candidates,
+    const std::vector<MachineModel> &machines, const PlanOptions &options,
+    size_t &chosen, std::string &error) {
+  if (!scheduleAll(candidates, machines, options, error))
+    return false;
   // Only plans whose live tiles fit in every node's memory are kept.
   std::vector<MemoryPressure> pressure;
   for (const PlanCandidate &c : candidates)
@@ -197,7 +207,6 @@ static bool sweepConfigurations(Plan &plan, const PlanOptions &options,
     const PlanCandidate base = plan.best();
     const MachineModel current = plan.machines[base.machine];
     std::vector<PlanCandidate> tried;
-    std::vector<MachineModel> machines;
     for (auto [workers, comms] : coreSplits(current.nodes[cls.front()])) {
       MachineModel m = current;
       for (unsigned n : cls) {
@@ -212,33 +221,48 @@ static bool sweepConfigurations(Plan &plan, const PlanOptions &options,
       c.graph = base.graph;
       c.masterOnly = base.masterOnly;
       c.gangGemms = base.gangGemms;
-      c.machine = plan.machines.size() + machines.size();
+      c.machine = plan.machines.size();
       tried.push_back(std::move(c));
-      machines.push_back(std::move(m));
+      plan.machines.push_back(std::move(m));
     }
-    if (tried.empty())
-      continue;
-    std::vector<MachineModel> all = plan.machines;
-    all.insert(all.end(), machines.begin(), machines.end());
-    size_t best = 0;
-    if (!scheduleCandidates(tried, all, options, best, error)) {
-      // None fits: keep what was chosen.
-      if (error.rfind("no plan fits", 0) == 0) {
-        error.clear();
-        continue;
-      }
+    if (!scheduleAll(tried, plan.machines, options, error))
       return false;
-    }
-    plan.machines = std::move(all);
-    size_t first = plan.candidates.size();
-    for (PlanCandidate &c : tried)
+    // A split that does not fit in memory is listed but never chosen.
+    for (PlanCandidate &c : tried) {
+      bool better = memoryPressure(c, plan.machines[c.machine]).fits() &&
+                    c.simulation.makespan < plan.best().simulation.makespan;
       plan.candidates.push_back(std::move(c));
-    const PlanCandidate &challenger = plan.candidates[first + best];
-    if (memoryPressure(challenger, plan.machines[challenger.machine]).fits() &&
-        challenger.simulation.makespan < plan.best().simulation.makespan)
-      plan.chosen = first + best;
+      if (better)
+        plan.chosen = plan.candidates.size() - 1;
+    }
   }
   return true;
+}
+
+/// The splits of `machine`'s nodes: "node N on: ..." for each node whose
+/// split differs from the node before it (the nodes after it alike); with
+/// `from`, "node N: ..." for the nodes whose split differs from `from`'s,
+/// each run of them once.
+static std::string describeSplits(const MachineModel &machine,
+                                  const MachineModel *from = nullptr) {
+  auto split = [](const NodeSpec &x) {
+    return std::make_pair(x.workers, x.communicators);
+  };
+  auto listed = [&](unsigned n) {
+    return !from || split(machine.nodes[n]) != split(from->nodes[n]);
+  };
+  std::string text;
+  for (unsigned n = 0; n < machine.nodes.size(); ++n) {
+    bool sameRun = n > 0 && listed(n - 1) &&
+                   split(machine.nodes[n]) == split(machine.nodes[n - 1]);
+    if (!listed(n) || sameRun)
+      continue;
+    text += std::string(text.empty() ? "" : "; ") + "node " +
+            std::to_string(n) +
+            (from || n + 1 == machine.nodes.size() ? "" : " on") + ": " +
+            describeConfiguration(machine.nodes[n]);
+  }
+  return text;
 }
 
 unsigned PlanCandidate::nodesUsed() const {
@@ -415,25 +439,10 @@ void cmm::planning::printPlanReport(mlir::func::FuncOp func, const Plan &plan,
       startup += " (master only)";
     // A configuration of the sweep: what differs from the given model.
     const MachineModel &planned = plan.machines[c.machine];
-    if (c.machine != 0) {
-      // Each run of nodes with the same changed split, by its first node.
-      std::string changed;
-      for (unsigned n = 0; n < planned.nodes.size(); ++n) {
-        auto split = [](const NodeSpec &x) {
-          return std::make_pair(x.workers, x.communicators);
-        };
-        bool differs = split(planned.nodes[n]) != split(machine.nodes[n]);
-        bool likePrevious =
-            n > 0 && split(planned.nodes[n]) == split(planned.nodes[n - 1]) &&
-            split(planned.nodes[n - 1]) != split(machine.nodes[n - 1]);
-        if (differs && !likePrevious)
-          changed += std::string(changed.empty() ? "" : "; ") + "node " +
-                     std::to_string(n) + ": " +
-                     describeConfiguration(planned.nodes[n]);
-      }
-      if (!changed.empty())
+    if (c.machine != 0)
+      if (std::string changed = describeSplits(planned, &machine);
+          !changed.empty())
         startup += " (" + changed + ")";
-    }
     if (MemoryPressure pressure = memoryPressure(c, planned); !pressure.fits())
       startup += llvm::formatv(" (does not fit: {0:f3} GB of tiles on node "
                                "{1})",
@@ -463,16 +472,6 @@ void cmm::planning::printPlanReport(mlir::func::FuncOp func, const Plan &plan,
   // configure=auto: the configuration chosen, per node class, and the best
   // plan of another configuration at the chosen tile size.
   if (options.configure == Configure::Auto && machine.nodes.size() > 1) {
-    const MachineModel &chosen = plan.machine();
-    std::string config;
-    for (unsigned n = 0; n < chosen.nodes.size(); ++n)
-      if (n == 0 ||
-          !(chosen.nodes[n].workers == chosen.nodes[n - 1].workers &&
-            chosen.nodes[n].communicators == chosen.nodes[n - 1].communicators))
-        config += (config.empty() ? "" : "; ") + std::string("node ") +
-                  std::to_string(n) +
-                  (n + 1 < chosen.nodes.size() ? " on" : "") + ": " +
-                  describeConfiguration(chosen.nodes[n]);
     const PlanCandidate *runnerUp = nullptr;
     for (const PlanCandidate &c : plan.candidates)
       if (c.machine != plan.best().machine &&
@@ -480,7 +479,7 @@ void cmm::planning::printPlanReport(mlir::func::FuncOp func, const Plan &plan,
           memoryPressure(c, plan.machines[c.machine]).fits() &&
           (!runnerUp || c.simulation.makespan < runnerUp->simulation.makespan))
         runnerUp = &c;
-    os << "chosen configuration: " << config;
+    os << "chosen configuration: " << describeSplits(plan.machine());
     if (runnerUp)
       os << llvm::format(" (runner-up configuration: predicted %.4g s)",
                          runnerUp->simulation.makespan);

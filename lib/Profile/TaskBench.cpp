@@ -60,8 +60,9 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
     operands.push_back(operand(k, n, 2));
     break;
   case CostClass::Elementwise:
+  case CostClass::Pow:
     task.kind = TaskKind::Elementwise;
-    op.code = OpCode::Add;
+    op.code = cost == CostClass::Pow ? OpCode::EPow : OpCode::Add;
     operands.push_back(operand(m, n, 1));
     operands.push_back(operand(m, n, 2));
     break;
@@ -74,12 +75,6 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
     op.code = OpCode::Map;
     op.a = int64_t(mapFunction(cost));
     operands.push_back(operand(m, n, 1));
-    break;
-  case CostClass::Pow:
-    task.kind = TaskKind::Elementwise;
-    op.code = OpCode::EPow;
-    operands.push_back(operand(m, n, 1));
-    operands.push_back(operand(m, n, 2));
     break;
   case CostClass::Reduce:
     task.kind = TaskKind::Reduce;

@@ -26,7 +26,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
-#include <mutex>
 #include <set>
 
 using namespace cmm::scheduling;
@@ -125,20 +124,15 @@ MachineModel MachineModel::withFreeCommunication() const {
 
 #include "BuiltinModels.inc"
 
-/// A profile compiled in; parsed once.
-static const MachineModel &profileModel(const char *json) {
-  static std::mutex lock;
-  static std::map<const char *, MachineModel> parsed;
-  std::lock_guard<std::mutex> guard(lock);
-  auto it = parsed.find(json);
-  if (it != parsed.end())
-    return it->second;
+/// A profile compiled in (its text never changes, so it is read once by
+/// the caller's function-local static).
+static MachineModel parseProfile(const char *json) {
   MachineModel model;
   std::string error;
   if (!parseMachineModel(json, model, error))
     llvm::report_fatal_error(
         llvm::Twine("the built-in machine model does not parse: ") + error);
-  return parsed.emplace(json, std::move(model)).first->second;
+  return model;
 }
 
 MachineModel cmm::scheduling::builtinMachineModel(unsigned nodes) {
@@ -147,9 +141,9 @@ MachineModel cmm::scheduling::builtinMachineModel(unsigned nodes) {
   // scripts/regenerate-builtin-model): one rank with the machine's BLAS
   // threads for a single node; two ranks sharing the cores, one thread
   // each, for several loopback nodes, with the link measured between them.
-  const MachineModel &profile =
-      profileModel(nodes == 1 ? kOneRankProfile : kTwoRanksProfile);
-  const MachineModel &single = profileModel(kOneRankProfile);
+  static const MachineModel single = parseProfile(kOneRankProfile);
+  static const MachineModel pair = parseProfile(kTwoRanksProfile);
+  const MachineModel &profile = nodes == 1 ? single : pair;
   MachineModel model;
   model.name = "builtin";
   model.provenance = profile.provenance;
@@ -543,32 +537,31 @@ std::string cmm::scheduling::printMachineModel(const MachineModel &model) {
   llvm::raw_string_ostream os(text);
   {
     json::OStream j(os, /*IndentSize=*/2);
+    auto number = [&](llvm::StringRef key, double x) {
+      j.attributeBegin(key);
+      writeNumber(j, x);
+      j.attributeEnd();
+    };
+    auto bandwidth = [&](llvm::StringRef key, double x) {
+      j.attributeBegin(key);
+      writeBandwidth(j, x);
+      j.attributeEnd();
+    };
     j.object([&] {
       j.attribute("name", model.name);
-      if (model.memoryLimit > 0) {
-        j.attributeBegin("memory_limit_bytes");
-        writeNumber(j, model.memoryLimit);
-        j.attributeEnd();
-      }
+      if (model.memoryLimit > 0)
+        number("memory_limit_bytes", model.memoryLimit);
       j.attributeObject("default_link", [&] {
-        j.attributeBegin("latency_s");
-        writeNumber(j, model.defaultLink.latency);
-        j.attributeEnd();
-        j.attributeBegin("bandwidth_Bps");
-        writeBandwidth(j, model.defaultLink.bandwidth);
-        j.attributeEnd();
+        number("latency_s", model.defaultLink.latency);
+        bandwidth("bandwidth_Bps", model.defaultLink.bandwidth);
       });
       j.attributeArray("links", [&] {
         for (const auto &[key, spec] : model.links)
           j.object([&] {
             j.attribute("from", static_cast<int64_t>(key.first));
             j.attribute("to", static_cast<int64_t>(key.second));
-            j.attributeBegin("latency_s");
-            writeNumber(j, spec.latency);
-            j.attributeEnd();
-            j.attributeBegin("bandwidth_Bps");
-            writeBandwidth(j, spec.bandwidth);
-            j.attributeEnd();
+            number("latency_s", spec.latency);
+            bandwidth("bandwidth_Bps", spec.bandwidth);
           });
       });
       j.attributeArray("nodes", [&] {
@@ -580,15 +573,9 @@ std::string cmm::scheduling::printMachineModel(const MachineModel &model) {
             j.attribute("threads_per_worker",
                         static_cast<int64_t>(n.threadsPerWorker));
             j.attribute("communicators", static_cast<int64_t>(n.communicators));
-            j.attributeBegin("memory_bytes");
-            writeNumber(j, n.memoryBytes);
-            j.attributeEnd();
-            j.attributeBegin("first_touch_s_per_byte");
-            writeNumber(j, n.firstTouch);
-            j.attributeEnd();
-            j.attributeBegin("network_bandwidth_Bps");
-            writeBandwidth(j, n.networkBandwidth);
-            j.attributeEnd();
+            number("memory_bytes", n.memoryBytes);
+            number("first_touch_s_per_byte", n.firstTouch);
+            bandwidth("network_bandwidth_Bps", n.networkBandwidth);
             j.attributeObject("time", [&] {
               for (unsigned c = 0; c < kNumCostClasses; ++c) {
                 // Trailing zero coefficients are left out (missing means 0).
