@@ -54,7 +54,7 @@ def run_one(cmmc, prog, defines, ranks, model, repeat, workdir):
         r = subprocess.run(["mpirun", "-np", str(ranks), "--oversubscribe",
                             "--bind-to", "none", exe, "--stats"],
                            capture_output=True, text=True, env=env,
-                           cwd=os.path.dirname(os.path.abspath(prog)))
+                           cwd=workdir)
         m = STATS.search(r.stderr + r.stdout)
         if r.returncode != 0 or not m:
             raise RuntimeError("%s %s failed:\n%s" % (prog, defines, r.stderr))
@@ -85,6 +85,11 @@ def main():
           "| measured / predicted |" % a.repeat)
     print("| --- | --- | --- | --- | --- | --- |")
     with tempfile.TemporaryDirectory() as workdir:
+        # Programs name their inputs relative to the repository root
+        # (examples/data/...) and write their outputs into the working
+        # directory: run them in a scratch directory that sees examples/.
+        os.symlink(os.path.abspath(os.path.join(a.root, "examples")),
+                   os.path.join(workdir, "examples"))
         for prog in sorted(glob.glob(os.path.join(a.root, "examples", "*.cmm"))):
             name = os.path.basename(prog)[:-4]
             if only and name not in only:

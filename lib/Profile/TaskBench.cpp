@@ -5,7 +5,9 @@
 #include "cmmrt/Kernels.h"
 #include "cmmrt/TaskKernels.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -122,6 +124,21 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
     operands.push_back(operand(m, n, 1));
     break;
   }
+  // In a program a task's inputs are seldom in cache (other tasks ran
+  // since they were written), so each repetition reads its own copy, out
+  // of cache: with copies enough to exceed the last-level cache, a small
+  // tile costs what it costs there, not a hot loop's time.
+  double bytes = 0;
+  for (const Matrix &m : operands)
+    bytes += 8.0 * double(m.rows()) * double(m.cols());
+  if (bytes > 0) {
+    size_t copies =
+        size_t(std::min(kMaxColdCopies, std::ceil(kColdBytes / bytes)));
+    std::vector<Matrix> first = operands;
+    for (size_t c = 1; c < copies; ++c)
+      operands.insert(operands.end(), first.begin(), first.end());
+    perRun = first.size();
+  }
   slots.push_back({0, outRows, outCols, 0, 0, 1});
   task.op = 0;
   task.numOutputs = 1;
@@ -135,8 +152,11 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
 
 double TaskBench::run() {
   std::vector<cmmrt::TileRef> inputs;
-  for (const Matrix &m : operands)
-    inputs.push_back({&m, 0, 0});
+  size_t copies = perRun ? operands.size() / perRun : 0;
+  for (size_t i = 0; i < perRun; ++i)
+    inputs.push_back({&operands[next * perRun + i], 0, 0});
+  if (copies)
+    next = (next + 1) % copies;
   std::string error;
   auto noLoad = [](int32_t, std::shared_ptr<const Matrix> &, std::string &e) {
     e = "no loads in a profile";
@@ -172,8 +192,14 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
       if (s >= 64) // thin inner dimensions: the mk, nk and mn terms
         out.push_back({double(s), double(s), double(s / 8), 0});
     }
-    // Matrix-vector products (a vector operand runs dgemv).
-    out.push_back({quick ? 500.0 : 2000.0, 1, quick ? 500.0 : 2000.0, 0});
+    // Matrix-vector products (a vector operand runs dgemv), both ways: A * x
+    // streams A as m x k (the mk term), x' * A as k x n (the nk term), and a
+    // small one for their per-call cost.
+    for (double s : quick ? std::vector<double>{200, 1000}
+                          : std::vector<double>{200, 1000, 3000}) {
+      out.push_back({s, 1, s, 0});
+      out.push_back({1, s, s, 0});
+    }
     break;
   }
   case CostClass::Solve: {

@@ -23,7 +23,7 @@ struct Event {
   double time;
   double delta;  // bytes: > 0 allocated, < 0 released
   long producer; // task id, or -(transfer index + 1); for allocations
-  bool pooled;   // a tile buffer of the runtime's pool (fresh pages)
+  bool pooled;   // from the runtime's tile pool, else from malloc's heap
 };
 } // namespace
 
@@ -94,8 +94,8 @@ MemoryTimeline cmm::scheduling::memoryTimeline(const TaskGraph &graph,
     unsigned node = key.second;
     if (node >= numNodes)
       continue;
-    // Buffers below the pool's threshold come from malloc's heap, which
-    // reuses what any earlier tile freed: they are not charged first touch.
+    // Buffers below the pool's threshold come from malloc's heap (which the
+    // runtime keeps: cmmrt::keepFreedHeapMemory), the others from the pool.
     bool pooled = c.bytes >= double(cmmrt::kPooledBufferBytes);
     for (const auto &[time, producer] : c.made)
       if (producer < 0 || !outputInPlace[producer])
@@ -114,17 +114,19 @@ MemoryTimeline cmm::scheduling::memoryTimeline(const TaskGraph &graph,
         list.begin(), list.end(), [](const Event &a, const Event &b) {
           return a.time < b.time || (a.time == b.time && a.delta < b.delta);
         });
-    double live = 0, peak = 0, livePooled = 0, peakPooled = 0;
+    // The pool and malloc's heap each reuse only their own freed buffers:
+    // each faults in the bytes its live tiles grow past its own peak.
+    double live = 0, peak = 0;
+    double reservoirLive[2] = {0, 0}, reservoirPeak[2] = {0, 0};
     for (const Event &e : list) {
       live += e.delta;
       peak = std::max(peak, live);
-      if (!e.pooled)
+      double &rLive = reservoirLive[e.pooled], &rPeak = reservoirPeak[e.pooled];
+      rLive += e.delta;
+      if (e.delta <= 0 || rLive <= rPeak)
         continue;
-      livePooled += e.delta;
-      if (e.delta <= 0 || livePooled <= peakPooled)
-        continue;
-      double fresh = std::min(e.delta, livePooled - peakPooled);
-      peakPooled = livePooled;
+      double fresh = std::min(e.delta, rLive - rPeak);
+      rPeak = rLive;
       if (e.producer >= 0)
         out.freshTaskBytes[e.producer] += fresh;
       else

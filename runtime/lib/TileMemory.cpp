@@ -2,12 +2,14 @@
 
 #include "cmmrt/TileMemory.h"
 
+#include <climits>
 #include <cstdlib>
 #include <mutex>
 #include <new>
 #include <unordered_map>
 #include <vector>
 
+#include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -51,6 +53,13 @@ Pool &pool() {
   return *instance;                   // static destructors
 }
 } // namespace
+
+void cmmrt::keepFreedHeapMemory() {
+#ifdef M_TRIM_THRESHOLD
+  mallopt(M_MMAP_THRESHOLD, int(kPooledBufferBytes));
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
+#endif
+}
 
 void *cmmrt::allocateTileMemory(size_t bytes) {
   if (bytes < kPooledBufferBytes) {

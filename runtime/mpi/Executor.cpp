@@ -7,10 +7,12 @@
 #include "cmmrt/Format.h"
 #include "cmmrt/MatrixIO.h"
 #include "cmmrt/TaskKernels.h"
+#include "cmmrt/TileMemory.h"
 #include "cmmrt/TraceLayout.h"
 
 #include <mpi.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -179,6 +181,19 @@ private:
     std::lock_guard<std::mutex> lock(traceMutex);
     events.push_back(std::move(e));
   }
+  /// Worker `w` ran `task` from `start` to now: counted, timed by its cost
+  /// class (--stats) and traced.
+  void taskDone(const Task &task, int w, double start) {
+    double end = now();
+    ++tasksRun;
+    {
+      std::lock_guard<std::mutex> lock(statsMutex);
+      ClassTime &c = byClass[unsigned(task.cost)];
+      ++c.tasks;
+      c.measured += end - start;
+    }
+    record({task.name, "task", trace::workerThread(w), start, end});
+  }
   /// The first task that reads `slot` on its node, for messages.
   std::string neededBy(int32_t slot) const;
 
@@ -217,6 +232,9 @@ private:
 
   std::atomic<long long> bytesSent{0}, bytesReceived{0}, cacheHits{0};
   std::atomic<long long> tasksRun{0};
+  std::mutex statsMutex;
+  /// Measured on this rank, by CostClass; the last entry the sends.
+  std::vector<ClassTime> byClass{kNumCostClasses + 1};
   std::mutex traceMutex;
   std::vector<TraceEvent> events;
 };
@@ -397,8 +415,7 @@ void Executor::worker(int w) {
       double start = now();
       distributedGemm(task, inputs, poisoned);
       held.clear();
-      ++tasksRun;
-      record({task.name, "task", trace::workerThread(w), start, now()});
+      taskDone(task, w, start);
       continue;
     }
     if (poisoned) {
@@ -426,8 +443,7 @@ void Executor::worker(int w) {
         printed[task.op] = std::move(line);
       }
       progress.notify_all();
-      ++tasksRun;
-      record({task.name, "task", trace::workerThread(w), start, now()});
+      taskDone(task, w, start);
       continue;
     }
     // The last reader of a tile of its result's shape takes the buffer
@@ -489,8 +505,7 @@ void Executor::worker(int w) {
       for (int32_t o = 0; o < task.numOutputs; ++o)
         put(task.firstOutput + o, std::move(outputs[o]));
     }
-    ++tasksRun;
-    record({task.name, "task", trace::workerThread(w), start, now()});
+    taskDone(task, w, start);
   }
 }
 
@@ -567,12 +582,15 @@ bool complete(MPI_Request &request, double timeout, bool collective,
         MPI_Cancel(&request);
       return false;
     }
-    // The wait is on the critical path of whatever needs the tile: poll
-    // finely (a 1 ms sleep added up to a third of HITS's run time), and
-    // back off only for waits longer than a tenth of a second.
+    // The wait is on the critical path of whatever needs the tile, but a
+    // polling thread takes CPU from the workers when they share cores (two
+    // ranks on this 2-core VM). Sleeping an eighth of the time waited so far
+    // (5 us to 0.5 ms) bounds both: a completion is seen at most ~12 %
+    // late, and a wait of T costs O(log T) wake-ups, not T / 10 us.
     if (spins > 200)
-      std::this_thread::sleep_for(std::chrono::microseconds(
-          now - begin > std::chrono::milliseconds(100) ? 200 : 10));
+      std::this_thread::sleep_for(std::clamp<Clock::duration>(
+          (now - begin) / 8, std::chrono::microseconds(5),
+          std::chrono::microseconds(500)));
   }
 }
 
@@ -605,8 +623,14 @@ void Executor::transfer(const Transfer &x, int32_t index) {
     }
     bytesSent += 8LL * count;
     release(x.source);
+    double end = now();
+    {
+      std::lock_guard<std::mutex> lock(statsMutex);
+      ++byClass.back().tasks;
+      byClass.back().measured += end - start;
+    }
     record({"send to " + std::to_string(x.to), "send",
-            trace::commThread(plan.workers[rank], x.sendComm), start, now()});
+            trace::commThread(plan.workers[rank], x.sendComm), start, end});
     return;
   }
   Matrix tile(target.rows, target.cols);
@@ -642,6 +666,9 @@ void Executor::transfer(const Transfer &x, int32_t index) {
 }
 
 void Executor::communicator(int c) {
+  // complete()'s short sleeps would otherwise last the default 50 us timer
+  // slack (a 10 us sleep took 60-90 us: most of a small transfer's time).
+  prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
   for (int32_t i = 0; i < plan.numTransfers; ++i) {
     const Transfer &x = plan.transfers[i];
     if (serves(c, x))
@@ -755,6 +782,29 @@ void Executor::collect(double seconds, ExecResult &result) {
   result.seconds = slowest;
   result.gathered = std::move(results);
   result.printed = std::move(printed);
+
+  // Per class: measured summed over ranks, predicted from the plan.
+  std::vector<double> measured, counts, summed(2 * byClass.size());
+  for (const ClassTime &c : byClass) {
+    measured.push_back(c.measured);
+    counts.push_back(double(c.tasks));
+  }
+  measured.insert(measured.end(), counts.begin(), counts.end());
+  MPI_Reduce(measured.data(), summed.data(), int(summed.size()), MPI_DOUBLE,
+             MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank != 0)
+    return;
+  result.byClass.assign(byClass.size(), ClassTime{});
+  for (size_t c = 0; c < byClass.size(); ++c) {
+    result.byClass[c].measured = summed[c];
+    result.byClass[c].tasks = (long long)summed[byClass.size() + c];
+  }
+  for (int32_t t = 0; t < plan.numTasks; ++t)
+    result.byClass[unsigned(plan.tasks[t].cost)].predicted +=
+        plan.tasks[t].finish - plan.tasks[t].start;
+  for (int32_t i = 0; i < plan.numTransfers; ++i)
+    result.byClass.back().predicted +=
+        plan.transfers[i].finish - plan.transfers[i].start;
 }
 
 void Executor::writeTrace() {
@@ -869,7 +919,33 @@ void cmmrt::executePlan(const Plan &plan, const ExecOptions &options,
     executor.writeTrace();
 }
 
+/// --stats: per cost class that ran, the task time the plan predicted and
+/// the time measured (each summed over every worker of every rank), so a
+/// user sees which term of the machine model is off (docs/machine-model.md).
+static void printClassTimes(const std::vector<ClassTime> &byClass) {
+  std::fprintf(stderr,
+               "cmm stats by cost class (task seconds summed over "
+               "workers):\n  %-12s %8s %12s %12s %9s\n",
+               "class", "tasks", "predicted s", "measured s",
+               "measured/"
+               "predicted");
+  for (size_t c = 0; c < byClass.size(); ++c) {
+    const ClassTime &t = byClass[c];
+    if (t.tasks == 0)
+      continue;
+    const char *name =
+        c < kNumCostClasses ? costClassName(CostClass(c)) : "transfers";
+    std::fprintf(stderr, "  %-12s %8lld %12.4g %12.4g ", name, t.tasks,
+                 t.predicted, t.measured);
+    if (t.predicted > 0)
+      std::fprintf(stderr, "%9.2f\n", t.measured / t.predicted);
+    else
+      std::fprintf(stderr, "%9s\n", "-");
+  }
+}
+
 int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
+  keepFreedHeapMemory(); // the first-touch model's assumption
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   int rank = 0, size = 0;
@@ -932,6 +1008,8 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
                  plan.nodes, (long long)plan.tileSize, plan.predictedMakespan,
                  result.seconds, result.tasks, plan.numTransfers,
                  result.bytesReceived / 1e6, result.cacheHits);
+  if (options.stats && rank == 0)
+    printClassTimes(result.byClass);
   if (!ok) {
     MPI_Abort(MPI_COMM_WORLD, 1);
     return 1;

@@ -28,6 +28,25 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
 
 
+
+def check_class_table(stderr, where):
+    """--stats' table by cost class accounts for every task and transfer
+    the summary line counts, each row with its predicted and measured time."""
+    summary = re.search(r"(\d+) tasks, (\d+) transfers", stderr)
+    rows = re.findall(r"^  (\w+) +(\d+) +([\d.e+-]+) +([\d.e+-]+) ", stderr,
+                      re.M)
+    assert summary and rows, "%s: no --stats table by class in\n%s" % (
+        where, stderr)
+    tasks = sum(int(n) for name, n, _, _ in rows if name != "transfers")
+    sends = sum(int(n) for name, n, _, _ in rows if name == "transfers")
+    assert tasks == int(summary.group(1)), "%s: %d tasks by class, %s in all" % (
+        where, tasks, summary.group(1))
+    assert sends == int(summary.group(2)), \
+        "%s: %d transfers by class, %s in all" % (where, sends,
+                                                  summary.group(2))
+    for name, n, predicted, measured in rows:
+        assert float(measured) >= 0 and float(predicted) >= 0, (where, name)
+
 def run(cmd, cwd, timeout=600):
     p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=ENV,
                        timeout=timeout)
@@ -133,6 +152,7 @@ def main():
             stats = re.search(r"(\d+) transfers", p.stderr)
             assert stats, "%s: no --stats line in\n%s" % (where, p.stderr)
             moved += int(stats.group(1))
+            check_class_table(p.stderr, where)
             got = dumps(out_dir)
             assert [shape_of(l) for l in out.splitlines()] == \
                 [shape_of(l) for l in ref_out.splitlines()], \

@@ -81,13 +81,37 @@ TEST(MemoryTimeline, NewOutputRaisesThePeak) {
             (std::vector<double>{800 * MiB, 800 * MiB, 800 * MiB, 0, 0}));
 }
 
-TEST(MemoryTimeline, HeapTilesCountInThePeakButFaultNothing) {
+TEST(MemoryTimeline, HeapTilesFaultAboveTheirOwnPeak) {
   // The same chain in bytes: 800-byte tiles come from malloc's heap, which
-  // reuses freed memory, so no task writes fresh pages; the peak is the same.
+  // the runtime keeps, so they fault as the pool's do, above the heap's peak.
   Chain c = chain(TaskKind::Gemm, /*unit=*/1.0);
   MemoryTimeline m = memoryTimeline(c.graph, c.plan, 1);
   EXPECT_DOUBLE_EQ(m.peakBytes[0], 2400);
-  EXPECT_EQ(m.freshTaskBytes, (std::vector<double>(5, 0.0)));
+  EXPECT_EQ(m.freshTaskBytes, (std::vector<double>{800, 800, 800, 0, 0}));
+}
+
+TEST(MemoryTimeline, HeapAndPoolDoNotReuseEachOther) {
+  // t0 makes 800 MiB (pool) [0,1], read by t1 [1,2], which makes 800 bytes
+  // (heap); t0's tile is freed at 2; t2 [2,3] makes another 800 bytes while
+  // t1's is live: the heap grows (fresh) though the pool has 800 MiB free.
+  TaskGraph g;
+  Task gen;
+  gen.kind = TaskKind::Generate;
+  TaskId t0 = g.addTask(gen);
+  DataId d0 = g.addData(t0, 800 * MiB);
+  Task use;
+  use.kind = TaskKind::Reduce;
+  use.inputs = {d0};
+  TaskId t1 = g.addTask(use);
+  DataId d1 = g.addData(t1, 800);
+  Task again = use;
+  again.inputs = {d1};
+  TaskId t2 = g.addTask(again);
+  g.addData(t2, 800);
+  Schedule plan;
+  plan.placement = {{0, 0, 0, 1}, {0, 0, 1, 2}, {0, 0, 2, 3}};
+  MemoryTimeline m = memoryTimeline(g, plan, 1);
+  EXPECT_EQ(m.freshTaskBytes, (std::vector<double>{800 * MiB, 800, 800}));
 }
 
 TEST(MemoryTimeline, ReceivedCopiesCountOnTheReceiver) {

@@ -23,6 +23,7 @@
 #include "cmm/Profile/Statistics.h"
 #include "cmm/Profile/TaskBench.h"
 #include "cmm/Scheduling/MachineModel.h"
+#include "cmmrt/TileMemory.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -255,6 +256,7 @@ std::string utcNow() {
 } // namespace
 
 int main(int argc, char **argv) {
+  cmmrt::keepFreedHeapMemory(); // as a generated program's heap behaves
   MPI_Init(&argc, &argv);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -2,7 +2,9 @@
 //
 // What cmm-profile times for a cost class: one task of the runtime
 // (cmmrt::runTask, what a generated program's worker calls) on operands of
-// a given size, so the fitted model describes the code that runs. Output
+// a given size, so the fitted model describes the code that runs. Each
+// repetition reads its own copy of the operands, out of cache, as a task
+// in a program reads tiles other tasks wrote a while ago. Output
 // buffers come from the runtime's tile pool, reused from one repetition to
 // the next as a running program reuses them, so the polynomials hold no
 // page faults: the model charges those apart (FirstTouch.h). Each class
@@ -41,7 +43,13 @@ private:
   cmmrt::plan::Op op{};
   std::vector<cmmrt::plan::Slot> slots;
   cmmrt::plan::Task task{};
+  /// Bytes of operand copies a bench cycles through (twice the 32 MiB
+  /// last-level cache of the development VM), and the most copies.
+  static constexpr double kColdBytes = 64.0 * (1 << 20);
+  static constexpr double kMaxColdCopies = 4096;
+  /// Copies of the task's operands, `perRun` to a run, used in turn.
   std::vector<cmmrt::Matrix> operands;
+  size_t perRun = 0, next = 0;
   std::vector<cmmrt::Matrix> outputs;
   Observation sig;
 };

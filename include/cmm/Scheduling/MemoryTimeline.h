@@ -10,9 +10,9 @@
 // because the runtime reuses freed buffers (cmmrt/TileMemory.h), the bytes
 // each task or transfer writes into pages the node never touched before: the
 // part of a live total above the node's previous peak (first-touch faults).
-// Only the pool's buffers (at least kPooledBufferBytes) count for that:
-// smaller tiles come from malloc's heap, which reuses whatever any earlier
-// tile freed.
+// The pool's buffers (at least kPooledBufferBytes) and the smaller ones from
+// malloc's heap (which the runtime never gives back to the system) are two
+// reservoirs, each with its own peak: neither reuses the other's memory.
 //
 //===----------------------------------------------------------------------===//
 

@@ -78,8 +78,9 @@ struct TaskInfo {
   int firstOutput, numOutputs;
   std::string name;
   double start, finish;
-  size_t order;    // in the graph
-  int inputsA = 0; // distributed_gemm: the first inputs are tiles of A
+  size_t order;       // in the graph
+  int inputsA = 0;    // distributed_gemm: the first inputs are tiles of A
+  tg::CostClass cost; // for the program's --stats by class
 };
 
 struct TransferInfo {
@@ -96,6 +97,15 @@ const char *kindName(tg::TaskKind kind) {
 #include "cmmrt/TaskKinds.def"
   };
   return kEnumerators[static_cast<unsigned>(kind)];
+}
+
+/// The C++ spelling of a cost class in generated programs (CostClasses.def).
+const char *costClassEnumerator(tg::CostClass cost) {
+  static const char *const kEnumerators[] = {
+#define CMM_COST_CLASS(Enumerator, name, fallback) #Enumerator,
+#include "cmmrt/CostClasses.def"
+  };
+  return kEnumerators[static_cast<unsigned>(cost)];
 }
 
 /// One entry of the op table: the runtime's OpCode and its parameters.
@@ -277,6 +287,7 @@ LogicalResult CppEmitter::collectGraph() {
     info.start = task.getStart() ? task.getStart()->convertToDouble() : 0.0;
     info.finish = task.getFinish() ? task.getFinish()->convertToDouble() : 0.0;
     info.order = order;
+    info.cost = task.getCostClass();
     if (task.getTaskKind() == tg::TaskKind::DistributedGemm) {
       // The runtime runs COSMA on every rank, rooted at the master: a gang
       // over all nodes, first node 0, on each node's worker 0.
@@ -403,7 +414,8 @@ void CppEmitter::emit() {
        << t.node << ", " << t.worker << ", " << firstInput << ", "
        << t.inputs.size() << ", " << t.firstOutput << ", " << t.numOutputs
        << ", " << quote(t.name) << ", " << literal(t.start) << ", "
-       << literal(t.finish) << ", " << t.inputsA << "},\n";
+       << literal(t.finish) << ", " << t.inputsA
+       << ", CostClass::" << costClassEnumerator(t.cost) << "},\n";
     firstInput += t.inputs.size();
   }
   os << "};\n\n";

@@ -16,7 +16,8 @@
 //   order, after the run.
 //
 // Options of a generated program: --stats (predicted vs measured makespan,
-// bytes moved, cache hits), --recv-timeout=SECONDS, --dump-prints=DIR
+// bytes moved, cache hits, and task time per cost class, so a user sees
+// which term of the model is off), --recv-timeout=SECONDS, --dump-prints=DIR
 // (each printed matrix also as DIR/print<N>.npy, as the interpreter's
 // --dump-prints). CMM_TRACE=file.json writes the measured schedule as Chrome
 // trace events; CMM_RECV_TIMEOUT sets the timeout.
@@ -45,6 +46,13 @@ struct ExecOptions {
   bool keepPrinted = false;
 };
 
+/// The task time of one cost class (or of the transfers), summed over the
+/// workers of every rank: what the plan predicted and what was measured.
+struct ClassTime {
+  long long tasks = 0;
+  double predicted = 0, measured = 0;
+};
+
 /// What one rank saw; the counters summed over ranks on rank 0.
 struct ExecResult {
   std::map<int32_t, Matrix> gathered;     // rank 0: gathered matrices by op
@@ -52,6 +60,9 @@ struct ExecResult {
   long long bytesSent = 0, bytesReceived = 0, cacheHits = 0, tasks = 0;
   long long liveSlots = 0; // tile copies still held after the run
   double seconds = 0;      // the slowest rank's run time
+  /// Rank 0: by CostClass; the last entry the transfers (measured at the
+  /// sender, from the send's start to its completion).
+  std::vector<ClassTime> byClass;
 };
 
 /// The run itself, for tests: MPI is initialized with MPI_THREAD_MULTIPLE

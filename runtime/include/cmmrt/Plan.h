@@ -110,6 +110,7 @@ struct Task {
   const char *name;
   double start, finish; // predicted, seconds
   int32_t inputsA;      // DistributedGemm: the first inputs are A's tiles
+  CostClass cost;       // the time-model class the planner charged it
 };
 
 /// A tile sent from one node to another: `source` on `from` becomes

@@ -25,6 +25,14 @@ namespace cmmrt {
 /// malloc, whose heap reuses them already.
 constexpr size_t kPooledBufferBytes = size_t(1) << 20;
 
+/// Makes malloc keep the memory freed tiles give back (no trimming of its
+/// heap, nothing below kPooledBufferBytes served by a fresh mapping), so
+/// small tiles, like pooled ones, fault their pages in once, up to the peak
+/// (glibc otherwise trims and remaps, and a plan of 320 KB tiles paid page
+/// faults on most of them: 3-8x their time). Generated programs and
+/// cmm-profile call it first.
+void keepFreedHeapMemory();
+
 /// A block of at least `bytes` bytes (page aligned when pooled). Like
 /// operator new, throws std::bad_alloc when the system has no memory left
 /// (after unmapping the kept blocks), so it never returns nullptr.
