@@ -587,7 +587,7 @@ bool complete(MPI_Request &request, double timeout, bool collective,
     // ranks on this 2-core VM). Sleeping an eighth of the time waited so far
     // (5 us to 0.5 ms) bounds both: a completion is seen at most ~12 %
     // late, and a wait of T costs O(log T) wake-ups, not T / 10 us.
-    if (spins > 200)
+    if (spins > 20)
       std::this_thread::sleep_for(std::clamp<Clock::duration>(
           (now - begin) / 8, std::chrono::microseconds(5),
           std::chrono::microseconds(500)));

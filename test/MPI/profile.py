@@ -104,6 +104,21 @@ for (f, t), l in links.items():
     check(f != t and l["latency_s"] >= 0 and
           (l["bandwidth_Bps"] == "inf" or l["bandwidth_Bps"] > 0),
           "link %d->%d: %s" % (f, t, l))
+# Each link was timed through the executor (tiles of 1.6 KB up) and by an
+# MPI ping-pong; the model's link is the executor fit, whose reported error
+# is recomputed from its points.
+for rep in prov["links"]:
+    l = links[(rep["from"], rep["to"])]
+    check(rep["path"] == "executor" and "mpi_ping_pong" in rep and
+          len(rep["measured"]) >= 4 and rep["measured"][0][0] == 1600,
+          "link %d->%d not timed through the executor: %s"
+          % (rep["from"], rep["to"], rep))
+    bw = float("inf") if l["bandwidth_Bps"] == "inf" else l["bandwidth_Bps"]
+    rel = [(l["latency_s"] + b / bw - s) / s for b, s in rep["measured"]]
+    rms = math.sqrt(sum(x * x for x in rel) / len(rel))
+    check(abs(rms - rep["rms_relative_error"]) <= 1e-6 * max(1, rms),
+          "link %d->%d: reported rms %.6g, recomputed %.6g"
+          % (rep["from"], rep["to"], rep["rms_relative_error"], rms))
 
 plan = subprocess.run([cmmc, "--emit=plan", "--machine-model=" + model_path,
                        "-D", "n=400", example], capture_output=True,
