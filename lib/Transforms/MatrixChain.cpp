@@ -61,8 +61,7 @@ SmallVector<Operation *> cmm::findChainRoots(func::FuncOp func) {
   constexpr int64_t maxExpand = 64;
   SmallVector<Operation *> roots;
   func.walk([&](Operation *op) {
-    if (isChainExpr(op, maxExpand) &&
-        !isAbsorbed(op->getResult(0), maxExpand))
+    if (isChainExpr(op, maxExpand) && !isAbsorbed(op->getResult(0), maxExpand))
       roots.push_back(op);
   });
   return roots;
@@ -191,28 +190,59 @@ static double squaringFlops(int64_t n, int64_t m) {
   return squaringProducts(m) * matmulFlops(n, n, n);
 }
 
+ChainPlan::ChainPlan(size_t n, std::vector<size_t> starts)
+    : size(n), segments(starts.size()), segmentOf(n, 0),
+      costs(segments * segments, 0.0), splits(segments * segments, 0) {
+  for (size_t s = 0; s < segments; ++s) {
+    size_t end = s + 1 < segments ? starts[s + 1] : n;
+    for (size_t i = starts[s]; i < end; ++i)
+      segmentOf[i] = s;
+  }
+}
+
 ChainPlan ChainPlan::optimal(ArrayRef<ChainFactor> factors,
                              bool allowSquaring) {
   size_t n = factors.size();
-  ChainPlan plan(n);
   SmallVector<size_t> runs = runLengths(factors);
   auto rows = [&](size_t i) { return factors[i].rows; };
   auto cols = [&](size_t j) { return factors[j].cols; };
-  for (size_t len = 2; len <= n; ++len) {
-    for (size_t i = 0; i + len <= n; ++i) {
-      size_t j = i + len - 1;
+  // The leaves: every factor, or for a long chain every run of a repeated
+  // square factor (squared whole) and every other factor.
+  std::vector<size_t> starts;
+  bool exact = n <= kMaxExactFactors;
+  for (size_t i = 0; i < n;) {
+    starts.push_back(i);
+    bool run = !exact && allowSquaring && runs[i] >= 2 && rows(i) == cols(i);
+    i += run ? runs[i] : 1;
+  }
+  if (starts.size() > kMaxExactFactors)
+    return ChainPlan(n, {}); // not valid(): the program's order stays
+  ChainPlan plan(n, starts);
+  size_t segs = starts.size();
+  auto last = [&](size_t s) {
+    return s + 1 < segs ? starts[s + 1] - 1 : n - 1;
+  };
+  for (size_t s = 0; s < segs; ++s)
+    if (size_t i = starts[s], j = last(s); i < j) {
+      plan.cost(i, j) = squaringFlops(rows(i), static_cast<int64_t>(j - i + 1));
+      plan.split(i, j) = kSquare;
+    }
+  for (size_t len = 2; len <= segs; ++len) {
+    for (size_t a = 0; a + len <= segs; ++a) {
+      size_t b = a + len - 1, i = starts[a], j = last(b);
       double best = std::numeric_limits<double>::infinity();
       int bestSplit = 0;
-      for (size_t k = i; k < j; ++k) {
-        double c = plan.cost(i, k) + plan.cost(k + 1, j) +
-                   matmulFlops(rows(i), cols(k), cols(j));
-        if (c < best) {
-          best = c;
+      for (size_t c = a; c < b; ++c) {
+        size_t k = last(c);
+        double cost = plan.cost(i, k) + plan.cost(k + 1, j) +
+                      matmulFlops(rows(i), cols(k), cols(j));
+        if (cost < best) {
+          best = cost;
           bestSplit = static_cast<int>(k);
         }
       }
-      if (allowSquaring && runs[i] >= len && rows(i) == cols(i)) {
-        double c = squaringFlops(rows(i), static_cast<int64_t>(len));
+      if (allowSquaring && runs[i] >= j - i + 1 && rows(i) == cols(i)) {
+        double c = squaringFlops(rows(i), static_cast<int64_t>(j - i + 1));
         if (c < best) {
           best = c;
           bestSplit = kSquare;
@@ -227,7 +257,7 @@ ChainPlan ChainPlan::optimal(ArrayRef<ChainFactor> factors,
 
 ChainPlan ChainPlan::squaring(ArrayRef<ChainFactor> factors) {
   size_t n = factors.size();
-  ChainPlan plan(n);
+  ChainPlan plan(n, {0});
   plan.cost(0, n - 1) = squaringFlops(factors[0].rows, n);
   plan.split(0, n - 1) = kSquare;
   return plan;
@@ -275,9 +305,8 @@ private:
       return f.value;
     Value &t = transposes[f.value];
     if (!t)
-      t = TransposeOp::create(b, loc,
-                              getMatrixType(b.getContext(), f.rows, f.cols),
-                              f.value);
+      t = TransposeOp::create(
+          b, loc, getMatrixType(b.getContext(), f.rows, f.cols), f.value);
     return t;
   }
 
@@ -341,8 +370,8 @@ Value ChainPlan::emit(OpBuilder &builder, Location loc,
   return v;
 }
 
-std::pair<size_t, size_t>
-ChainPlan::scaleNode(ArrayRef<ChainFactor> factors, double &elements) const {
+std::pair<size_t, size_t> ChainPlan::scaleNode(ArrayRef<ChainFactor> factors,
+                                               double &elements) const {
   std::pair<size_t, size_t> best{0, size - 1};
   elements = std::numeric_limits<double>::infinity();
   SmallVector<std::pair<size_t, size_t>> stack{{0, size - 1}};

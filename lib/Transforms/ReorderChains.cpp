@@ -21,13 +21,16 @@ using namespace mlir;
 using namespace cmm;
 
 namespace {
-struct ReorderChainsPass : public cmm::impl::ReorderChainsBase<ReorderChainsPass> {
+struct ReorderChainsPass
+    : public cmm::impl::ReorderChainsBase<ReorderChainsPass> {
   void runOnOperation() override {
     RuleCounts counts;
     forEachChain(getOperation(), [&](ProductChain &chain) {
       if (chain.factors.size() < 2)
         return;
       ChainPlan plan = ChainPlan::optimal(chain.factors);
+      if (!plan.valid())
+        return; // too long to plan: the program's order stays
       double cost = plan.flops() + scaleFlops(chain, plan);
       // Strictly cheaper, beyond rounding of the float counts.
       if (!(cost < chain.originalFlops() * (1.0 - 1e-9)))

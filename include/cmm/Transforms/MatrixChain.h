@@ -72,12 +72,21 @@ ProductChain flattenChain(mlir::Operation *root, int64_t maxExpand = 64,
 class ChainPlan {
 public:
   /// The cheapest order by dynamic programming. With `allowSquaring`, a run
-  /// of one repeated square factor may be computed by squaring.
+  /// of one repeated square factor may be computed by squaring. Chains of
+  /// more than kMaxExactFactors factors (a loop of 20000 products unrolled)
+  /// are planned over their runs instead, each run of a repeated square
+  /// factor squared whole: O(runs^3) time and O(runs^2) memory, where the
+  /// exact table of a 20000-factor chain took 4.8 GB and never finished.
+  /// With more than kMaxExactFactors runs too, the plan is not valid() and
+  /// the chain keeps the program's order.
   static ChainPlan optimal(llvm::ArrayRef<ChainFactor> factors,
                            bool allowSquaring = true);
   /// The whole chain, which must be one repeated square factor, by squaring.
   static ChainPlan squaring(llvm::ArrayRef<ChainFactor> factors);
 
+  static constexpr size_t kMaxExactFactors = 400;
+
+  bool valid() const { return !costs.empty(); }
   double flops() const { return cost(0, size - 1); }
 
   /// Emits the products before the builder's insertion point and returns the
@@ -100,16 +109,23 @@ public:
 
 private:
   static constexpr int kSquare = -1;
-  explicit ChainPlan(size_t n)
-      : size(n), costs(n * n, 0.0), splits(n * n, 0) {}
-  double &cost(size_t i, size_t j) { return costs[i * size + j]; }
-  double cost(size_t i, size_t j) const { return costs[i * size + j]; }
-  int &split(size_t i, size_t j) { return splits[i * size + j]; }
-  int split(size_t i, size_t j) const { return splits[i * size + j]; }
+  /// A plan over `n` factors cut into segments starting at `starts` (the
+  /// tree's leaves: single factors, or runs squared whole); the tables hold
+  /// the intervals from a segment's start to a segment's end.
+  ChainPlan(size_t n, std::vector<size_t> starts);
+  size_t at(size_t i, size_t j) const {
+    return segmentOf[i] * segments + segmentOf[j];
+  }
+  double &cost(size_t i, size_t j) { return costs[at(i, j)]; }
+  double cost(size_t i, size_t j) const { return costs[at(i, j)]; }
+  int &split(size_t i, size_t j) { return splits[at(i, j)]; }
+  int split(size_t i, size_t j) const { return splits[at(i, j)]; }
 
-  size_t size;
+  size_t size, segments;
+  std::vector<size_t> segmentOf; // by factor
   std::vector<double> costs;
-  std::vector<int> splits; // split point k, or kSquare
+  std::vector<int>
+      splits; // split point k (a segment's last factor), or kSquare
 };
 
 /// Rewrites `chain` with `plan` (applying the chain's scale where it is
