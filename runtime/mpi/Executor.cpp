@@ -186,13 +186,14 @@ private:
   void taskDone(const Task &task, int w, double start) {
     double end = now();
     ++tasksRun;
-    {
-      std::lock_guard<std::mutex> lock(statsMutex);
-      ClassTime &c = byClass[unsigned(task.cost)];
-      ++c.tasks;
-      c.measured += end - start;
-    }
+    countTime(unsigned(task.cost), end - start);
     record({task.name, "task", trace::workerThread(w), start, end});
+  }
+  /// One more task (or send: the last entry) of `entry` in byClass.
+  void countTime(size_t entry, double seconds) {
+    std::lock_guard<std::mutex> lock(statsMutex);
+    ++byClass[entry].tasks;
+    byClass[entry].measured += seconds;
   }
   /// The first task that reads `slot` on its node, for messages.
   std::string neededBy(int32_t slot) const;
@@ -624,11 +625,7 @@ void Executor::transfer(const Transfer &x, int32_t index) {
     bytesSent += 8LL * count;
     release(x.source);
     double end = now();
-    {
-      std::lock_guard<std::mutex> lock(statsMutex);
-      ++byClass.back().tasks;
-      byClass.back().measured += end - start;
-    }
+    countTime(byClass.size() - 1, end - start);
     record({"send to " + std::to_string(x.to), "send",
             trace::commThread(plan.workers[rank], x.sendComm), start, end});
     return;

@@ -14,8 +14,30 @@ using namespace cmm::scheduling;
 
 namespace {
 /// Sizes in MiB, so that every tile is one of the pool's buffers (at least
-/// cmmrt::kPooledBufferBytes), the ones first touch is charged for.
+/// cmmrt::kPooledBufferBytes); smaller ones are the heap's, a reservoir of
+/// its own.
 constexpr double MiB = 1 << 20;
+
+/// t0 generates d0 (800 MiB); t1 reduces it to d1 of `readBytes`.
+struct GenerateThenReduce {
+  TaskGraph graph;
+  DataId d0, d1;
+  TaskId t1;
+};
+
+GenerateThenReduce generateThenReduce(double readBytes) {
+  GenerateThenReduce r;
+  Task gen;
+  gen.kind = TaskKind::Generate;
+  TaskId t0 = r.graph.addTask(gen);
+  r.d0 = r.graph.addData(t0, 800 * MiB);
+  Task use;
+  use.kind = TaskKind::Reduce;
+  use.inputs = {r.d0};
+  r.t1 = r.graph.addTask(use);
+  r.d1 = r.graph.addData(r.t1, readBytes);
+  return r;
+}
 
 /// t0, t1: generate 10x10 tiles (800 MiB) d0, d1; t2 = d0 op d1 (kind
 /// `combine`, 10x10: d2); t3 reduces d2 to d3 (8 MiB); t4 generates d4.
@@ -94,23 +116,15 @@ TEST(MemoryTimeline, HeapAndPoolDoNotReuseEachOther) {
   // t0 makes 800 MiB (pool) [0,1], read by t1 [1,2], which makes 800 bytes
   // (heap); t0's tile is freed at 2; t2 [2,3] makes another 800 bytes while
   // t1's is live: the heap grows (fresh) though the pool has 800 MiB free.
-  TaskGraph g;
-  Task gen;
-  gen.kind = TaskKind::Generate;
-  TaskId t0 = g.addTask(gen);
-  DataId d0 = g.addData(t0, 800 * MiB);
-  Task use;
-  use.kind = TaskKind::Reduce;
-  use.inputs = {d0};
-  TaskId t1 = g.addTask(use);
-  DataId d1 = g.addData(t1, 800);
-  Task again = use;
-  again.inputs = {d1};
-  TaskId t2 = g.addTask(again);
-  g.addData(t2, 800);
+  GenerateThenReduce g = generateThenReduce(800);
+  Task again;
+  again.kind = TaskKind::Reduce;
+  again.inputs = {g.d1};
+  TaskId t2 = g.graph.addTask(again);
+  g.graph.addData(t2, 800);
   Schedule plan;
   plan.placement = {{0, 0, 0, 1}, {0, 0, 1, 2}, {0, 0, 2, 3}};
-  MemoryTimeline m = memoryTimeline(g, plan, 1);
+  MemoryTimeline m = memoryTimeline(g.graph, plan, 1);
   EXPECT_EQ(m.freshTaskBytes, (std::vector<double>{800 * MiB, 800, 800}));
 }
 
@@ -118,20 +132,11 @@ TEST(MemoryTimeline, ReceivedCopiesCountOnTheReceiver) {
   // t0 on node 0 makes d0 (800 MiB) [0,1]; d0 goes to node 1 [1,2]; t1 on
   // node 1 reads it [2,3] and makes 8 bytes. Node 0 keeps d0 until the send
   // ends; node 1's receive is fresh, then t1's 8 bytes on top.
-  TaskGraph g;
-  Task gen;
-  gen.kind = TaskKind::Generate;
-  TaskId t0 = g.addTask(gen);
-  DataId d0 = g.addData(t0, 800 * MiB);
-  Task use;
-  use.kind = TaskKind::Reduce;
-  use.inputs = {d0};
-  TaskId t1 = g.addTask(use);
-  g.addData(t1, 8 * MiB);
+  GenerateThenReduce g = generateThenReduce(8 * MiB);
   Schedule plan;
   plan.placement = {{0, 0, 0, 1}, {1, 0, 2, 3}};
-  plan.transfers = {{d0, 0, 1, 0, 0, 1, 2}};
-  MemoryTimeline m = memoryTimeline(g, plan, 2);
+  plan.transfers = {{g.d0, 0, 1, 0, 0, 1, 2}};
+  MemoryTimeline m = memoryTimeline(g.graph, plan, 2);
   EXPECT_DOUBLE_EQ(m.peakBytes[0], 800 * MiB);
   EXPECT_DOUBLE_EQ(m.peakBytes[1], 808 * MiB);
   EXPECT_DOUBLE_EQ(m.freshTransferBytes[0], 800 * MiB);

@@ -8,6 +8,7 @@
 
 #include "cmm/Profile/Fit.h"
 #include "cmm/Profile/Statistics.h"
+#include "cmm/Profile/TaskBench.h"
 
 #include <gtest/gtest.h>
 
@@ -186,4 +187,24 @@ TEST(ProfileFit, SkipsUnusableObservations) {
   PolynomialFit fit = fitTimePolynomial(points, terms({MN}));
   EXPECT_EQ(fit.points, 1u);
   EXPECT_NEAR(fit.poly.a[MN], 1e-9, 1e-15);
+}
+
+TEST(ProfileBench, ProductsAreTimedWithVectorsOnEitherSide) {
+  // A * x streams A through the mk term, x' * A through nk: both are
+  // measured (x' * A was not, and BFS's f * A was predicted 7x fast), at a
+  // small and a large size, as are the square and thin-inner products.
+  for (bool quick : {true, false}) {
+    bool column = false, row = false;
+    unsigned columns = 0, rows = 0;
+    for (const Observation &o :
+         benchSizes(cmmrt::plan::CostClass::Gemm, quick)) {
+      if (o.n == 1 && o.m == o.k && o.m > 1)
+        column = true, ++columns;
+      if (o.m == 1 && o.n == o.k && o.n > 1)
+        row = true, ++rows;
+    }
+    EXPECT_TRUE(column && row) << "quick=" << quick;
+    EXPECT_GE(columns, 2u);
+    EXPECT_GE(rows, 2u);
+  }
 }

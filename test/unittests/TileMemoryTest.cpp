@@ -1,9 +1,12 @@
 //===- TileMemoryTest.cpp - The tile pool ---------------------------------===//
 
-#include "cmmrt/Matrix.h"
 #include "cmmrt/TileMemory.h"
+#include "cmmrt/Matrix.h"
 
 #include <gtest/gtest.h>
+
+#include <malloc.h>
+#include <vector>
 
 using namespace cmmrt;
 
@@ -59,9 +62,7 @@ TEST_F(TileMemoryTest, SmallMatricesBypassThePool) {
 
 TEST_F(TileMemoryTest, CapBoundsTheKeptBytes) {
   setTileMemoryCap(3u << 20); // room for one 2 MiB block
-  {
-    Matrix a(512, 512), b(512, 512);
-  }
+  { Matrix a(512, 512), b(512, 512); }
   EXPECT_EQ(tileMemoryStats().keptBytes, uint64_t(2u << 20));
   setTileMemoryCap(0);
   EXPECT_EQ(tileMemoryStats().keptBytes, 0u);
@@ -79,4 +80,21 @@ TEST_F(TileMemoryTest, CopiesAndMovesKeepValues) {
   for (int64_t i = 0; i < b.size(); i += 997)
     EXPECT_EQ(b.data()[i], c.data()[i]);
   EXPECT_EQ(c.data()[600 * 600 - 1], double(600 * 600 - 1));
+}
+
+TEST_F(TileMemoryTest, FreedHeapMemoryStaysWithTheProcess) {
+  // 64 tiles of 320 KB (below the pool's threshold: malloc's) freed
+  // together: with glibc's defaults they are mapped one by one or trimmed
+  // away on free, and the next tiles fault their pages in again; after
+  // keepFreedHeapMemory they come from the main heap and it stays grown.
+  keepFreedHeapMemory();
+  const size_t bytes = 320 * 1000;
+  ASSERT_LT(bytes, kPooledBufferBytes);
+  size_t arenaBefore = mallinfo2().arena;
+  std::vector<void *> tiles;
+  for (int i = 0; i < 64; ++i)
+    tiles.push_back(allocateTileMemory(bytes));
+  for (void *t : tiles)
+    releaseTileMemory(t, bytes);
+  EXPECT_GE(mallinfo2().arena, arenaBefore + 60 * bytes);
 }

@@ -201,6 +201,16 @@ struct LinkProfile {
   json::Array measured;
 };
 
+/// `out`'s latency + bytes / bandwidth, fitted to (bytes, seconds) points
+/// by relative least squares, and the fit's error.
+void fitLink(const std::vector<Observation> &points, LinkProfile &out) {
+  PolynomialFit fit = fitTimePolynomial(points, terms({One, M}));
+  out.link.latency = fit.poly.a[One];
+  out.link.bandwidth =
+      fit.poly.a[M] > 0 ? 1 / fit.poly.a[M] : scheduling::LinkSpec().bandwidth;
+  out.rmsRelativeError = fit.rmsRelativeError;
+}
+
 /// A directed link through the runtime's executor (ExecutorLinks.h): for
 /// tiles of 1.6 KB to 8 MB (32 MB), the median over three runs of the mean
 /// seconds per transfer, fitted as latency + bytes / bandwidth. Collective;
@@ -228,11 +238,7 @@ LinkProfile profileExecutorLink(int from, int to, int rank) {
   }
   if (rank != 0)
     return out;
-  PolynomialFit fit = fitTimePolynomial(points, terms({One, M}));
-  out.link.latency = fit.poly.a[One];
-  out.link.bandwidth =
-      fit.poly.a[M] > 0 ? 1 / fit.poly.a[M] : scheduling::LinkSpec().bandwidth;
-  out.rmsRelativeError = fit.rmsRelativeError;
+  fitLink(points, out);
   return out;
 }
 
@@ -274,11 +280,7 @@ LinkProfile profileLink(int from, int to, int rank, const SamplingRule &rule) {
     out.measured.push_back(json::Array{bytes, oneWay});
   }
   MPI_Send(nullptr, 0, MPI_CHAR, to, Stop, MPI_COMM_WORLD);
-  PolynomialFit fit = fitTimePolynomial(points, terms({One, M}));
-  out.link.latency = fit.poly.a[One];
-  out.link.bandwidth =
-      fit.poly.a[M] > 0 ? 1 / fit.poly.a[M] : scheduling::LinkSpec().bandwidth;
-  out.rmsRelativeError = fit.rmsRelativeError;
+  fitLink(points, out);
   return out;
 }
 
