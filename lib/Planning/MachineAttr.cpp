@@ -26,16 +26,19 @@ tg::MachineAttr cmm::planning::toMachineAttr(MLIRContext *context,
     for (unsigned c = 0; c < kNumCostClasses; ++c)
       time.push_back(b.getNamedAttr(costClassName(CostClass(c)),
                                     b.getDenseF64ArrayAttr(n.time[c].a)));
-    // Printed only where they say something: no first touch, no limit.
+    // Printed only where they say something: no first touch, no limit, no
+    // overhead.
     FloatAttr firstTouch =
         n.firstTouch != 0 ? b.getF64FloatAttr(n.firstTouch) : FloatAttr();
     FloatAttr network = std::isfinite(n.networkBandwidth)
                             ? b.getF64FloatAttr(n.networkBandwidth)
                             : FloatAttr();
+    FloatAttr overhead =
+        n.taskOverhead != 0 ? b.getF64FloatAttr(n.taskOverhead) : FloatAttr();
     nodes.push_back(tg::NodeAttr::get(
         context, n.name, n.cores, n.workers, n.threadsPerWorker,
         n.communicators, b.getF64FloatAttr(n.memoryBytes),
-        b.getDictionaryAttr(time), firstTouch, network));
+        b.getDictionaryAttr(time), firstTouch, network, overhead));
   }
   SmallVector<Attribute> routes;
   for (const auto &[key, spec] : machine.links)
@@ -71,6 +74,8 @@ bool cmm::planning::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
       node.firstTouch = touch.getValueAsDouble();
     if (FloatAttr network = n.getNetwork())
       node.networkBandwidth = network.getValueAsDouble();
+    if (FloatAttr overhead = n.getTaskOverhead())
+      node.taskOverhead = overhead.getValueAsDouble();
     for (NamedAttribute entry : n.getTime()) {
       std::optional<CostClass> c = costClassFromName(entry.getName().str());
       auto coefficients = dyn_cast<DenseF64ArrayAttr>(entry.getValue());

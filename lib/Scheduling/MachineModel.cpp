@@ -58,7 +58,7 @@ double MachineModel::taskTime(unsigned node, CostClass op, double m, double n,
   double t = nodes[node].time[static_cast<unsigned>(op)].eval(m, n, k);
   // Fitted polynomials can dip below zero at small sizes; a task never takes
   // negative time. (NaN also becomes 0.)
-  return t > 0 ? t : 0.0;
+  return (t > 0 ? t : 0.0) + nodes[node].taskOverhead;
 }
 
 double MachineModel::transferTime(unsigned from, unsigned to,
@@ -333,6 +333,7 @@ public:
                                            "communicators",
                                            "memory_bytes",
                                            "first_touch_s_per_byte",
+                                           "task_overhead_s",
                                            "network_bandwidth_Bps",
                                            "time"};
     if (!onlyKeys(*o, path, llvm::ArrayRef(keys).drop_front(allowName ? 0 : 1)))
@@ -360,6 +361,10 @@ public:
     if (const json::Value *x = o->get("first_touch_s_per_byte"))
       if (!nonNegativeNumber(*x, field(path, "first_touch_s_per_byte"),
                              node.firstTouch))
+        return false;
+    if (const json::Value *x = o->get("task_overhead_s"))
+      if (!nonNegativeNumber(*x, field(path, "task_overhead_s"),
+                             node.taskOverhead))
         return false;
     if (const json::Value *x = o->get("network_bandwidth_Bps"))
       if (!bandwidth(*x, field(path, "network_bandwidth_Bps"),
@@ -575,6 +580,7 @@ std::string cmm::scheduling::printMachineModel(const MachineModel &model) {
             j.attribute("communicators", static_cast<int64_t>(n.communicators));
             number("memory_bytes", n.memoryBytes);
             number("first_touch_s_per_byte", n.firstTouch);
+            number("task_overhead_s", n.taskOverhead);
             bandwidth("network_bandwidth_Bps", n.networkBandwidth);
             j.attributeObject("time", [&] {
               for (unsigned c = 0; c < kNumCostClasses; ++c) {

@@ -213,6 +213,8 @@ private:
   std::vector<int32_t> remainingUses;
   std::vector<std::atomic<int32_t>> reads;
   std::vector<bool> received = std::vector<bool>(plan.numSlots, false);
+  /// Threads waiting in waitFor for each slot (put wakes them).
+  std::vector<int32_t> waiters = std::vector<int32_t>(plan.numSlots, 0);
 
   std::mutex loadMutex;
   std::map<int32_t, std::shared_ptr<const Matrix>> loaded;
@@ -333,7 +335,11 @@ std::string Executor::neededBy(int32_t slot) const {
 
 std::shared_ptr<const Matrix> Executor::waitFor(int32_t slot) {
   std::unique_lock<std::mutex> lock(mutex);
-  ready.wait(lock, [&] { return slots[slot] != nullptr; });
+  if (slots[slot] == nullptr) {
+    ++waiters[slot];
+    ready.wait(lock, [&] { return slots[slot] != nullptr; });
+    --waiters[slot];
+  }
   if (received[slot] && reads[slot].fetch_add(1) > 0)
     ++cacheHits; // a received tile read again: no second transfer
   return slots[slot];
@@ -341,11 +347,17 @@ std::shared_ptr<const Matrix> Executor::waitFor(int32_t slot) {
 
 void Executor::put(int32_t slot, Matrix value) {
   auto tile = std::make_shared<const Matrix>(std::move(value));
+  bool awaited;
   {
     std::lock_guard<std::mutex> lock(mutex);
     slots[slot] = std::move(tile);
+    awaited = waiters[slot] > 0;
   }
-  ready.notify_all();
+  // Only when a thread waits for this tile: waking every waiting thread on
+  // every store (a communicator waiting for the tile it sends next woke on
+  // each of thousands of small tasks) takes the cores the workers run on.
+  if (awaited)
+    ready.notify_all();
 }
 
 void Executor::release(int32_t slot) {

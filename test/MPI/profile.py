@@ -98,6 +98,18 @@ for fit in prov["fits"]:
     check(abs(got - max(0.0, median)) <= 1e-9 * max(1e-9, abs(median)) + 1e-18,
           "rank %d: first_touch_s_per_byte %g, recomputed %g"
           % (r, got, max(0.0, median)))
+    # Task overhead: the slope of the executor chain's time over its two
+    # lengths, less the chain task's own time (elementwise at 1 x 1), not
+    # below 0.
+    chains = fit["task_overhead_measured"]
+    check(len(chains) == 2 and chains[1][0] > chains[0][0],
+          "rank %d: task overhead chains %s" % (r, chains))
+    slope = (chains[1][1] - chains[0][1]) / (chains[1][0] - chains[0][0])
+    own = max(0.0, poly(nodes[r]["time"]["elementwise"], 1, 1, 1))
+    want = max(0.0, slope - own)
+    got = nodes[r]["task_overhead_s"]
+    check(abs(got - want) <= 1e-9 * max(1e-9, want) + 1e-15,
+          "rank %d: task_overhead_s %g, recomputed %g" % (r, got, want))
 links = {(l["from"], l["to"]): l for l in model["links"]}
 check(len(links) == ranks * (ranks - 1), "links %s" % sorted(links))
 for (f, t), l in links.items():

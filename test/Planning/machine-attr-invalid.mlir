@@ -31,3 +31,21 @@ module {
     return
   }
 }
+
+// -----
+
+// expected-error @+1 {{node 'n' needs a first_touch of at least 0}}
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, first_touch = -1.0e-9 : f64>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
+}
+
+// -----
+
+// expected-error @+1 {{node 'n' needs a positive network bandwidth}}
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, network = 0.0 : f64>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
+}
+
+// -----
+
+// expected-error @+1 {{node 'n' needs a task_overhead of at least 0}}
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, task_overhead = -1.0e-6 : f64>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
+}

@@ -9,6 +9,7 @@
 
 #include "cmmrt/Executor.h"
 #include "cmmrt/Format.h"
+#include "cmmrt/PlanTables.h"
 #include "cmmrt/Random.h"
 
 #include <gtest/gtest.h>
@@ -34,19 +35,9 @@ int worldSize() {
   return size;
 }
 
-/// The tables of a plan, filled by a test.
-struct PlanBuilder {
-  std::vector<Op> ops;
-  std::vector<Slot> slots;
-  std::vector<Task> tasks;
-  std::vector<int32_t> inputs;
-  std::vector<Transfer> transfers;
-  std::vector<int32_t> outputs;
-  std::vector<int32_t> workers, threads, communicators;
-  Plan plan{};
-
-  explicit PlanBuilder(int nodes, int comms = 1)
-      : workers(nodes, 1), threads(nodes, 1), communicators(nodes, comms) {}
+/// A plan's tables (cmmrt/PlanTables.h) with the ops these tests use.
+struct PlanBuilder : PlanTables {
+  explicit PlanBuilder(int nodes, int comms = 1) : PlanTables(nodes, comms) {}
 
   int32_t op(OpCode code, int64_t rows, int64_t cols, double scalar = 0) {
     Op o{};
@@ -57,75 +48,14 @@ struct PlanBuilder {
     o.a = 1;
     o.b = 2;
     o.text = "m";
-    o.line = int(ops.size()) + 1;
+    o.line = ++lines;
     o.column = 1;
-    ops.push_back(o);
-    if (code == OpCode::Print)
-      outputs.push_back(int32_t(ops.size() - 1));
-    return int32_t(ops.size() - 1);
+    return PlanTables::op(o);
   }
-  int32_t slot(int node, int64_t rows, int64_t cols) {
-    slots.push_back({node, rows, cols, 0, 0, 0});
-    return int32_t(slots.size() - 1);
-  }
-  /// A task on `node` reading `in`, producing one new slot (none for a
-  /// gather); returns the output slot.
-  int32_t task(TaskKind kind, int32_t opIndex, int node,
-               std::vector<int32_t> in, int64_t rows = 0, int64_t cols = 0) {
-    Task t{};
-    t.kind = kind;
-    t.op = opIndex;
-    t.node = node;
-    t.worker = 0;
-    t.firstInput = int32_t(inputs.size());
-    t.numInputs = int32_t(in.size());
-    for (int32_t s : in) {
-      inputs.push_back(s);
-      ++slots[s].uses;
-    }
-    t.name = "task";
-    t.start = double(tasks.size());
-    int32_t out = -1;
-    if (kind != TaskKind::Gather) {
-      out = slot(node, rows, cols);
-      t.firstOutput = out;
-      t.numOutputs = 1;
-    }
-    tasks.push_back(t);
-    return out;
-  }
-  int32_t send(int32_t source, int to, int comm = 0) {
-    const Slot s = slots[source];
-    ++slots[source].uses;
-    int32_t target = slot(to, s.rows, s.cols);
-    transfers.push_back({source, target, s.node, to, comm, comm,
-                         double(transfers.size()), 0.0});
-    return target;
-  }
-  const Plan &finish() {
-    // The executor wants each node's tasks together, in schedule order.
-    std::stable_sort(
-        tasks.begin(), tasks.end(),
-        [](const Task &a, const Task &b) { return a.node < b.node; });
-    plan.sourceFile = "test.cmm";
-    plan.nodes = int32_t(workers.size());
-    plan.workers = workers.data();
-    plan.threads = threads.data();
-    plan.communicators = communicators.data();
-    plan.tileSize = 4;
-    plan.ops = ops.data();
-    plan.numOps = int32_t(ops.size());
-    plan.slots = slots.data();
-    plan.numSlots = int32_t(slots.size());
-    plan.tasks = tasks.data();
-    plan.numTasks = int32_t(tasks.size());
-    plan.inputs = inputs.data();
-    plan.transfers = transfers.data();
-    plan.numTransfers = int32_t(transfers.size());
-    plan.outputs = outputs.data();
-    plan.numOutputs = int32_t(outputs.size());
-    return plan;
-  }
+  const Plan &finish() { return PlanTables::finish("test.cmm", 4); }
+
+private:
+  int lines = 0;
 };
 
 } // namespace

@@ -214,11 +214,11 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
       {R"({"nodes": [{}, {"wrokers": 3}]})",
        "nodes[1].wrokers: unknown key (expected one of: name, cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
-       "first_touch_s_per_byte, network_bandwidth_Bps, time)"},
+       "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, time)"},
       {R"({"node_defaults": {"name": "x"}, "nodes": [{}]})",
        "node_defaults.name: unknown key (expected one of: cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
-       "first_touch_s_per_byte, network_bandwidth_Bps, time)"},
+       "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, time)"},
       {R"({"nodes": [{"network_bandwidth_Bps": 0}]})",
        "nodes[0].network_bandwidth_Bps: expected a positive number or \"inf\""},
       {R"({"node_defaults": {"time": {"gemmm": []}}, "nodes": [{}]})",
@@ -415,6 +415,22 @@ TEST(MachineModelTest, TaskTimeEvaluatesAndClamps) {
   EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Reduce, 2000, 1000), 1e-3);
 }
 
+// The runtime's per-task overhead is added to every task, after the clamp.
+TEST(MachineModelTest, TaskOverheadIsAddedToEveryTask) {
+  MachineModel m = parseOk(R"({"nodes": [{"task_overhead_s": 2e-6,
+    "time": {"gemm": [1e-6, 0, 0, 0, 0, 0, 0, 1e-9]}}, {}]})");
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 10, 10, 10),
+                   1e-6 + 1e-9 * 1000 + 2e-6);
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Map, 100, 100), 2e-6);
+  EXPECT_EQ(m.taskTime(1, CostClass::Map, 100, 100), 0.0); // node 1: none
+  expectRoundTrip(m);
+  MachineModel bad;
+  std::string error;
+  EXPECT_FALSE(
+      parseMachineModel(R"({"nodes": [{"task_overhead_s": -1}]})", bad, error));
+  EXPECT_EQ(error, "nodes[0].task_overhead_s: expected a non-negative number");
+}
+
 TEST(MachineModelTest, PerPairLinks) {
   MachineModel m = parseOk(R"({
     "default_link": {"latency_s": 1e-4, "bandwidth_Bps": 1e9},
@@ -575,6 +591,7 @@ TEST(MachineModelTest, BuiltinIsTheCompiledInProfile) {
       EXPECT_EQ(n.time, profile.nodes[0].time);
       EXPECT_EQ(n.threadsPerWorker, profile.nodes[0].threadsPerWorker);
       EXPECT_EQ(n.firstTouch, profile.nodes[0].firstTouch);
+      EXPECT_EQ(n.taskOverhead, profile.nodes[0].taskOverhead);
       EXPECT_DOUBLE_EQ(n.memoryBytes, one.nodes[0].memoryBytes / nodes);
     }
     if (nodes > 1)

@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ExecutorLinks.h"
+#include "ExecutorTimings.h"
 #include "cmm/Profile/FirstTouch.h"
 #include "cmm/Profile/Fit.h"
 #include "cmm/Profile/Statistics.h"
@@ -188,6 +188,34 @@ ComputeProfile profileCompute(const SamplingRule &rule) {
   return out;
 }
 
+/// The runtime's seconds per task beyond its kernel (ExecutorTimings.h):
+/// the slope of a chain's run time over two lengths, each the median of
+/// five runs (so thread start-up and set-up cancel), less the chain task's
+/// own kernel time in the fitted model. Collective; each rank's own.
+struct OverheadProfile {
+  double overhead = 0;
+  json::Array measured; // [tasks, seconds] per chain length
+};
+
+OverheadProfile profileTaskOverhead(const scheduling::TimePolynomial &scale) {
+  OverheadProfile out;
+  const int shortChain = 200, longChain = quick ? 2000 : 5000;
+  auto medianSeconds = [](int tasks) {
+    std::vector<double> runs;
+    for (int r = 0; r < 5; ++r)
+      runs.push_back(executorChainSeconds(tasks));
+    std::sort(runs.begin(), runs.end());
+    return runs[2];
+  };
+  double shortSeconds = medianSeconds(shortChain);
+  double longSeconds = medianSeconds(longChain);
+  double perTask = (longSeconds - shortSeconds) / (longChain - shortChain);
+  out.overhead = std::max(0.0, perTask - std::max(0.0, scale.eval(1, 1)));
+  out.measured.push_back(json::Array{shortChain, shortSeconds});
+  out.measured.push_back(json::Array{longChain, longSeconds});
+  return out;
+}
+
 enum Tag { Data = 1, Ack = 2, Stop = 3 };
 
 /// One directed link `from` -> `to`, measured by `from`: one-way times of
@@ -211,7 +239,7 @@ void fitLink(const std::vector<Observation> &points, LinkProfile &out) {
   out.rmsRelativeError = fit.rmsRelativeError;
 }
 
-/// A directed link through the runtime's executor (ExecutorLinks.h): for
+/// A directed link through the runtime's executor (ExecutorTimings.h): for
 /// tiles of 1.6 KB to 8 MB (32 MB), the median over three runs of the mean
 /// seconds per transfer, fitted as latency + bytes / bandwidth. Collective;
 /// the result on rank 0.
@@ -361,6 +389,11 @@ int main(int argc, char **argv) {
     touchReport.push_back(
         json::Array{t.bytes, t.firstSeconds, t.secondSeconds});
   ComputeProfile compute = profileCompute(rule);
+  // The executor needs MPI_THREAD_MULTIPLE; without it no overhead is known.
+  OverheadProfile overhead;
+  if (provided >= MPI_THREAD_MULTIPLE)
+    overhead =
+        profileTaskOverhead(compute.time[unsigned(CostClass::Elementwise)]);
   double networkBegin = MPI_Wtime();
   std::vector<LinkProfile> links, executorLinks;
   for (int from = 0; from < ranks; ++from)
@@ -404,24 +437,26 @@ int main(int argc, char **argv) {
 
   // Every rank's node, on rank 0.
   std::string mine = llvm::formatv(
-      "{0}", json::Value(
-                 json::Object{{"host", host.name},
-                              {"cpu", host.cpu},
-                              {"host_cores", int64_t(host.cores)},
-                              {"host_ranks", int64_t(hostRanks)},
-                              {"threads", int64_t(threads)},
-                              {"memory_bytes", host.memoryBytes / hostRanks},
-                              {"first_touch", firstTouch},
-                              {"first_touch_measured", std::move(touchReport)},
-                              {"compute_seconds", compute.seconds},
-                              {"fits", json::Object(compute.report)},
-                              {"time", [&] {
-                                 json::Object t;
-                                 for (unsigned c = 0; c < kNumCostClasses; ++c)
-                                   t[cmmrt::plan::costClassName(CostClass(c))] =
-                                       json::Array(compute.time[c].a);
-                                 return t;
-                               }()}}));
+      "{0}", json::Value(json::Object{
+                 {"host", host.name},
+                 {"cpu", host.cpu},
+                 {"host_cores", int64_t(host.cores)},
+                 {"host_ranks", int64_t(hostRanks)},
+                 {"threads", int64_t(threads)},
+                 {"memory_bytes", host.memoryBytes / hostRanks},
+                 {"first_touch", firstTouch},
+                 {"first_touch_measured", std::move(touchReport)},
+                 {"task_overhead", overhead.overhead},
+                 {"task_overhead_measured", std::move(overhead.measured)},
+                 {"compute_seconds", compute.seconds},
+                 {"fits", json::Object(compute.report)},
+                 {"time", [&] {
+                    json::Object t;
+                    for (unsigned c = 0; c < kNumCostClasses; ++c)
+                      t[cmmrt::plan::costClassName(CostClass(c))] =
+                          json::Array(compute.time[c].a);
+                    return t;
+                  }()}}));
   std::vector<std::string> nodes;
   for (int r = 0; r < ranks; ++r)
     nodes.push_back(toMaster(mine, r, rank));
@@ -446,6 +481,7 @@ int main(int argc, char **argv) {
     node.workers = node.communicators = 1;
     node.memoryBytes = *o.getNumber("memory_bytes");
     node.firstTouch = *o.getNumber("first_touch");
+    node.taskOverhead = *o.getNumber("task_overhead");
     const json::Object &time = *o.getObject("time");
     for (unsigned c = 0; c < kNumCostClasses; ++c) {
       const json::Array &a =
@@ -464,11 +500,13 @@ int main(int argc, char **argv) {
                      {"host_ranks", *o.getInteger("host_ranks")},
                      {"threads", *o.getInteger("threads")},
                      {"compute_seconds", *o.getNumber("compute_seconds")}});
-    fits.push_back(
-        json::Object{{"rank", r},
-                     {"classes", *o.get("fits")},
-                     // [bytes, first write s, second write s] per fresh block.
-                     {"first_touch_measured", *o.get("first_touch_measured")}});
+    fits.push_back(json::Object{
+        {"rank", r},
+        {"classes", *o.get("fits")},
+        // [bytes, first write s, second write s] per fresh block.
+        {"first_touch_measured", *o.get("first_touch_measured")},
+        // [tasks, seconds] per chain of 1 x 1 tasks.
+        {"task_overhead_measured", *o.get("task_overhead_measured")}});
   }
   json::Array linkReport;
   double latencySum = 0, secondsPerByteSum = 0;
@@ -545,6 +583,9 @@ int main(int argc, char **argv) {
       "  first touch  rank 0: {0:f2} ns per byte of fresh pages ({1} blocks of "
       "{2} MiB)\n",
       firstTouch * 1e9, touches.size(), touchBlock >> 20);
+  llvm::errs() << llvm::formatv(
+      "  task overhead rank 0: {0:f2} us per task in the executor\n",
+      overhead.overhead * 1e6);
   for (unsigned c = 0; c < kNumCostClasses; ++c) {
     const char *name = cmmrt::plan::costClassName(CostClass(c));
     const json::Object *r = compute.report.getObject(name);

@@ -56,6 +56,13 @@ struct NodeSpec {
   /// runtime reuses freed tile buffers (cmmrt/TileMemory.h), so a node pays
   /// it for the bytes its live tiles grow past their previous peak.
   double firstTouch = 0;
+  /// Seconds the runtime spends on each task beyond its kernel (JSON
+  /// "task_overhead_s"): the worker's hand-offs through the tile store
+  /// (waiting for inputs, storing the result, releasing inputs, counting),
+  /// measured by cmm-profile on chains of 1 x 1 tasks run by the executor.
+  /// taskTime adds it to every task, so plans of thousands of microsecond
+  /// tasks cost what they cost.
+  double taskOverhead = 0;
   /// Bytes per second all of this node's transfers together can move (its
   /// network interface; JSON "network_bandwidth_Bps"); infinity: no limit
   /// beyond each link's. When the node's communicators could together move
@@ -85,7 +92,8 @@ struct MachineModel {
   std::string provenance;
 
   const LinkSpec &link(unsigned from, unsigned to) const;
-  /// Seconds for one worker of `node` to run `op` on an m x n tile.
+  /// Seconds for one worker of `node` to run `op` on an m x n tile: the
+  /// class polynomial and the node's per-task overhead.
   double taskTime(unsigned node, CostClass op, double m, double n,
                   double k = 1) const;
   /// Seconds to move `bytes` from `from` to `to` (0 on the same node): the
@@ -115,7 +123,7 @@ inline bool operator==(const NodeSpec &a, const NodeSpec &b) {
   return a.name == b.name && a.cores == b.cores && a.workers == b.workers &&
          a.threadsPerWorker == b.threadsPerWorker &&
          a.communicators == b.communicators && a.memoryBytes == b.memoryBytes &&
-         a.firstTouch == b.firstTouch &&
+         a.firstTouch == b.firstTouch && a.taskOverhead == b.taskOverhead &&
          a.networkBandwidth == b.networkBandwidth && a.time == b.time;
 }
 inline bool operator==(const LinkSpec &a, const LinkSpec &b) {

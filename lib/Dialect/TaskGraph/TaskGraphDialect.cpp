@@ -101,6 +101,10 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         network && !(network.getValueAsDouble() > 0))
       return emitError() << "node '" << spec.getName()
                          << "' needs a positive network bandwidth";
+    if (FloatAttr overhead = spec.getTaskOverhead();
+        overhead && !(overhead.getValueAsDouble() >= 0))
+      return emitError() << "node '" << spec.getName()
+                         << "' needs a task_overhead of at least 0";
   }
   for (Attribute route : routes) {
     auto r = dyn_cast<RouteAttr>(route);

@@ -94,8 +94,10 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
     memory (bytes), the time polynomial of each cost class (Table 1 of the
     paper: eight coefficients of 1, m, n, k, mn, mk, nk, mnk), and,
     printed when present, the seconds per byte of writing fresh pages
-    (`first_touch`, absent: 0) and the bandwidth the node's communicators
-    share (`network`, bytes per second, absent: unlimited).
+    (`first_touch`, absent: 0), the bandwidth the node's communicators
+    share (`network`, bytes per second, absent: unlimited) and the
+    runtime's seconds per task beyond its kernel (`task_overhead`, absent:
+    0).
 
     ```mlir
     #cmmtg.node<name = "c5", cores = 36, workers = 3, threads = 12,
@@ -108,7 +110,8 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
                         "int64_t":$communicators, "::mlir::FloatAttr":$memory,
                         "::mlir::DictionaryAttr":$time,
                         OptionalParameter<"::mlir::FloatAttr">:$first_touch,
-                        OptionalParameter<"::mlir::FloatAttr">:$network);
+                        OptionalParameter<"::mlir::FloatAttr">:$network,
+                        OptionalParameter<"::mlir::FloatAttr">:$task_overhead);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
