@@ -155,7 +155,12 @@ private:
   /// An input `task` may overwrite (taken out of the store), or -1.
   int stealableInput(const Task &task,
                      const std::vector<std::shared_ptr<const Matrix>> &held);
-  void put(int32_t slot, Matrix value);
+  /// Stores `tile` (a result, a received copy or poison) in `slot` and
+  /// wakes the threads waiting for it, if any.
+  void put(int32_t slot, std::shared_ptr<const Matrix> tile);
+  void put(int32_t slot, Matrix value) {
+    put(slot, std::make_shared<const Matrix>(std::move(value)));
+  }
   void release(int32_t slot);
   void worker(int w);
   /// A distributed_gemm: every rank runs it together. When an input is
@@ -299,12 +304,8 @@ bool Executor::outputsCompleteBefore(int32_t before) const {
 }
 
 void Executor::poisonOutputs(const Task &task) {
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    for (int32_t o = 0; o < task.numOutputs; ++o)
-      slots[task.firstOutput + o] = poison;
-  }
-  ready.notify_all();
+  for (int32_t o = 0; o < task.numOutputs; ++o)
+    put(task.firstOutput + o, poison);
 }
 
 void Executor::finished() {
@@ -345,8 +346,7 @@ std::shared_ptr<const Matrix> Executor::waitFor(int32_t slot) {
   return slots[slot];
 }
 
-void Executor::put(int32_t slot, Matrix value) {
-  auto tile = std::make_shared<const Matrix>(std::move(value));
+void Executor::put(int32_t slot, std::shared_ptr<const Matrix> tile) {
   bool awaited;
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -657,11 +657,7 @@ void Executor::transfer(const Transfer &x, int32_t index) {
   int arrived = 0;
   MPI_Get_count(&status, MPI_DOUBLE, &arrived);
   if (arrived == 0 && count > 0) { // poisoned at the sender
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      slots[x.target] = poison;
-    }
-    ready.notify_all();
+    put(x.target, poison);
     return;
   }
   bytesReceived += 8LL * count;
