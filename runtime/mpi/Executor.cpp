@@ -7,6 +7,7 @@
 #include "cmmrt/Format.h"
 #include "cmmrt/MatrixIO.h"
 #include "cmmrt/TaskKernels.h"
+#include "cmmrt/ThreadPriority.h"
 #include "cmmrt/TileMemory.h"
 #include "cmmrt/TraceLayout.h"
 
@@ -240,6 +241,7 @@ private:
 
   std::atomic<long long> bytesSent{0}, bytesReceived{0}, cacheHits{0};
   std::atomic<long long> tasksRun{0};
+  std::atomic<long long> communicatorsRun{0}, realtimeCommunicators{0};
   std::mutex statsMutex;
   /// Measured on this rank, by CostClass; the last entry the sends.
   std::vector<ClassTime> byClass{kNumCostClasses + 1};
@@ -674,6 +676,9 @@ void Executor::communicator(int c) {
   // complete()'s short sleeps would otherwise last the default 50 us timer
   // slack (a 10 us sleep took 60-90 us: most of a small transfer's time).
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+  ++communicatorsRun;
+  if (options.realtimeCommunicators && raiseToRealtimePriority())
+    ++realtimeCommunicators;
   for (int32_t i = 0; i < plan.numTransfers; ++i) {
     const Transfer &x = plan.transfers[i];
     if (serves(c, x))
@@ -773,17 +778,24 @@ void Executor::collect(double seconds, ExecResult &result) {
     for (const auto &slot : slots)
       live += slot != nullptr;
   }
-  long long local[5] = {bytesSent.load(), bytesReceived.load(),
-                        cacheHits.load(), tasksRun.load(), live};
-  long long total[5] = {0, 0, 0, 0, 0};
+  long long local[7] = {bytesSent.load(),
+                        bytesReceived.load(),
+                        cacheHits.load(),
+                        tasksRun.load(),
+                        live,
+                        communicatorsRun.load(),
+                        realtimeCommunicators.load()};
+  long long total[7] = {};
   double slowest = 0;
-  MPI_Reduce(local, total, 5, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(local, total, 7, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   result.bytesSent = total[0];
   result.bytesReceived = total[1];
   result.cacheHits = total[2];
   result.tasks = total[3];
   result.liveSlots = total[4];
+  result.communicators = total[5];
+  result.realtimeCommunicators = total[6];
   result.seconds = slowest;
   result.gathered = std::move(results);
   result.printed = std::move(printed);
@@ -872,22 +884,33 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
     options.trace = t;
   if (const char *t = std::getenv("CMM_RECV_TIMEOUT"))
     options.recvTimeout = std::atof(t);
+  std::string priority = "realtime";
+  if (const char *p = std::getenv("CMM_COMM_PRIORITY"))
+    priority = p;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--stats")
       options.stats = true;
     else if (arg.rfind("--recv-timeout=", 0) == 0)
       options.recvTimeout = std::atof(arg.c_str() + 15);
+    else if (arg.rfind("--comm-priority=", 0) == 0)
+      priority = arg.substr(16);
     else if (arg.rfind("--dump-prints=", 0) == 0) {
       options.dumpPrints = arg.substr(14);
       options.keepPrinted = true;
     } else {
       error = "unknown option '" + arg +
               "' (options: --stats, --recv-timeout=SECONDS, "
-              "--dump-prints=DIR, --help)";
+              "--comm-priority=realtime|normal, --dump-prints=DIR, --help)";
       return false;
     }
   }
+  if (priority != "realtime" && priority != "normal") {
+    error = "unknown communicator priority '" + priority +
+            "' (--comm-priority or CMM_COMM_PRIORITY: realtime or normal)";
+    return false;
+  }
+  options.realtimeCommunicators = priority == "realtime";
   if (!(options.recvTimeout > 0)) {
     error = "the receive timeout must be a positive number of seconds";
     return false;
@@ -975,6 +998,8 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
           "transfers, MB moved and cache hits, on stderr\n"
           "  --recv-timeout=S     seconds a send or receive may wait "
           "(default 60; also CMM_RECV_TIMEOUT)\n"
+          "  --comm-priority=P    realtime (default: communicator threads "
+          "as SCHED_FIFO where permitted) or normal; also CMM_COMM_PRIORITY\n"
           "  --dump-prints=DIR    every printed matrix also as "
           "DIR/print<N>.npy\n"
           "  --help, -h           this text\n"
@@ -1013,6 +1038,15 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
                  plan.nodes, (long long)plan.tileSize, plan.predictedMakespan,
                  result.seconds, result.tasks, plan.numTransfers,
                  result.bytesReceived / 1e6, result.cacheHits);
+  if (options.stats && rank == 0 && result.communicators > 0)
+    std::fprintf(stderr,
+                 "cmm stats: %lld of %lld communicator thread(s) at "
+                 "real-time priority%s\n",
+                 result.realtimeCommunicators, result.communicators,
+                 options.realtimeCommunicators &&
+                         result.realtimeCommunicators < result.communicators
+                     ? " (not permitted here: see docs/runtime.md, Polling)"
+                     : "");
   if (options.stats && rank == 0)
     printClassTimes(result.byClass);
   if (!ok) {

@@ -47,6 +47,25 @@ def check_class_table(stderr, where):
     for name, n, predicted, measured in rows:
         assert float(measured) >= 0 and float(predicted) >= 0, (where, name)
 
+def check_communicator_priority(stderr, transfers, priority, where):
+    """With transfers, --stats says how many communicator threads ran and
+    how many at real-time priority: all of them as root on Linux (which may
+    always raise a thread to SCHED_FIFO), none with --comm-priority=normal."""
+    m = re.search(r"(\d+) of (\d+) communicator thread\(s\) at real-time",
+                  stderr)
+    if transfers == 0:
+        return
+    assert m, "%s: no communicator line in --stats:\n%s" % (where, stderr)
+    realtime, started = int(m.group(1)), int(m.group(2))
+    assert started > 0, where
+    if priority == "normal":
+        assert realtime == 0, "%s: %d real-time communicators with " \
+            "--comm-priority=normal" % (where, realtime)
+    elif os.geteuid() == 0 and sys.platform.startswith("linux"):
+        assert realtime == started, "%s: as root only %d of %d communicator " \
+            "threads real-time" % (where, realtime, started)
+
+
 def run(cmd, cwd, timeout=600):
     p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=ENV,
                        timeout=timeout)
@@ -139,8 +158,12 @@ def main():
                  "--tile-sizes=%d" % tile] + flags + level + extra, work)
             out_dir = os.path.join(work, "out-" + tag)
             os.makedirs(out_dir)
+            # Communicator threads at real-time priority by default, at
+            # normal priority on the --O0 runs (cmmrt/ThreadPriority.h).
+            priority = "normal" if level else "realtime"
             p = subprocess.run(["mpirun", "-np", str(ranks), "--bind-to",
                                 "none", exe, "--stats",
+                                "--comm-priority=" + priority,
                                 "--dump-prints=" + out_dir], cwd=work,
                                capture_output=True, text=True, env=ENV,
                                timeout=600)
@@ -153,6 +176,8 @@ def main():
             assert stats, "%s: no --stats line in\n%s" % (where, p.stderr)
             moved += int(stats.group(1))
             check_class_table(p.stderr, where)
+            check_communicator_priority(p.stderr, int(stats.group(1)),
+                                        priority, where)
             got = dumps(out_dir)
             assert [shape_of(l) for l in out.splitlines()] == \
                 [shape_of(l) for l in ref_out.splitlines()], \

@@ -44,6 +44,9 @@ struct ExecOptions {
   /// Gather printed matrices whole (for --dump-prints); otherwise a print
   /// keeps only its line, made from the tiles.
   bool keepPrinted = false;
+  /// Communicator threads at real-time priority where permitted
+  /// (cmmrt/ThreadPriority.h; --comm-priority, CMM_COMM_PRIORITY).
+  bool realtimeCommunicators = true;
 };
 
 /// The task time of one cost class (or of the transfers), summed over the
@@ -59,7 +62,9 @@ struct ExecResult {
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
   long long bytesSent = 0, bytesReceived = 0, cacheHits = 0, tasks = 0;
   long long liveSlots = 0; // tile copies still held after the run
-  double seconds = 0;      // the slowest rank's run time
+  /// Communicator threads started, and those of them at real-time priority.
+  long long communicators = 0, realtimeCommunicators = 0;
+  double seconds = 0; // the slowest rank's run time
   /// Rank 0: by CostClass; the last entry the transfers (measured at the
   /// sender, from the send's start to its completion).
   std::vector<ClassTime> byClass;

@@ -1,0 +1,13 @@
+//===- ThreadPriority.cpp - Waking communicator threads on time -----------===//
+
+#include "cmmrt/ThreadPriority.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+bool cmmrt::raiseToRealtimePriority() {
+  sched_param param{};
+  param.sched_priority = sched_get_priority_min(SCHED_FIFO);
+  return param.sched_priority >= 0 &&
+         pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0;
+}
