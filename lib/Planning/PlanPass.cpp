@@ -90,7 +90,8 @@ void PlanProgramPass::runOnOperation() {
     emitError(failedOp ? failedOp->getLoc() : nowhere) << error;
     return signalPassFailure();
   }
-  numCandidates += plan.candidates.size();
+  for (const PlanCandidate &c : plan.candidates)
+    (c.scheduled() ? numCandidates : numPruned) += 1;
 
   const PlanCandidate &best = plan.best();
   // The machine the chosen plan is for: the model as given, or the

@@ -75,10 +75,7 @@ static std::string scheduleCandidate(PlanCandidate &c,
     return "internal error: invalid plan for tile size " +
            std::to_string(c.tileSize) + ": " + err;
   c.simulation = simulate(c.graph, cost, c.schedule);
-  // Bounds on computation alone: a gang task's time includes its
-  // transfers, which free communication removes.
   MachineCostModel free(machine.withFreeCommunication());
-  c.bounds = lowerBounds(c.graph, free);
   // The zero-communication makespan (Table 7 of the paper): the plan
   // replayed with communication free, as the paper computes it, or HEFT
   // re-planned for free communication, whichever is shorter (both are
@@ -89,21 +86,35 @@ static std::string scheduleCandidate(PlanCandidate &c,
   return "";
 }
 
-/// Schedules, checks and simulates every candidate (in parallel threads
-/// when `options.parallel`), each for `machines[candidate.machine]`.
-static bool scheduleAll(std::vector<PlanCandidate> &candidates,
-                        const std::vector<MachineModel> &machines,
-                        const PlanOptions &options, std::string &error) {
-  std::vector<std::string> errors(candidates.size());
-  unsigned threads =
-      options.parallel ? std::max(1u, std::thread::hardware_concurrency()) : 1;
-  threads = std::max<size_t>(1, std::min<size_t>(threads, candidates.size()));
+/// Bounds on computation alone (a gang task's time includes its transfers,
+/// which free communication removes): no plan of `c` is faster.
+static void computeBounds(PlanCandidate &c, const MachineModel &machine) {
+  MachineCostModel free(machine.withFreeCommunication());
+  c.bounds = lowerBounds(c.graph, free);
+}
+
+static unsigned schedulerThreads(const PlanOptions &options) {
+  return options.parallel ? std::max(1u, std::thread::hardware_concurrency())
+                          : 1;
+}
+
+/// Schedules, checks and simulates `candidates[i]` for each i of `which`
+/// (in parallel threads when `options.parallel`), each for
+/// `machines[candidate.machine]`.
+static bool scheduleSome(std::vector<PlanCandidate> &candidates,
+                         const std::vector<size_t> &which,
+                         const std::vector<MachineModel> &machines,
+                         const PlanOptions &options, std::string &error) {
+  std::vector<std::string> errors(which.size());
+  size_t threads = std::max<size_t>(
+      1, std::min<size_t>(schedulerThreads(options), which.size()));
   std::vector<std::thread> pool;
-  for (unsigned w = 0; w < threads; ++w)
+  for (size_t w = 0; w < threads; ++w)
     pool.emplace_back([&, w] {
-      for (size_t i = w; i < candidates.size(); i += threads)
-        errors[i] = scheduleCandidate(candidates[i],
-                                      machines[candidates[i].machine], options);
+      for (size_t i = w; i < which.size(); i += threads) {
+        PlanCandidate &c = candidates[which[i]];
+        errors[i] = scheduleCandidate(c, machines[c.machine], options);
+      }
     });
   for (std::thread &t : pool)
     t.join();
@@ -115,12 +126,107 @@ static bool scheduleAll(std::vector<PlanCandidate> &candidates,
   return true;
 }
 
+/// Every candidate scheduled (the configurations of configure=auto).
+static bool scheduleAll(std::vector<PlanCandidate> &candidates,
+                        const std::vector<MachineModel> &machines,
+                        const PlanOptions &options, std::string &error) {
+  std::vector<size_t> all(candidates.size());
+  std::iota(all.begin(), all.end(), 0);
+  for (PlanCandidate &c : candidates)
+    computeBounds(c, machines[c.machine]);
+  return scheduleSome(candidates, all, machines, options, error);
+}
+
+/// Why `c`, whose lower bound exceeds `best`'s simulated makespan, cannot
+/// win, in the terms of the grain-size trade-off (Blaze/HPX thesis, section
+/// 4.3 and Figure 4.7: per-task overhead dominates small grains, starvation
+/// large ones): finer than the best, the share of its predicted work that
+/// per-task fixed costs take (the executor's task overhead and each
+/// kernel's time at 1 x 1); coarser, its average parallelism (work over
+/// critical path) against the workers.
+static std::string pruneReason(const PlanCandidate &c,
+                               const PlanCandidate &best,
+                               const MachineModel &machine) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  os << llvm::format("lower bound %.4g s above the %.4g s simulated for tile "
+                     "%lld",
+                     c.bounds.lower(), best.simulation.makespan,
+                     (long long)best.tileSize);
+  if (c.tileSize < best.tileSize) {
+    double fixed = 0, total = 0;
+    for (const Task &t : c.graph.tasks()) {
+      if (t.isGang())
+        continue;
+      fixed += machine.taskTime(0, t.op, 1, 1, 1);
+      total += machine.taskTime(0, t.op, t.m, t.n, t.k);
+    }
+    os << llvm::format("; too fine: per-task fixed costs are %.0f %% of its "
+                       "work",
+                       100 * std::min(1.0, fixed / std::max(1e-300, total)));
+  } else if (c.tileSize > best.tileSize) {
+    unsigned workers = std::max(1u, c.masterOnly ? machine.nodes[0].workers
+                                                 : machine.totalWorkers());
+    double parallelism = c.bounds.workPerWorker * machine.totalWorkers() /
+                         std::max(1e-300, c.bounds.criticalPath);
+    if (parallelism < workers)
+      os << llvm::format("; too coarse: average parallelism %.2f (work / "
+                         "critical path) for %u workers",
+                         parallelism, workers);
+  }
+  return why;
+}
+
 bool cmm::planning::scheduleCandidates(
     std::vector<PlanCandidate> &candidates,
     const std::vector<MachineModel> &machines, const PlanOptions &options,
     size_t &chosen, std::string &error) {
-  if (!scheduleAll(candidates, machines, options, error))
-    return false;
+  // Branch and bound over the sweep, lowest bound first: once a plan that
+  // fits is simulated, a candidate whose bound is above its makespan cannot
+  // be chosen and is not scheduled (the 64 x 64 stencil's tile 12, 57493
+  // tasks bounded at 3x the chosen plan's time, took 1.3 s of planning).
+  // Threads schedule a wave of candidates at once; which are pruned is
+  // decided as if one at a time, so the report does not depend on the
+  // number of cores (a candidate scheduled in a wave may still be pruned).
+  std::vector<size_t> order(candidates.size());
+  std::iota(order.begin(), order.end(), 0);
+  for (PlanCandidate &c : candidates) {
+    c.pruned.clear();
+    computeBounds(c, machines[c.machine]);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return candidates[a].bounds.lower() < candidates[b].bounds.lower();
+  });
+  std::optional<size_t> bestFit;
+  auto outdone = [&](const PlanCandidate &c) {
+    return bestFit && c.bounds.lower() >
+                          candidates[*bestFit].simulation.makespan * (1 + 1e-9);
+  };
+  for (size_t next = 0; next < order.size();) {
+    std::vector<size_t> wave;
+    for (; next < order.size() && wave.size() < schedulerThreads(options);
+         ++next) {
+      if (outdone(candidates[order[next]]))
+        break; // and so is every later one
+      wave.push_back(order[next]);
+    }
+    if (!scheduleSome(candidates, wave, machines, options, error))
+      return false;
+    for (size_t i : wave) {
+      PlanCandidate &c = candidates[i];
+      if (outdone(c))
+        continue; // marked below
+      if (memoryPressure(c, machines[c.machine]).fits() &&
+          (!bestFit ||
+           c.simulation.makespan < candidates[*bestFit].simulation.makespan))
+        bestFit = i;
+    }
+    if (wave.empty())
+      break;
+  }
+  for (PlanCandidate &c : candidates)
+    if (outdone(c))
+      c.pruned = pruneReason(c, candidates[*bestFit], machines[c.machine]);
   // Only plans whose live tiles fit in every node's memory are kept.
   std::vector<MemoryPressure> pressure;
   for (const PlanCandidate &c : candidates)
@@ -128,6 +234,8 @@ bool cmm::planning::scheduleCandidates(
   size_t leastPressure = 0;
   bool any = false;
   for (size_t i = 0; i < candidates.size(); ++i) {
+    if (!candidates[i].scheduled())
+      continue;
     if (pressure[i].share < pressure[leastPressure].share)
       leastPressure = i;
     if (!pressure[i].fits())
@@ -443,6 +551,12 @@ void cmm::planning::printPlanReport(mlir::func::FuncOp func, const Plan &plan,
       if (std::string changed = describeSplits(planned, &machine);
           !changed.empty())
         startup += " (" + changed + ")";
+    if (!c.scheduled()) {
+      os << llvm::format("  tile %6lld: %6zu tasks%s, pruned: %s\n",
+                         (long long)c.tileSize, c.graph.size(), startup.c_str(),
+                         c.pruned.c_str());
+      continue;
+    }
     if (MemoryPressure pressure = memoryPressure(c, planned); !pressure.fits())
       startup += llvm::formatv(" (does not fit: {0:f3} GB of tiles on node "
                                "{1})",
@@ -474,7 +588,7 @@ void cmm::planning::printPlanReport(mlir::func::FuncOp func, const Plan &plan,
   if (options.configure == Configure::Auto && machine.nodes.size() > 1) {
     const PlanCandidate *runnerUp = nullptr;
     for (const PlanCandidate &c : plan.candidates)
-      if (c.machine != plan.best().machine &&
+      if (c.scheduled() && c.machine != plan.best().machine &&
           c.tileSize == plan.best().tileSize &&
           memoryPressure(c, plan.machines[c.machine]).fits() &&
           (!runnerUp || c.simulation.makespan < runnerUp->simulation.makespan))

@@ -101,7 +101,8 @@ struct ScheduleTaskGraphPass
       mlir::emitError(module.getLoc(), "cmm-schedule: ") << error;
       return signalPassFailure();
     }
-    numCandidates += candidates.size();
+    for (const PlanCandidate &c : candidates)
+      (c.scheduled() ? numCandidates : numPruned) += 1;
 
     const PlanCandidate &best = candidates[chosen];
     tg::GraphOp original = graphs[chosen];

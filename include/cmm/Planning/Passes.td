@@ -104,6 +104,8 @@ def PlanProgram : Pass<"cmm-plan", "mlir::ModuleOp"> {
   ]);
   let statistics = [
     Statistic<"numCandidates", "candidates", "candidate plans scheduled">,
+    Statistic<"numPruned", "pruned",
+              "candidates not scheduled: lower bound above a plan found">,
     Statistic<"numTasks", "tasks", "tasks in the kept plan">,
     Statistic<"numTransfers", "transfers", "transfers in the kept plan">,
   ];
@@ -154,6 +156,8 @@ def ScheduleTaskGraph : Pass<"cmm-schedule", "mlir::ModuleOp"> {
   let options = !listconcat(MachineOptions, SchedulerOptions);
   let statistics = [
     Statistic<"numCandidates", "candidates", "candidate graphs scheduled">,
+    Statistic<"numPruned", "pruned",
+              "candidates not scheduled: lower bound above a plan found">,
     Statistic<"numTransfers", "transfers", "transfers in the kept plan">,
   ];
 }

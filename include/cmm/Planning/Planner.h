@@ -88,6 +88,12 @@ struct PlanCandidate {
   /// The machine it is planned for: an index into Plan::machines (0: the
   /// model as given; others: a configuration of the sweep).
   unsigned machine = 0;
+  /// Why it was pruned, or empty: its lower bound (`bounds`, known before
+  /// scheduling) exceeds the simulated makespan of a plan that fits, so it
+  /// cannot be chosen (scheduleCandidates); which side of the grain size
+  /// it is on. Its schedule and simulation are not to be read.
+  std::string pruned;
+  bool scheduled() const { return pruned.empty(); }
   /// The nodes the chosen schedule puts tasks on.
   unsigned nodesUsed() const;
 };
@@ -111,12 +117,17 @@ struct Plan {
 };
 
 /// Schedules (in parallel threads when `options.parallel`), checks with
-/// verifySchedule and simulates every candidate whose `tileSize` and `graph`
+/// verifySchedule and simulates the candidates whose `tileSize` and `graph`
 /// are set, and sets `chosen` to the one with the smallest simulated
 /// makespan (the first among equals) among those that fit in memory
 /// (memoryPressure <= 1); false with a message on error, and when no
 /// candidate fits (naming the memory the least demanding one needs). Each
-/// candidate is planned for `machines[candidate.machine]`.
+/// candidate is planned for `machines[candidate.machine]`. Candidates go in
+/// the order of their lower bounds (`bounds`, set for every candidate); one
+/// whose bound exceeds the makespan of a plan already found that fits is
+/// not scheduled; every candidate whose bound exceeds the chosen plan's
+/// makespan is marked `pruned` (says why), whether or not a thread had
+/// scheduled it, so the result does not depend on the number of threads.
 bool scheduleCandidates(std::vector<PlanCandidate> &candidates,
                         const std::vector<MachineModel> &machines,
                         const PlanOptions &options, size_t &chosen,
