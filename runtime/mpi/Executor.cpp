@@ -60,6 +60,7 @@ struct TraceEvent {
   std::string name, category;
   int thread; // the trace's thread id (cmmrt/TraceLayout.h)
   double start, finish;
+  int32_t task = -1; // a task's index in the plan (its args: class, m, n, k)
 };
 
 /// Rank 0: the program's outputs of the ops before `before`, in source
@@ -193,7 +194,8 @@ private:
     double end = now();
     ++tasksRun;
     countTime(unsigned(task.cost), end - start);
-    record({task.name, "task", trace::workerThread(w), start, end});
+    record({task.name, "task", trace::workerThread(w), start, end,
+            int32_t(&task - plan.tasks)});
   }
   /// One more task (or send: the last entry) of `entry` in byClass.
   void countTime(size_t entry, double seconds) {
@@ -841,9 +843,21 @@ void Executor::writeTrace() {
   for (int c = 0; c < comms; ++c)
     mine.metadata("thread_name", pid, trace::commThread(workers, c),
                   name(trace::commName(c)));
-  for (const TraceEvent &e : events)
+  for (const TraceEvent &e : events) {
+    // A task's cost class and parameters: what `cmm-profile --refine`
+    // refits the model from (docs/machine-model.md).
+    trace::JsonObject args;
+    if (e.task >= 0) {
+      const Task &t = plan.tasks[e.task];
+      args.string("class", costClassName(t.cost))
+          .number("m", t.m)
+          .number("n", t.n)
+          .number("k", t.k)
+          .number("predicted_s", t.finish - t.start);
+    }
     mine.complete(e.name, e.category, pid, e.thread, e.start,
-                  e.finish - e.start);
+                  e.finish - e.start, args);
+  }
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int length = static_cast<int>(mine.text().size());

@@ -31,9 +31,9 @@
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5 cosma-nodes=2" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" | cmm-translate --cmm-to-cpp | FileCheck %s --check-prefix=GANG
 // GANG: const Task kTasks[] = {
 // GANG: // node 0
-// GANG: {TaskKind::DistributedGemm, 2, 0, 0, {{[0-9]+}}, 4, {{[0-9]+}}, 4, "matmul@[[#]]:[[#]] cosma", [[START:[0-9.e+-]+]], [[FINISH:[0-9.e+-]+]], 2, CostClass::Gemm},
+// GANG: {TaskKind::DistributedGemm, 2, 0, 0, {{[0-9]+}}, 4, {{[0-9]+}}, 4, "matmul@[[#]]:[[#]] cosma", [[START:[0-9.e+-]+]], [[FINISH:[0-9.e+-]+]], 2, CostClass::Gemm, 10.0, 10.0, 10.0},
 // GANG: // node 1
-// GANG: {TaskKind::DistributedGemm, 2, 1, 0, {{[0-9]+}}, 4, {{[0-9]+}}, 0, "matmul@[[#]]:[[#]] cosma", [[START]], [[FINISH]], 2, CostClass::Gemm},
+// GANG: {TaskKind::DistributedGemm, 2, 1, 0, {{[0-9]+}}, 4, {{[0-9]+}}, 0, "matmul@[[#]]:[[#]] cosma", [[START]], [[FINISH]], 2, CostClass::Gemm, 10.0, 10.0, 10.0},
 // GANG: const Transfer kTransfers[] = {{[{][{]}}0, 0, 0, 0, 0, 0, 0.0, 0.0}
 // The memory per rank the products may use ends the plan (the test model's).
 // GANG: kTransfers, 0, kOutputs, 2, 1e+09,
@@ -61,11 +61,12 @@
 // CHECK-DAG: {{[01]}}, 5, 5, 5, 5,
 // CHECK: const Task kTasks[] = {
 // CHECK-NEXT: // node 0
-// Each task names its cost class (the program's --stats by class).
-// CHECK: {TaskKind::Gemm, 2, {{[01]}}, {{[01]}},{{.*}}, CostClass::Gemm},
-// CHECK: {TaskKind::GemmAcc, 2,{{.*}}, CostClass::Gemm},
+// Each task names its cost class and the class polynomial's m, n, k (the
+// program's --stats by class, its trace): 5 x 5 tiles, inner 5.
+// CHECK: {TaskKind::Gemm, 2, {{[01]}}, {{[01]}},{{.*}}, CostClass::Gemm, 5.0, 5.0, 5.0},
+// CHECK: {TaskKind::GemmAcc, 2,{{.*}}, CostClass::Gemm, 5.0, 5.0, 5.0},
 // The gather runs on the master, after everything it reads.
-// CHECK: {TaskKind::Gather, 3, 0, {{[01]}}, {{[0-9]+}}, 4, {{[0-9]+}}, 0, "print{{.*}}, CostClass::Copy},
+// CHECK: {TaskKind::Gather, 3, 0, {{[01]}}, {{[0-9]+}}, 4, {{[0-9]+}}, 0, "print{{.*}}, CostClass::Copy, {{[0-9.]+}}, {{[0-9.]+}}, {{[0-9.]+}}},
 // CHECK: // node 1
 // CHECK: const Transfer kTransfers[] = {
 // CHECK-NEXT: {{{[0-9]+}}, {{[0-9]+}}, {{[01]}}, {{[01]}}, 0, 0,

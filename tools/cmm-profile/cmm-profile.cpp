@@ -21,6 +21,7 @@
 #include "ExecutorTimings.h"
 #include "cmm/Profile/FirstTouch.h"
 #include "cmm/Profile/Fit.h"
+#include "cmm/Profile/Refine.h"
 #include "cmm/Profile/Statistics.h"
 #include "cmm/Profile/TaskBench.h"
 #include "cmm/Scheduling/MachineModel.h"
@@ -28,7 +29,9 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <mpi.h>
@@ -82,6 +85,17 @@ static cl::opt<double> maxSeconds(
     cl::desc("Time spent on one kernel signature at most, seconds (default "
              "2; --quick 0.5)"),
     cl::init(0), cl::cat(category));
+static cl::opt<std::string> refineTrace(
+    "refine",
+    cl::desc("Instead of measuring: refit the class polynomials of the model "
+             "(-m) to the tasks of this trace of a run (CMM_TRACE=run.json), "
+             "without MPI"),
+    cl::value_desc("trace.json"), cl::init(""), cl::cat(category));
+static cl::opt<std::string> refineModelPath(
+    "m",
+    cl::desc("With --refine: the model the run was planned with (default: "
+             "the built-in model for the trace's node count)"),
+    cl::value_desc("model.json"), cl::init(""), cl::cat(category));
 static cl::opt<std::string> modelName("name",
                                       cl::desc("The model's name (default: "
                                                "the host names)"),
@@ -319,21 +333,113 @@ std::string utcNow() {
   return text;
 }
 
+/// Writes `text` to -o (standard output for "-"); false with a message.
+bool writeOutput(const std::string &text) {
+  if (outputPath == "-") {
+    llvm::outs() << text;
+    return true;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(outputPath, ec);
+  if (!ec)
+    os << text;
+  if (ec || os.has_error()) {
+    llvm::errs() << "cmm-profile: error: cannot write " << outputPath << ": "
+                 << (ec ? ec.message() : os.error().message()) << "\n";
+    return false;
+  }
+  return true;
+}
+
+/// --refine: the model refitted to a run's task timings (Profile/Refine.h),
+/// with what changed per node and class on standard error.
+int refineFromTrace() {
+  auto fail = [](const std::string &message) {
+    llvm::errs() << "cmm-profile: error: " << message << "\n";
+    return 1;
+  };
+  auto buffer = llvm::MemoryBuffer::getFile(refineTrace);
+  if (!buffer)
+    return fail("cannot read " + refineTrace + ": " +
+                buffer.getError().message());
+  std::vector<TaskTiming> timings;
+  std::string error;
+  if (!readTraceTimings((*buffer)->getBuffer().str(), timings, error))
+    return fail(refineTrace + ": " + error);
+  scheduling::MachineModel model;
+  if (refineModelPath.empty()) {
+    unsigned nodes = 0;
+    for (const TaskTiming &t : timings)
+      nodes = std::max(nodes, t.node + 1);
+    model = scheduling::builtinMachineModel(nodes);
+  } else if (!scheduling::loadMachineModel(refineModelPath, model, error)) {
+    return fail(error);
+  }
+  std::vector<ClassRefinement> report = refineModel(model, timings, error);
+  if (!error.empty())
+    return fail(refineTrace + ": " + error);
+  json::Array classes;
+  for (const ClassRefinement &r : report)
+    classes.push_back(
+        json::Object{{"node", int64_t(r.node)},
+                     {"class", cmmrt::plan::costClassName(r.cost)},
+                     {"tasks", int64_t(r.tasks)},
+                     {"shapes", int64_t(r.shapes)},
+                     {"measured_s", r.measured},
+                     {"predicted_before_s", r.before},
+                     {"predicted_after_s", r.after},
+                     {"rms_relative_error_before", r.rmsBefore},
+                     {"rms_relative_error_after", r.rmsAfter},
+                     {"method", r.method}});
+  // The measured model's provenance stays; the refinement is added to it.
+  json::Object provenance;
+  if (auto old = json::parse(model.provenance))
+    if (json::Object *o = old->getAsObject())
+      provenance = std::move(*o);
+  json::Array refinements;
+  if (json::Array *earlier = provenance.getArray("refinements"))
+    refinements = std::move(*earlier);
+  refinements.push_back(json::Object{{"date", utcNow()},
+                                     {"trace", refineTrace.getValue()},
+                                     {"classes", std::move(classes)}});
+  provenance["refinements"] = std::move(refinements);
+  model.provenance = llvm::formatv("{0}", json::Value(std::move(provenance)));
+  if (!writeOutput(scheduling::printMachineModel(model)))
+    return 1;
+  llvm::errs() << llvm::formatv(
+      "cmm-profile: refined '{0}' from {1} task(s) "
+      "of {2}\n  {3,-4} {4,-12} {5,6} {6,6} {7,12} "
+      "{8,12} {9,12}  {10}\n",
+      model.name, timings.size(), refineTrace.getValue(), "node", "class",
+      "tasks", "shapes", "measured s", "before s", "after s", "how");
+  for (const ClassRefinement &r : report)
+    llvm::errs() << llvm::format("  %-4u %-12s %6u %6u %12.4g %12.4g %12.4g  "
+                                 "%s\n",
+                                 r.node, cmmrt::plan::costClassName(r.cost),
+                                 r.tasks, r.shapes, r.measured, r.before,
+                                 r.after, r.method.c_str());
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   cmmrt::keepFreedHeapMemory(); // as a generated program's heap behaves
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "cmm-profile: measure a machine model (docs/machine-model.md)\n\n"
+      "  mpirun -np N [--hostfile H] cmm-profile -o model.json [--quick]\n"
+      "  cmm-profile --refine run-trace.json [-m model.json] -o "
+      "refined.json\n");
+  if (!refineTrace.empty())
+    return refineFromTrace();
   // The executor's communicator threads (links through the runtime).
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "cmm-profile: measure a machine model (docs/machine-model.md)\n\n"
-      "  mpirun -np N [--hostfile H] cmm-profile -o model.json [--quick]\n");
   double begin = MPI_Wtime();
 
   SamplingRule rule;
@@ -559,19 +665,8 @@ int main(int argc, char **argv) {
       {"links", std::move(linkReport)}};
   model.provenance = llvm::formatv("{0}", json::Value(std::move(provenance)));
 
-  std::string text = scheduling::printMachineModel(model);
-  if (outputPath == "-") {
-    llvm::outs() << text;
-  } else {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(outputPath, ec);
-    if (ec) {
-      llvm::errs() << "cmm-profile: error: cannot write " << outputPath << ": "
-                   << ec.message() << "\n";
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    os << text;
-  }
+  if (!writeOutput(scheduling::printMachineModel(model)))
+    MPI_Abort(MPI_COMM_WORLD, 1);
   // What the time bought (the Critter trade-off): the fits' errors.
   llvm::errs() << llvm::formatv("cmm-profile: {0} rank(s), profiled in "
                                 "{1:f1} s (compute {2:f1} s, network "

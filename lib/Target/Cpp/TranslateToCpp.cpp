@@ -81,6 +81,7 @@ struct TaskInfo {
   size_t order;       // in the graph
   int inputsA = 0;    // distributed_gemm: the first inputs are tiles of A
   tg::CostClass cost; // for the program's --stats by class
+  double m = 1, n = 1, k = 1; // its polynomial's parameters (the trace)
 };
 
 struct TransferInfo {
@@ -288,6 +289,9 @@ LogicalResult CppEmitter::collectGraph() {
     info.finish = task.getFinish() ? task.getFinish()->convertToDouble() : 0.0;
     info.order = order;
     info.cost = task.getCostClass();
+    info.m = double(task.getM().value_or(1));
+    info.n = double(task.getN().value_or(1));
+    info.k = double(task.getK().value_or(1));
     if (task.getTaskKind() == tg::TaskKind::DistributedGemm) {
       // The runtime runs COSMA on every rank, rooted at the master: a gang
       // over all nodes, first node 0, on each node's worker 0.
@@ -402,7 +406,8 @@ void CppEmitter::emit() {
   os << "// Tasks, each node's in schedule order: kind, op, node, worker, "
         "inputs\n// (first, count), outputs (first slot, count), name, "
         "predicted start and finish,\n// tiles of A among the inputs "
-        "(distributed_gemm).\nconst Task kTasks[] = {\n";
+        "(distributed_gemm), cost class and its m, n, k.\nconst Task kTasks[] "
+        "= {\n";
   int firstInput = 0;
   int64_t node = -1;
   for (const TaskInfo &t : tasks) {
@@ -415,7 +420,8 @@ void CppEmitter::emit() {
        << t.inputs.size() << ", " << t.firstOutput << ", " << t.numOutputs
        << ", " << quote(t.name) << ", " << literal(t.start) << ", "
        << literal(t.finish) << ", " << t.inputsA
-       << ", CostClass::" << costClassEnumerator(t.cost) << "},\n";
+       << ", CostClass::" << costClassEnumerator(t.cost) << ", " << literal(t.m)
+       << ", " << literal(t.n) << ", " << literal(t.k) << "},\n";
     firstInput += t.inputs.size();
   }
   os << "};\n\n";

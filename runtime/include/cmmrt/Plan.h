@@ -21,7 +21,7 @@ namespace cmmrt::plan {
 /// runtime's headers fails to compile with a message instead of misreading
 /// its tables. Raise it with any change to the layouts below, OpCodes.def or
 /// TaskKinds.def.
-constexpr int kPlanAbiVersion = 2;
+constexpr int kPlanAbiVersion = 3;
 
 /// What a task does (TaskKinds.def). A DistributedGemm is listed on every
 /// node for worker 0; each node's entry has the tiles of A (`inputsA` of
@@ -111,6 +111,7 @@ struct Task {
   double start, finish; // predicted, seconds
   int32_t inputsA;      // DistributedGemm: the first inputs are A's tiles
   CostClass cost;       // the time-model class the planner charged it
+  double m, n, k;       // ... and its polynomial's parameters (Table 1)
 };
 
 /// A tile sent from one node to another: `source` on `from` becomes

@@ -55,6 +55,9 @@ public:
     t.name = "task";
     t.start = t.finish = double(tasks.size());
     t.cost = cost;
+    t.m = double(rows);
+    t.n = double(cols);
+    t.k = 1;
     int32_t out = -1;
     if (kind != TaskKind::Gather) {
       out = slot(node, rows, cols);
