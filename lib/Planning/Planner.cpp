@@ -210,6 +210,8 @@ bool cmm::planning::scheduleCandidates(
         break; // and so is every later one
       wave.push_back(order[next]);
     }
+    if (wave.empty())
+      break;
     if (!scheduleSome(candidates, wave, machines, options, error))
       return false;
     for (size_t i : wave) {
@@ -221,8 +223,6 @@ bool cmm::planning::scheduleCandidates(
            c.simulation.makespan < candidates[*bestFit].simulation.makespan))
         bestFit = i;
     }
-    if (wave.empty())
-      break;
   }
   for (PlanCandidate &c : candidates)
     if (outdone(c))

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <tuple>
 
 using namespace cmm::profile;
@@ -83,21 +84,6 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
 }
 
-/// sqrt(sum_i w_i (predict(shape_i) / measured_i - 1)^2) with w_i the
-/// shapes' shares of the measured time (`weights`, summing to 1): the
-/// shapes a run spends its time in count, a 1 x 1 combine that costs its
-/// overhead alone does not.
-template <typename Predict>
-double rmsRelative(const std::vector<Observation> &shapes,
-                   const std::vector<double> &weights, Predict predict) {
-  double sum = 0;
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    double r = predict(shapes[i]) / shapes[i].seconds - 1;
-    sum += weights[i] * r * r;
-  }
-  return std::sqrt(sum);
-}
-
 } // namespace
 
 std::vector<ClassRefinement>
@@ -117,81 +103,87 @@ cmm::profile::refineModel(MachineModel &model,
     }
     groups[{t.node, unsigned(t.cost)}][{t.m, t.n, t.k}].push_back(t.seconds);
   }
-  const MachineModel before = model;
   std::vector<ClassRefinement> report;
   for (auto &[key, shapes] : groups) {
     auto [node, index] = key;
-    CostClass cost = CostClass(index);
-    double overhead = model.nodes[node].taskOverhead;
     ClassRefinement r;
     r.node = node;
-    r.cost = cost;
+    r.cost = CostClass(index);
     r.shapes = shapes.size();
-    // Each shape once, by its median; the kernel's part is what the class
-    // polynomial stands for (the overhead is the node's, apart).
+    // Each shape once, by its median, weighted by its share of the class's
+    // measured time; the kernel's part (less the node's task overhead) is
+    // what the class polynomial stands for.
+    double overhead = model.nodes[node].taskOverhead;
     std::vector<Observation> medians, kernels;
-    std::vector<double> weights, counts;
-    double total = 0;
+    std::vector<double> counts;
+    double medianTotal = 0; // sum of count x median over the shapes
     for (auto &[shape, seconds] : shapes) {
       auto [m, n, k] = shape;
       double t = median(seconds);
       medians.push_back({m, n, k, t});
       kernels.push_back({m, n, k, std::max(t - overhead, 1e-3 * t)});
       counts.push_back(double(seconds.size()));
-      weights.push_back(t * double(seconds.size()));
-      total += weights.back();
+      medianTotal += counts.back() * t;
+      r.tasks += seconds.size();
+      r.measured += std::accumulate(seconds.begin(), seconds.end(), 0.0);
     }
-    for (double &w : weights)
-      w /= total > 0 ? total : 1;
-    auto predictWith = [&](const TimePolynomial &p) {
-      return [&, p](const Observation &o) {
-        return std::max(p.eval(o.m, o.n, o.k), 0.0) + overhead;
-      };
+    // The model's time for each shape (MachineModel::taskTime) with the
+    // class polynomial `p`: the relative error over the shapes weighted by
+    // their share of the measured time (so a 1 x 1 combine that costs its
+    // overhead alone does not count), and the run's total.
+    TimePolynomial &poly = model.nodes[node].time[index];
+    auto modelled = [&](const TimePolynomial &p, size_t i) {
+      poly = p;
+      return model.taskTime(node, r.cost, medians[i].m, medians[i].n,
+                            medians[i].k);
     };
-    TimePolynomial old = model.nodes[node].time[index];
-    r.rmsBefore = rmsRelative(medians, weights, predictWith(old));
-    r.rmsAfter = r.rmsBefore;
+    auto rmsWith = [&](const TimePolynomial &p) {
+      double sum = 0;
+      for (size_t i = 0; i < medians.size(); ++i) {
+        double e = modelled(p, i) / medians[i].seconds - 1;
+        sum += counts[i] * medians[i].seconds / medianTotal * e * e;
+      }
+      return std::sqrt(sum);
+    };
+    auto totalWith = [&](const TimePolynomial &p) {
+      double total = 0;
+      for (size_t i = 0; i < medians.size(); ++i)
+        total += counts[i] * modelled(p, i);
+      return total;
+    };
+    const TimePolynomial old = poly;
+    TimePolynomial best = old;
+    r.before = totalWith(old);
+    r.rmsBefore = r.rmsAfter = rmsWith(old);
     r.method = "kept";
-    // The factor that makes the class's kernel time over the run's tasks
-    // what was measured.
-    double predicted = 0, measured = 0;
-    for (size_t i = 0; i < kernels.size(); ++i) {
-      const Observation &o = kernels[i];
-      predicted += counts[i] * std::max(old.eval(o.m, o.n, o.k), 0.0);
-      measured += counts[i] * o.seconds;
-    }
-    if (predicted > 0) {
-      double s = measured / predicted;
+    // Scaled so that the class's kernel time over the run's tasks is what
+    // was measured.
+    double kernelModelled = r.before - overhead * double(r.tasks);
+    double kernelMeasured = 0;
+    for (size_t i = 0; i < kernels.size(); ++i)
+      kernelMeasured += counts[i] * kernels[i].seconds;
+    if (kernelModelled > 0) {
+      double s = kernelMeasured / kernelModelled;
       TimePolynomial scaled = old;
       for (double &a : scaled.a)
         a *= s;
-      double rms = rmsRelative(medians, weights, predictWith(scaled));
-      if (rms < r.rmsAfter) {
-        model.nodes[node].time[index] = scaled;
+      if (double rms = rmsWith(scaled); rms < r.rmsAfter) {
+        best = scaled;
         r.rmsAfter = rms;
         r.method = llvm::formatv("scaled x{0:f3}", s).str();
       }
     }
-    Terms use = fittedTerms(cost);
+    Terms use = fittedTerms(r.cost);
     if (r.shapes > use.count()) {
       PolynomialFit fit = fitTimePolynomial(kernels, use);
-      double rms = rmsRelative(medians, weights, predictWith(fit.poly));
-      if (rms < r.rmsAfter) {
-        model.nodes[node].time[index] = fit.poly;
+      if (double rms = rmsWith(fit.poly); rms < r.rmsAfter) {
+        best = fit.poly;
         r.rmsAfter = rms;
         r.method = "refit";
       }
     }
+    r.after = totalWith(best); // leaves `best` in the model
     report.push_back(r);
-  }
-  for (const TaskTiming &t : timings) {
-    auto it = std::find_if(report.begin(), report.end(), [&](auto &r) {
-      return r.node == t.node && r.cost == t.cost;
-    });
-    ++it->tasks;
-    it->measured += t.seconds;
-    it->before += before.taskTime(t.node, t.cost, t.m, t.n, t.k);
-    it->after += model.taskTime(t.node, t.cost, t.m, t.n, t.k);
   }
   return report;
 }

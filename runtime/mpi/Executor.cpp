@@ -858,8 +858,7 @@ void Executor::writeTrace() {
     mine.complete(e.name, e.category, pid, e.thread, e.start,
                   e.finish - e.start, args);
   }
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int size = worldSize();
   int length = static_cast<int>(mine.text().size());
   std::vector<int> lengths(size), offsets(size);
   MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0,
@@ -933,6 +932,12 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
 }
 
 } // namespace
+
+int cmmrt::worldSize() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
 
 void cmmrt::executePlan(const Plan &plan, const ExecOptions &options,
                         ExecResult &result) {

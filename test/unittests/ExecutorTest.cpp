@@ -29,12 +29,6 @@ int worldRank() {
   return rank;
 }
 
-int worldSize() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
 /// A plan's tables (cmmrt/PlanTables.h) with the ops these tests use.
 struct PlanBuilder : PlanTables {
   explicit PlanBuilder(int nodes, int comms = 1) : PlanTables(nodes, comms) {}

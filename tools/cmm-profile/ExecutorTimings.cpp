@@ -14,12 +14,6 @@ using namespace cmmrt::plan;
 
 namespace {
 
-int worldSize() {
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  return ranks;
-}
-
 /// An op of `code` on rows x cols tiles, with `scalar` (fill value, scale).
 Op profileOp(OpCode code, int64_t rows, int64_t cols, double scalar = 1.0) {
   Op o{};

@@ -17,7 +17,8 @@
 //
 // Options of a generated program: --stats (predicted vs measured makespan,
 // bytes moved, cache hits, and task time per cost class, so a user sees
-// which term of the model is off), --recv-timeout=SECONDS, --dump-prints=DIR
+// which term of the model is off), --recv-timeout=SECONDS,
+// --comm-priority=realtime|normal (CMM_COMM_PRIORITY), --dump-prints=DIR
 // (each printed matrix also as DIR/print<N>.npy, as the interpreter's
 // --dump-prints). CMM_TRACE=file.json writes the measured schedule as Chrome
 // trace events; CMM_RECV_TIMEOUT sets the timeout.
@@ -75,6 +76,10 @@ struct ExecResult {
 /// timeout) prints its message and aborts the job.
 void executePlan(const plan::Plan &plan, const ExecOptions &options,
                  ExecResult &result);
+
+/// MPI_COMM_WORLD's number of ranks (MPI initialized): the node count of
+/// the plans executePlan runs there.
+int worldSize();
 
 } // namespace cmmrt
 
