@@ -33,6 +33,12 @@ def poly(model_node, cls, m, n, k):
     return max(t, 0) + model_node.get("task_overhead_s", 0)
 
 
+def median(values):
+    v = sorted(values)
+    h = len(v) // 2
+    return v[h] if len(v) % 2 else (v[h - 1] + v[h]) / 2
+
+
 def node_of(model, i):
     """Node i of a model file, with node_defaults applied."""
     node = dict(model.get("node_defaults", {}))
@@ -66,6 +72,7 @@ def main():
     before = json.load(open(builtin))
     after = json.load(open(refined_path))
     by_class = {}
+    shapes = {}  # (node, class) -> (m, n, k) -> task seconds
     for e in tasks:
         a = e["args"]
         node = e["pid"] - 1
@@ -76,6 +83,8 @@ def main():
         entry[2] += poly(node_of(after, node), a["class"], a["m"], a["n"],
                          a["k"])
         entry[3] += 1
+        shapes.setdefault(a["class"], {}).setdefault(
+            (node, a["m"], a["n"], a["k"]), []).append(e["dur"] * 1e-6)
     report = {r["class"]: r for r in
               after["provenance"]["refinements"][-1]["classes"]}
     assert set(report) == set(by_class), (set(report), set(by_class))
@@ -89,10 +98,15 @@ def main():
             assert abs(r[key] - ours) <= 1e-6 * max(ours, 1e-9) + 1e-12, \
                 (cls, key, r[key], ours)
         # Refitted to this very run, each class with a few tasks is
-        # predicted within 25 % (a unit slip, us for s, is a factor 1e6).
+        # predicted within 25 % (a unit slip, us for s, is a factor 1e6) of
+        # what the refinement promises: each shape's median time times its
+        # count. The plain sum is not the target: a few tasks that fault in
+        # fresh pages can add a third to it (seen on CI: gemm 27 tasks, sum
+        # 7.6 ms, medians 5.6 ms).
+        typical = sum(median(v) * len(v) for v in shapes[cls].values())
         if count >= 5:
-            assert abs(math.log(pred_after / measured)) <= math.log(1.25), \
-                (cls, measured, pred_before, pred_after)
+            assert abs(math.log(pred_after / typical)) <= math.log(1.25), \
+                (cls, measured, typical, pred_before, pred_after)
         print("%-12s %4d tasks: measured %.4g s, model before %.4g s, "
               "after %.4g s (%s)" % (cls, count, measured, pred_before,
                                      pred_after, r["method"]))
