@@ -358,66 +358,113 @@ void cmmrt::mapInPlace(MapFn fn, Matrix &r) {
 }
 
 namespace {
-/// Accumulates one reduction; NaN wins for Max and Min (Julia semantics).
-struct Reducer {
-  ReduceFn fn;
-  double acc;
-  int64_t count = 0;
-  explicit Reducer(ReduceFn fn)
-      : fn(fn), acc(fn == ReduceFn::Max   ? -INFINITY
-                    : fn == ReduceFn::Min ? INFINITY
-                                          : 0.0) {}
-  void add(double x) {
-    ++count;
-    switch (fn) {
-    case ReduceFn::Sum:
-    case ReduceFn::Mean:
-      acc += x;
-      break;
-    case ReduceFn::Max:
-    case ReduceFn::Min:
-      acc = applyBinary(fn == ReduceFn::Max ? BinaryFn::Max : BinaryFn::Min,
-                        acc, x);
-      break;
+/// Reductions by max and min with Julia's rules (NaN anywhere gives NaN;
+/// -0 counts below +0) at the speed of plain compares: the loops select
+/// without branches and keep a NaN probe (x - x is NaN for NaN and Inf),
+/// so they vectorise; the rare cases (a NaN or Inf seen, a zero result
+/// whose sign matters) are settled afterwards by `settle`.
+template <bool IsMax> inline double better(double acc, double x) {
+  return IsMax ? (x > acc ? x : acc) : (x < acc ? x : acc);
+}
+
+/// The exact result for elements x[0], x[stride], ... given the plain
+/// compares' `acc` and `probe`.
+template <bool IsMax>
+double settle(double acc, double probe, const double *x, int64_t n,
+              int64_t stride) {
+  if (probe != probe) // NaN or Inf seen: NaN if any is NaN
+    for (int64_t e = 0; e < n; ++e)
+      if (std::isnan(x[e * stride]))
+        return std::numeric_limits<double>::quiet_NaN();
+  if (acc == 0) // the first zero seen won: take the sign the rules want
+    for (int64_t e = 0; e < n; ++e)
+      if (x[e * stride] == 0 && std::signbit(x[e * stride]) != IsMax)
+        return x[e * stride];
+  return acc;
+}
+
+/// One row's (or a whole tile's) extremum: four independent running
+/// extrema, as four running sums, so that compares do not wait in line.
+template <bool IsMax> double extremumOf(const double *x, int64_t n) {
+  const double start = IsMax ? -INFINITY : INFINITY;
+  double acc[4] = {start, start, start, start}, probe[4] = {0, 0, 0, 0};
+  int64_t e = 0;
+  for (; e + 4 <= n; e += 4)
+    for (int l = 0; l < 4; ++l) {
+      acc[l] = better<IsMax>(acc[l], x[e + l]);
+      probe[l] += x[e + l] - x[e + l];
+    }
+  for (; e < n; ++e) {
+    acc[0] = better<IsMax>(acc[0], x[e]);
+    probe[0] += x[e] - x[e];
+  }
+  double r = better<IsMax>(better<IsMax>(acc[0], acc[1]),
+                           better<IsMax>(acc[2], acc[3]));
+  return settle<IsMax>(r, (probe[0] + probe[1]) + (probe[2] + probe[3]), x, n,
+                       1);
+}
+
+/// Column extrema (dim = 1) row by row into `r` (cache order: the inner
+/// loop runs along a row, independent per column).
+template <bool IsMax> void columnExtrema(const Matrix &a, Matrix &r) {
+  double *acc = r.data();
+  std::vector<double> probe(a.cols(), 0.0);
+  std::fill(acc, acc + a.cols(), IsMax ? -INFINITY : INFINITY);
+  for (int64_t i = 0; i < a.rows(); ++i) {
+    const double *row = a.data() + i * a.cols();
+    for (int64_t j = 0; j < a.cols(); ++j) {
+      acc[j] = better<IsMax>(acc[j], row[j]);
+      probe[j] += row[j] - row[j];
     }
   }
-  double result() const {
-    return fn == ReduceFn::Mean ? acc / static_cast<double>(count) : acc;
-  }
-};
+  for (int64_t j = 0; j < a.cols(); ++j)
+    acc[j] = settle<IsMax>(acc[j], probe[j], a.data() + j, a.rows(), a.cols());
+}
 } // namespace
 
 Matrix cmmrt::reduce(ReduceFn fn, const Matrix &a, int dim) {
+  bool sum = fn == ReduceFn::Sum || fn == ReduceFn::Mean;
   if (dim == 0) {
     Matrix r(1, 1);
-    if (fn == ReduceFn::Sum || fn == ReduceFn::Mean) {
+    if (sum) {
       double s = sumOf(a); // pairwise, for accuracy on large matrices
       r(0, 0) = fn == ReduceFn::Mean ? s / static_cast<double>(a.size()) : s;
-      return r;
+    } else {
+      r(0, 0) = fn == ReduceFn::Max ? extremumOf<true>(a.data(), a.size())
+                                    : extremumOf<false>(a.data(), a.size());
     }
-    Reducer red(fn);
-    for (double x : a.values())
-      red.add(x);
-    r(0, 0) = red.result();
     return r;
   }
   if (dim == 1) {
-    // Row by row (cache order); each column still adds top to bottom.
-    std::vector<Reducer> reds(a.cols(), Reducer(fn));
-    for (int64_t i = 0; i < a.rows(); ++i)
-      for (int64_t j = 0; j < a.cols(); ++j)
-        reds[j].add(a(i, j));
     Matrix r(1, a.cols());
-    for (int64_t j = 0; j < a.cols(); ++j)
-      r(0, j) = reds[j].result();
+    if (sum) {
+      // Each column adds top to bottom, all columns at once.
+      double *acc = r.data();
+      for (int64_t i = 0; i < a.rows(); ++i) {
+        const double *row = a.data() + i * a.cols();
+        for (int64_t j = 0; j < a.cols(); ++j)
+          acc[j] += row[j];
+      }
+      if (fn == ReduceFn::Mean)
+        for (int64_t j = 0; j < a.cols(); ++j)
+          acc[j] /= static_cast<double>(a.rows());
+    } else if (fn == ReduceFn::Max) {
+      columnExtrema<true>(a, r);
+    } else {
+      columnExtrema<false>(a, r);
+    }
     return r;
   }
   Matrix r(a.rows(), 1);
   for (int64_t i = 0; i < a.rows(); ++i) {
-    Reducer red(fn);
-    for (int64_t j = 0; j < a.cols(); ++j)
-      red.add(a(i, j));
-    r(i, 0) = red.result();
+    const double *row = a.data() + i * a.cols();
+    if (sum) {
+      double s = sumOf(row, a.cols());
+      r(i, 0) = fn == ReduceFn::Mean ? s / static_cast<double>(a.cols()) : s;
+    } else {
+      r(i, 0) = fn == ReduceFn::Max ? extremumOf<true>(row, a.cols())
+                                    : extremumOf<false>(row, a.cols());
+    }
   }
   return r;
 }

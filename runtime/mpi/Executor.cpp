@@ -14,6 +14,7 @@
 #include <mpi.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -244,6 +245,11 @@ private:
   std::atomic<long long> bytesSent{0}, bytesReceived{0}, cacheHits{0};
   std::atomic<long long> tasksRun{0};
   std::atomic<long long> communicatorsRun{0}, realtimeCommunicators{0};
+  /// CPU seconds (user and system) the calling thread, or with
+  /// RUSAGE_SELF the whole process, has used.
+  static double cpuSeconds(int who = RUSAGE_THREAD);
+  std::mutex cpuMutex;
+  double workerCpu = 0, communicatorCpu = 0; // this rank's threads, summed
   std::mutex statsMutex;
   /// Measured on this rank, by CostClass; the last entry the sends.
   std::vector<ClassTime> byClass{kNumCostClasses + 1};
@@ -674,6 +680,14 @@ void Executor::transfer(const Transfer &x, int32_t index) {
           trace::commThread(plan.workers[rank], x.recvComm), start, now()});
 }
 
+double Executor::cpuSeconds(int who) {
+  struct rusage usage;
+  if (getrusage(who, &usage) != 0)
+    return 0;
+  auto seconds = [](const timeval &t) { return t.tv_sec + t.tv_usec * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 void Executor::communicator(int c) {
   // complete()'s short sleeps would otherwise last the default 50 us timer
   // slack (a 10 us sleep took 60-90 us: most of a small transfer's time).
@@ -727,6 +741,10 @@ void Executor::run() {
   for (int w = 0; w < workers; ++w)
     threads.emplace_back([this, w] {
       worker(w);
+      {
+        std::lock_guard<std::mutex> lock(cpuMutex);
+        workerCpu += cpuSeconds();
+      }
       finished();
     });
   // Communicator threads with nothing to do are not started.
@@ -739,6 +757,10 @@ void Executor::run() {
     if (any)
       threads.emplace_back([this, c] {
         communicator(c);
+        {
+          std::lock_guard<std::mutex> lock(cpuMutex);
+          communicatorCpu += cpuSeconds();
+        }
         finished();
       });
   }
@@ -788,8 +810,18 @@ void Executor::collect(double seconds, ExecResult &result) {
                         communicatorsRun.load(),
                         realtimeCommunicators.load()};
   long long total[7] = {};
-  double slowest = 0;
+  double slowest = 0, cpu[3] = {}, cpuTotal[3] = {};
+  {
+    std::lock_guard<std::mutex> lock(cpuMutex);
+    cpu[0] = workerCpu;
+    cpu[1] = communicatorCpu;
+  }
+  cpu[2] = cpuSeconds(RUSAGE_SELF);
   MPI_Reduce(local, total, 7, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(cpu, cpuTotal, 3, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  result.workerCpuSeconds = cpuTotal[0];
+  result.communicatorCpuSeconds = cpuTotal[1];
+  result.processCpuSeconds = cpuTotal[2];
   MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   result.bytesSent = total[0];
   result.bytesReceived = total[1];
@@ -1066,6 +1098,12 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
                          result.realtimeCommunicators < result.communicators
                      ? " (not permitted here: see docs/runtime.md, Polling)"
                      : "");
+  if (options.stats && rank == 0)
+    std::fprintf(stderr,
+                 "cmm stats: CPU seconds over all ranks: worker threads "
+                 "%.4g, communicator threads %.4g, whole processes %.4g\n",
+                 result.workerCpuSeconds, result.communicatorCpuSeconds,
+                 result.processCpuSeconds);
   if (options.stats && rank == 0)
     printClassTimes(result.byClass);
   if (!ok) {

@@ -66,6 +66,29 @@ def check_communicator_priority(stderr, transfers, priority, where):
             "threads real-time" % (where, realtime, started)
 
 
+def check_cpu_seconds(stderr, transfers, where):
+    """--stats gives the CPU seconds of the worker threads, the communicator
+    threads and the whole processes: threads are part of their process, and
+    with no transfer no communicator thread is started."""
+    m = re.search(r"CPU seconds over all ranks: worker threads ([0-9.e+-]+), "
+                  r"communicator threads ([0-9.e+-]+), whole processes "
+                  r"([0-9.e+-]+)", stderr)
+    assert m, "%s: no CPU line in --stats:\n%s" % (where, stderr)
+    workers, comms, process = (float(g) for g in m.groups())
+    assert workers >= 0 and comms >= 0, (where, workers, comms)
+    # Thread CPU time may be sampled at the timer tick (4 ms), so only a
+    # longer run must show its workers' time.
+    run = re.search(r"measured ([0-9.e+-]+) s", stderr)
+    if run and float(run.group(1)) >= 0.05:
+        assert workers > 0, "%s: no worker CPU in a %s s run" % (
+            where, run.group(1))
+    assert workers + comms <= process * 1.01 + 1e-3, \
+        "%s: threads used more CPU than their processes: %s" % (where,
+                                                                m.group(0))
+    if transfers == 0:
+        assert comms == 0, "%s: communicator CPU without transfers" % where
+
+
 def run(cmd, cwd, timeout=600):
     p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=ENV,
                        timeout=timeout)
@@ -178,6 +201,7 @@ def main():
             check_class_table(p.stderr, where)
             check_communicator_priority(p.stderr, int(stats.group(1)),
                                         priority, where)
+            check_cpu_seconds(p.stderr, int(stats.group(1)), where)
             got = dumps(out_dir)
             assert [shape_of(l) for l in out.splitlines()] == \
                 [shape_of(l) for l in ref_out.splitlines()], \

@@ -162,6 +162,67 @@ TEST(Kernels, Reductions) {
   expectNear(reduce(ReduceFn::Min, m, 2), make(2, 1, {1, 4}));
 }
 
+TEST(Kernels, ReductionsAlongEachDimensionMatchOneElementAtATime) {
+  // The oracle folds applyBinary over each row or column one element at a
+  // time (Julia's max/min: NaN wins, -0 below +0); the kernels vectorise.
+  const int64_t rows = 37, cols = 300;
+  Matrix m(rows, cols);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      m(i, j) = std::sin(double(i * cols + j)) * 100;
+  m(3, 7) = NAN;                 // row 3 and column 7
+  m(5, 0) = -0.0, m(5, 1) = 0.0; // compared with zeros only below
+  for (int64_t j = 0; j < cols; ++j)
+    m(6, j) = j % 2 ? 0.0 : -0.0;              // row 6: all zeros
+  m(10, 20) = INFINITY, m(11, 21) = -INFINITY; // not NaN, but x - x is
+  for (BinaryFn fn : {BinaryFn::Max, BinaryFn::Min}) {
+    ReduceFn rfn = fn == BinaryFn::Max ? ReduceFn::Max : ReduceFn::Min;
+    Matrix byRow = reduce(rfn, m, 2), byCol = reduce(rfn, m, 1);
+    for (int64_t i = 0; i < rows; ++i) {
+      double want = m(i, 0);
+      for (int64_t j = 1; j < cols; ++j)
+        want = applyBinary(fn, want, m(i, j));
+      if (std::isnan(want))
+        EXPECT_TRUE(std::isnan(byRow(i, 0))) << i;
+      else
+        EXPECT_EQ(byRow(i, 0), want) << i;
+      EXPECT_EQ(std::signbit(byRow(i, 0)), std::signbit(want)) << i;
+    }
+    for (int64_t j = 0; j < cols; ++j) {
+      double want = m(0, j);
+      for (int64_t i = 1; i < rows; ++i)
+        want = applyBinary(fn, want, m(i, j));
+      if (std::isnan(want))
+        EXPECT_TRUE(std::isnan(byCol(0, j))) << j;
+      else
+        EXPECT_EQ(byCol(0, j), want) << j;
+      EXPECT_EQ(std::signbit(byCol(0, j)), std::signbit(want)) << j;
+    }
+  }
+  EXPECT_TRUE(std::isnan(reduce(ReduceFn::Max, m, 2)(3, 0)));
+  EXPECT_TRUE(std::isnan(reduce(ReduceFn::Min, m, 1)(0, 7)));
+  EXPECT_FALSE(std::signbit(reduce(ReduceFn::Max, m, 2)(6, 0)));
+  EXPECT_TRUE(std::signbit(reduce(ReduceFn::Min, m, 2)(6, 0)));
+  EXPECT_EQ(reduce(ReduceFn::Max, m, 2)(10, 0), INFINITY);
+  EXPECT_EQ(reduce(ReduceFn::Min, m, 1)(0, 21), -INFINITY);
+  // Sums: within rounding of a plain running sum, each dimension.
+  m(3, 7) = 1, m(10, 20) = 2, m(11, 21) = 3;
+  Matrix rowSums = reduce(ReduceFn::Sum, m, 2);
+  Matrix colMeans = reduce(ReduceFn::Mean, m, 1);
+  for (int64_t i = 0; i < rows; ++i) {
+    double want = 0;
+    for (int64_t j = 0; j < cols; ++j)
+      want += m(i, j);
+    EXPECT_NEAR(rowSums(i, 0), want, 1e-10 * cols * 100) << i;
+  }
+  for (int64_t j = 0; j < cols; ++j) {
+    double want = 0;
+    for (int64_t i = 0; i < rows; ++i)
+      want += m(i, j);
+    EXPECT_NEAR(colMeans(0, j), want / rows, 1e-12) << j;
+  }
+}
+
 TEST(Kernels, InverseAndSolve) {
   Matrix a = make(2, 2, {4, 7, 2, 6}); // det = 10
   Matrix inv;

@@ -65,6 +65,12 @@ struct ExecResult {
   long long liveSlots = 0; // tile copies still held after the run
   /// Communicator threads started, and those of them at real-time priority.
   long long communicators = 0, realtimeCommunicators = 0;
+  /// CPU seconds (user and system, getrusage) of the worker threads (their
+  /// BLAS threads not included), of the communicator threads and of the
+  /// whole processes (start-up included), summed over ranks: on a node
+  /// without a spare core, what the communicators use is the workers' loss.
+  double workerCpuSeconds = 0, communicatorCpuSeconds = 0;
+  double processCpuSeconds = 0;
   double seconds = 0; // the slowest rank's run time
   /// Rank 0: by CostClass; the last entry the transfers (measured at the
   /// sender, from the send's start to its completion).

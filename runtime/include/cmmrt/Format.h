@@ -24,6 +24,7 @@ std::string formatNumber(double v);
 
 /// Pairwise sum of all elements (as NumPy does), and the Frobenius norm.
 double sumOf(const Matrix &m);
+double sumOf(const double *x, int64_t n);
 double frobeniusNorm(const Matrix &m);
 
 /// The summary line of `print(A)`, without a newline.
