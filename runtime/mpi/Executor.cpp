@@ -248,9 +248,10 @@ private:
   /// CPU seconds (user and system) the calling thread, or with
   /// RUSAGE_SELF the whole process, has used.
   static double cpuSeconds(int who = RUSAGE_THREAD);
-  std::mutex cpuMutex;
-  double workerCpu = 0, communicatorCpu = 0; // this rank's threads, summed
+  /// Adds the calling thread's CPU seconds to `total` (under statsMutex).
+  void addThreadCpu(double &total);
   std::mutex statsMutex;
+  double workerCpu = 0, communicatorCpu = 0; // this rank's threads, summed
   /// Measured on this rank, by CostClass; the last entry the sends.
   std::vector<ClassTime> byClass{kNumCostClasses + 1};
   std::mutex traceMutex;
@@ -688,6 +689,12 @@ double Executor::cpuSeconds(int who) {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
+void Executor::addThreadCpu(double &total) {
+  double seconds = cpuSeconds();
+  std::lock_guard<std::mutex> lock(statsMutex);
+  total += seconds;
+}
+
 void Executor::communicator(int c) {
   // complete()'s short sleeps would otherwise last the default 50 us timer
   // slack (a 10 us sleep took 60-90 us: most of a small transfer's time).
@@ -741,10 +748,7 @@ void Executor::run() {
   for (int w = 0; w < workers; ++w)
     threads.emplace_back([this, w] {
       worker(w);
-      {
-        std::lock_guard<std::mutex> lock(cpuMutex);
-        workerCpu += cpuSeconds();
-      }
+      addThreadCpu(workerCpu);
       finished();
     });
   // Communicator threads with nothing to do are not started.
@@ -757,10 +761,7 @@ void Executor::run() {
     if (any)
       threads.emplace_back([this, c] {
         communicator(c);
-        {
-          std::lock_guard<std::mutex> lock(cpuMutex);
-          communicatorCpu += cpuSeconds();
-        }
+        addThreadCpu(communicatorCpu);
         finished();
       });
   }
@@ -812,7 +813,7 @@ void Executor::collect(double seconds, ExecResult &result) {
   long long total[7] = {};
   double slowest = 0, cpu[3] = {}, cpuTotal[3] = {};
   {
-    std::lock_guard<std::mutex> lock(cpuMutex);
+    std::lock_guard<std::mutex> lock(statsMutex);
     cpu[0] = workerCpu;
     cpu[1] = communicatorCpu;
   }

@@ -72,7 +72,7 @@ def main():
     before = json.load(open(builtin))
     after = json.load(open(refined_path))
     by_class = {}
-    shapes = {}  # (node, class) -> (m, n, k) -> task seconds
+    shapes = {}  # class -> (node, m, n, k) -> task seconds
     for e in tasks:
         a = e["args"]
         node = e["pid"] - 1

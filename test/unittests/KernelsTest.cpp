@@ -171,7 +171,7 @@ TEST(Kernels, ReductionsAlongEachDimensionMatchOneElementAtATime) {
     for (int64_t j = 0; j < cols; ++j)
       m(i, j) = std::sin(double(i * cols + j)) * 100;
   m(3, 7) = NAN;                 // row 3 and column 7
-  m(5, 0) = -0.0, m(5, 1) = 0.0; // compared with zeros only below
+  m(5, 0) = -0.0, m(5, 1) = 0.0; // zeros beside nonzero values
   for (int64_t j = 0; j < cols; ++j)
     m(6, j) = j % 2 ? 0.0 : -0.0;              // row 6: all zeros
   m(10, 20) = INFINITY, m(11, 21) = -INFINITY; // not NaN, but x - x is
