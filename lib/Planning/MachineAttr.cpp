@@ -27,18 +27,19 @@ tg::MachineAttr cmm::planning::toMachineAttr(MLIRContext *context,
       time.push_back(b.getNamedAttr(costClassName(CostClass(c)),
                                     b.getDenseF64ArrayAttr(n.time[c].a)));
     // Printed only where they say something: no first touch, no limit, no
-    // overhead.
-    FloatAttr firstTouch =
-        n.firstTouch != 0 ? b.getF64FloatAttr(n.firstTouch) : FloatAttr();
+    // overhead, no receive CPU.
     FloatAttr network = std::isfinite(n.networkBandwidth)
                             ? b.getF64FloatAttr(n.networkBandwidth)
                             : FloatAttr();
-    FloatAttr overhead =
-        n.taskOverhead != 0 ? b.getF64FloatAttr(n.taskOverhead) : FloatAttr();
+    auto nonZero = [&](double x) {
+      return x != 0 ? b.getF64FloatAttr(x) : FloatAttr();
+    };
     nodes.push_back(tg::NodeAttr::get(
         context, n.name, n.cores, n.workers, n.threadsPerWorker,
         n.communicators, b.getF64FloatAttr(n.memoryBytes),
-        b.getDictionaryAttr(time), firstTouch, network, overhead));
+        b.getDictionaryAttr(time), nonZero(n.firstTouch), network,
+        nonZero(n.taskOverhead), nonZero(n.receiveCpu),
+        nonZero(n.receiveCpuPerByte)));
   }
   SmallVector<Attribute> routes;
   for (const auto &[key, spec] : machine.links)
@@ -76,6 +77,10 @@ bool cmm::planning::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
       node.networkBandwidth = network.getValueAsDouble();
     if (FloatAttr overhead = n.getTaskOverhead())
       node.taskOverhead = overhead.getValueAsDouble();
+    if (FloatAttr cpu = n.getReceiveCpu())
+      node.receiveCpu = cpu.getValueAsDouble();
+    if (FloatAttr cpu = n.getReceiveCpuPerByte())
+      node.receiveCpuPerByte = cpu.getValueAsDouble();
     for (NamedAttribute entry : n.getTime()) {
       std::optional<CostClass> c = costClassFromName(entry.getName().str());
       auto coefficients = dyn_cast<DenseF64ArrayAttr>(entry.getValue());

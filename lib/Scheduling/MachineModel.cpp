@@ -74,6 +74,11 @@ double MachineModel::transferTime(unsigned from, unsigned to,
   return l.latency + bytes / rate;
 }
 
+double MachineModel::receiveCpuTime(unsigned node, double bytes) const {
+  const NodeSpec &n = nodes[node];
+  return n.oversubscribed() ? n.receiveCpu + bytes * n.receiveCpuPerByte : 0.0;
+}
+
 unsigned MachineModel::totalWorkers() const {
   unsigned total = 0;
   for (const NodeSpec &n : nodes)
@@ -115,6 +120,8 @@ MachineModel MachineModel::withFreeCommunication() const {
   out.defaultLink = free;
   for (auto &entry : out.links)
     entry.second = free;
+  for (NodeSpec &n : out.nodes)
+    n.receiveCpu = n.receiveCpuPerByte = 0;
   return out;
 }
 
@@ -335,6 +342,8 @@ public:
                                            "first_touch_s_per_byte",
                                            "task_overhead_s",
                                            "network_bandwidth_Bps",
+                                           "receive_cpu_s",
+                                           "receive_cpu_s_per_byte",
                                            "time"};
     if (!onlyKeys(*o, path, llvm::ArrayRef(keys).drop_front(allowName ? 0 : 1)))
       return false;
@@ -365,6 +374,13 @@ public:
     if (const json::Value *x = o->get("task_overhead_s"))
       if (!nonNegativeNumber(*x, field(path, "task_overhead_s"),
                              node.taskOverhead))
+        return false;
+    if (const json::Value *x = o->get("receive_cpu_s"))
+      if (!nonNegativeNumber(*x, field(path, "receive_cpu_s"), node.receiveCpu))
+        return false;
+    if (const json::Value *x = o->get("receive_cpu_s_per_byte"))
+      if (!nonNegativeNumber(*x, field(path, "receive_cpu_s_per_byte"),
+                             node.receiveCpuPerByte))
         return false;
     if (const json::Value *x = o->get("network_bandwidth_Bps"))
       if (!bandwidth(*x, field(path, "network_bandwidth_Bps"),
@@ -582,6 +598,8 @@ std::string cmm::scheduling::printMachineModel(const MachineModel &model) {
             number("first_touch_s_per_byte", n.firstTouch);
             number("task_overhead_s", n.taskOverhead);
             bandwidth("network_bandwidth_Bps", n.networkBandwidth);
+            number("receive_cpu_s", n.receiveCpu);
+            number("receive_cpu_s_per_byte", n.receiveCpuPerByte);
             j.attributeObject("time", [&] {
               for (unsigned c = 0; c < kNumCostClasses; ++c) {
                 // Trailing zero coefficients are left out (missing means 0).

@@ -133,10 +133,31 @@ double PlanBuilder::readyOn(TaskId task, unsigned node) const {
   return ready;
 }
 
+double PlanBuilder::receiveCpu(TaskId task, unsigned node) const {
+  double cpu = 0;
+  std::vector<DataId> fetched;
+  for (DataId d : graph.task(task).inputs) {
+    // With the tile cache an input read twice is fetched once.
+    if (holds(d, node) ||
+        (options.useTileCache &&
+         std::find(fetched.begin(), fetched.end(), d) != fetched.end()))
+      continue;
+    fetched.push_back(d);
+    cpu += cost.receiveCpu(graph.item(d), node);
+  }
+  return cpu;
+}
+
+double PlanBuilder::duration(TaskId task, unsigned node) const {
+  const Task &t = graph.task(task);
+  return cost.taskTime(t, task, node) +
+         (t.isGang() ? 0 : receiveCpu(task, node));
+}
+
 PlanBuilder::Candidate PlanBuilder::evaluate(TaskId task, unsigned node,
                                              unsigned worker) const {
   double ready = readyOn(task, node);
-  double duration = cost.taskTime(graph.task(task), task, node);
+  double duration = this->duration(task, node);
   double start = workerTimelines[node][worker].earliest(ready, duration);
   return {node, worker, start, start + duration,
           workerTimelines[node][worker].busyTime()};
@@ -145,7 +166,7 @@ PlanBuilder::Candidate PlanBuilder::evaluate(TaskId task, unsigned node,
 PlanBuilder::Candidate PlanBuilder::bestOnNode(TaskId task,
                                                unsigned node) const {
   double ready = readyOn(task, node);
-  double duration = cost.taskTime(graph.task(task), task, node);
+  double duration = this->duration(task, node);
   Candidate best;
   best.finish = std::numeric_limits<double>::infinity();
   for (unsigned w = 0; w < workerTimelines[node].size(); ++w) {
@@ -211,6 +232,9 @@ void PlanBuilder::makeRoom(unsigned node, double time, DataId keep) {
 void PlanBuilder::commit(TaskId task, unsigned node, unsigned worker) {
   const Task &t = graph.task(task);
   inUse = std::set<DataId>(t.inputs.begin(), t.inputs.end());
+  // Known before the inputs are fetched (and so become held).
+  double duration = this->duration(task, node);
+  size_t transfersBefore = schedule.transfers.size();
   double ready = 0;
   // A gang task reads each input on the gang node where it is first there
   // (COSMA moves it into its layout from anywhere); other tasks on `node`.
@@ -228,7 +252,9 @@ void PlanBuilder::commit(TaskId task, unsigned node, unsigned worker) {
     }
     ready = std::max(ready, arrival(d, where, /*reserve=*/true));
   }
-  double duration = cost.taskTime(t, task, node);
+  if (!t.isGang())
+    for (size_t i = transfersBefore; i < schedule.transfers.size(); ++i)
+      schedule.transfers[i].fetchedBy = long(task);
   double start, finish;
   if (t.isGang()) {
     // The gang holds all the workers of its nodes at once.

@@ -58,6 +58,12 @@ private:
   /// earliest transfer from a holder (reserving it when `reserve`).
   double arrival(DataId data, unsigned node, bool reserve);
   double arrivalEstimate(DataId data, unsigned node) const;
+  /// The receive CPU (CostModel::receiveCpu) of the inputs `task` would
+  /// fetch to `node` now.
+  double receiveCpu(TaskId task, unsigned node) const;
+  /// `task`'s time on `node` placed now: its model time and, but for a gang
+  /// task, the receive CPU of what it fetches.
+  double duration(TaskId task, unsigned node) const;
   /// The earliest transfer of `data` to `node` from a node that holds it.
   Transfer bestTransfer(DataId data, unsigned node) const;
   /// Earliest start >= ready of `duration` on a free communicator of each

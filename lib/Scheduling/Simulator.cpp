@@ -136,8 +136,10 @@ SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
   };
   // Each event's duration from `cost`, asked once for both replays.
   std::vector<double> duration(numEvents);
+  std::vector<double> receiveCpu = receiveCpuByTask(graph, cost, plan);
   for (TaskId t = 0; t < numTasks; ++t)
-    duration[t] = cost.taskTime(graph.task(t), t, plan.placement[t].node);
+    duration[t] =
+        cost.taskTime(graph.task(t), t, plan.placement[t].node) + receiveCpu[t];
   for (size_t i = 0; i < plan.transfers.size(); ++i) {
     const Transfer &x = plan.transfers[i];
     duration[numTasks + i] =
@@ -200,9 +202,13 @@ SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
     touch += extra[t];
   }
   for (size_t i = 0; i < plan.transfers.size(); ++i) {
-    extra[numTasks + i] =
-        memory.freshTransferBytes[i] * cost.firstTouch(plan.transfers[i].to);
+    const Transfer &x = plan.transfers[i];
+    extra[numTasks + i] = memory.freshTransferBytes[i] * cost.firstTouch(x.to);
     touch += extra[numTasks + i];
+    // The receiving communicator faults those pages in; on a node without a
+    // spare core that is the fetching task's worker's time too.
+    if (x.fetchedBy >= 0 && cost.receivesOnWorkerCores(x.to))
+      extra[x.fetchedBy] += extra[numTasks + i];
   }
   if (touch > 0) {
     replay(extra);

@@ -103,6 +103,16 @@ std::string noOverlap(std::vector<std::pair<double, double>> intervals,
 }
 } // namespace
 
+std::vector<double>
+cmm::scheduling::receiveCpuByTask(const TaskGraph &graph, const CostModel &cost,
+                                  const Schedule &schedule) {
+  std::vector<double> cpu(graph.size(), 0.0);
+  for (const Transfer &x : schedule.transfers)
+    if (x.fetchedBy >= 0 && size_t(x.fetchedBy) < graph.size())
+      cpu[x.fetchedBy] += cost.receiveCpu(graph.item(x.data), x.to);
+  return cpu;
+}
+
 std::string cmm::scheduling::verifySchedule(const TaskGraph &graph,
                                             const CostModel &cost,
                                             const Schedule &schedule,
@@ -121,6 +131,23 @@ std::string cmm::scheduling::verifySchedule(const TaskGraph &graph,
   std::map<std::pair<unsigned, unsigned>,
            std::vector<std::pair<double, double>>>
       workerBusy, sendBusy, recvBusy;
+  for (const Transfer &x : schedule.transfers) {
+    if (x.fetchedBy < 0)
+      continue;
+    if (size_t(x.fetchedBy) >= graph.size())
+      return "transfer of data " + describe(x.data) +
+             " is fetched by a task that does not exist";
+    const TaskPlacement &p = schedule.placement[x.fetchedBy];
+    const Task &task = graph.task(x.fetchedBy);
+    bool reads = false;
+    for (size_t i = 0; i < task.inputs.size(); ++i)
+      reads = reads || (task.inputs[i] == x.data && p.inputNode(i) == x.to);
+    if (!reads)
+      return "transfer of data " + describe(x.data) + " to node " +
+             describe(x.to) + " is fetched by task " + describe(x.fetchedBy) +
+             ", which does not read it there";
+  }
+  std::vector<double> receiveCpu = receiveCpuByTask(graph, cost, schedule);
   for (TaskId t = 0; t < graph.size(); ++t) {
     const TaskPlacement &p = schedule.placement[t];
     const Task &task = graph.task(t);
@@ -129,9 +156,10 @@ std::string cmm::scheduling::verifySchedule(const TaskGraph &graph,
       return name + " is on a worker that does not exist";
     if (task.pinnedNode >= 0 && p.node != unsigned(task.pinnedNode))
       return name + " must run on node " + describe(task.pinnedNode);
-    if (!sameTime(p.finish - p.start, cost.taskTime(task, t, p.node)))
+    double modelled = cost.taskTime(task, t, p.node) + receiveCpu[t];
+    if (!sameTime(p.finish - p.start, modelled))
       return name + " runs " + describe(p.finish - p.start) +
-             " s, the model says " + describe(cost.taskTime(task, t, p.node));
+             " s, the model says " + describe(modelled);
     if (task.isGang()) {
       if (p.node != task.gangNodes.front())
         return name + " is a gang task placed off its first node " +

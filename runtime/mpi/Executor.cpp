@@ -823,6 +823,7 @@ void Executor::collect(double seconds, ExecResult &result) {
   result.workerCpuSeconds = cpuTotal[0];
   result.communicatorCpuSeconds = cpuTotal[1];
   result.processCpuSeconds = cpuTotal[2];
+  result.ownCommunicatorCpuSeconds = cpu[1];
   MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   result.bytesSent = total[0];
   result.bytesReceived = total[1];

@@ -132,6 +132,51 @@ for rep in prov["links"]:
           "link %d->%d: reported rms %.6g, recomputed %.6g"
           % (rep["from"], rep["to"], rep["rms_relative_error"], rms))
 
+
+
+def nonnegative_line(points):
+    """Least squares c = a + b x with a, b >= 0 (closed form: the
+    unconstrained fit if it is non-negative, else the better of a = 0 and
+    b = 0)."""
+    n = len(points)
+    sx = sum(x for x, _ in points)
+    sy = sum(y for _, y in points)
+    sxx = sum(x * x for x, _ in points)
+    sxy = sum(x * y for x, y in points)
+    det = n * sxx - sx * sx
+    if det > 0:
+        a, b = (sy * sxx - sx * sxy) / det, (n * sxy - sx * sy) / det
+        if a >= 0 and b >= 0:
+            return a, b
+
+    def residual(a, b):
+        return sum((a + b * x - y) ** 2 for x, y in points)
+    only_b = (0.0, max(0.0, sxy / sxx) if sxx > 0 else 0.0)
+    only_a = (max(0.0, sy / n), 0.0)
+    return min(only_b, only_a, key=lambda ab: residual(*ab))
+
+
+# The receive CPU: per link, the receiving communicator's CPU per transfer
+# over the tile sizes, fitted as per transfer + per byte (non-negative least
+# squares); each node's is the mean over the links into it.
+into = {}
+for rep in prov["links"]:
+    pts = [(b, recv) for b, _, recv in rep["cpu_measured"]]
+    a, b = nonnegative_line(pts)
+    for key, want in (("receive_cpu_s", a), ("receive_cpu_s_per_byte", b)):
+        check(abs(rep[key] - want) <= 1e-6 * abs(want) + 1e-12 * (
+            key == "receive_cpu_s") + 1e-18,
+              "link %d->%d: %s %g, recomputed %g"
+              % (rep["from"], rep["to"], key, rep[key], want))
+    into.setdefault(rep["to"], []).append((rep["receive_cpu_s"],
+                                           rep["receive_cpu_s_per_byte"]))
+for r, fits in into.items():
+    for i, key in enumerate(("receive_cpu_s", "receive_cpu_s_per_byte")):
+        want = sum(f[i] for f in fits) / len(fits)
+        check(abs(nodes[r][key] - want) <= 1e-9 * abs(want) + 1e-20,
+              "rank %d: %s %g, mean of its links %g"
+              % (r, key, nodes[r][key], want))
+
 plan = subprocess.run([cmmc, "--emit=plan", "--machine-model=" + model_path,
                        "-D", "n=400", example], capture_output=True,
                       text=True, env=ENV, timeout=120)

@@ -30,15 +30,17 @@
 // RUN: cmm-opt %s --cmm-attach-machine-model | FileCheck %s --check-prefix=TOUCH
 // TOUCH: first_touch = {{[0-9.]+}}E-10 : f64
 // A plan from the attached model is the plan from the model itself, first
-// touch, network and task overhead included: Inputs/shared-network.json has
-// them (2 communicators share 4 B/s on 8 B/s links; 1 us per fresh byte;
-// 0.5 s per task), and its
+// touch, network, task overhead and receive CPU included:
+// Inputs/shared-network.json has them (2 communicators share 4 B/s on 8 B/s
+// links; 1 us per fresh byte; 0.5 s per task; 0.25 s + 1 ms per byte of
+// each receive, charged since 2 cores run 1 worker and 2 communicators),
+// and its
 // 4000x4000 product at tile 2000 has pool-sized tiles and transfers, so
 // either term lost on the way through the IR changes the plan's times.
 // RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-plan="machine-model=%S/Inputs/shared-network.json tile-sizes=2000 gemm=tiled" -mlir-print-debuginfo -o %t.direct
 // RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-attach-machine-model="file=%S/Inputs/shared-network.json" -mlir-print-debuginfo | cmm-opt --cmm-plan="tile-sizes=2000 gemm=tiled" -mlir-print-debuginfo | diff %t.direct -
 // RUN: FileCheck %s --check-prefix=SHARED < %t.direct
-// SHARED: network = 4.000000e+00 : f64, task_overhead = 5.000000e-01 : f64
+// SHARED: network = 4.000000e+00 : f64, task_overhead = 5.000000e-01 : f64, receive_cpu = 2.500000e-01 : f64, receive_cpu_per_byte = 1.000000e-03 : f64
 // RUN: cmm-opt %s --cmm-plan="tile-sizes=32" | cmm-opt | FileCheck %s --check-prefix=TOUCH
 // RUN: not cmm-opt --cmm-plan=configure=best %s 2>&1 | FileCheck %s --check-prefix=BADVALUE
 // BADVALUE: Cannot find option named 'best'

@@ -214,11 +214,13 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
       {R"({"nodes": [{}, {"wrokers": 3}]})",
        "nodes[1].wrokers: unknown key (expected one of: name, cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
-       "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, time)"},
+       "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, "
+       "receive_cpu_s, receive_cpu_s_per_byte, time)"},
       {R"({"node_defaults": {"name": "x"}, "nodes": [{}]})",
        "node_defaults.name: unknown key (expected one of: cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
-       "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, time)"},
+       "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, "
+       "receive_cpu_s, receive_cpu_s_per_byte, time)"},
       {R"({"nodes": [{"network_bandwidth_Bps": 0}]})",
        "nodes[0].network_bandwidth_Bps: expected a positive number or \"inf\""},
       {R"({"node_defaults": {"time": {"gemmm": []}}, "nodes": [{}]})",
@@ -429,6 +431,28 @@ TEST(MachineModelTest, TaskOverheadIsAddedToEveryTask) {
   EXPECT_FALSE(
       parseMachineModel(R"({"nodes": [{"task_overhead_s": -1}]})", bad, error));
   EXPECT_EQ(error, "nodes[0].task_overhead_s: expected a non-negative number");
+}
+
+// Receiving takes the workers' time only where the workers' threads and the
+// communicators need more than the node's cores.
+TEST(MachineModelTest, ReceiveCpuCountsWhereCommunicatorsShareCores) {
+  MachineModel m = parseOk(R"({"nodes": [
+    {"cores": 2, "workers": 1, "threads_per_worker": 2, "communicators": 1,
+     "receive_cpu_s": 2e-5, "receive_cpu_s_per_byte": 1e-10},
+    {"cores": 4, "workers": 1, "threads_per_worker": 2, "communicators": 2,
+     "receive_cpu_s": 2e-5, "receive_cpu_s_per_byte": 1e-10}]})");
+  EXPECT_TRUE(m.nodes[0].oversubscribed());
+  EXPECT_FALSE(m.nodes[1].oversubscribed());
+  EXPECT_DOUBLE_EQ(m.receiveCpuTime(0, 1e6), 2e-5 + 1e-4);
+  EXPECT_EQ(m.receiveCpuTime(1, 1e6), 0.0);
+  EXPECT_EQ(m.withFreeCommunication().receiveCpuTime(0, 1e6), 0.0);
+  expectRoundTrip(m);
+  MachineModel bad;
+  std::string error;
+  EXPECT_FALSE(parseMachineModel(
+      R"({"nodes": [{"receive_cpu_s_per_byte": -1e-9}]})", bad, error));
+  EXPECT_EQ(error,
+            "nodes[0].receive_cpu_s_per_byte: expected a non-negative number");
 }
 
 TEST(MachineModelTest, PerPairLinks) {

@@ -11,10 +11,12 @@ using namespace cmm::scheduling;
 
 namespace {
 /// t0 produces d0; `consumers` tasks each read d0; all consumers pinned to
-/// node 1 when `pin`.
-TaskGraph fanOut(int consumers, bool pin) {
+/// node 1 when `pin`; t0 pinned to `producerNode` (-1: free).
+TaskGraph fanOut(int consumers, bool pin, int producerNode = -1) {
   TaskGraph g;
-  TaskId producer = g.addTask(Task{"t0"});
+  Task t0{"t0"};
+  t0.pinnedNode = producerNode;
+  TaskId producer = g.addTask(t0);
   DataId d = g.addData(producer, 8, "d0");
   for (int i = 0; i < consumers; ++i) {
     Task t;
@@ -111,6 +113,56 @@ TEST(Simulator, ReplaysAHandComputedPlan) {
   // With free communication the same plan finishes at 2 + 3.
   TableCostModel free = fanOutCost(2, 0);
   EXPECT_DOUBLE_EQ(simulate(g, free, plan).makespan, 5);
+}
+
+namespace {
+/// fanOutCost's times, and node 1 receiving on its workers' cores at
+/// `receive` seconds per tile.
+class ReceivesOnWorkers : public TableCostModel {
+public:
+  ReceivesOnWorkers(int consumers, double transfer, double receive)
+      : TableCostModel(fanOutCost(consumers, transfer)), receive(receive) {}
+  bool receivesOnWorkerCores(unsigned node) const override { return node == 1; }
+  double receiveCpu(const DataItem &, unsigned node) const override {
+    return node == 1 ? receive : 0;
+  }
+
+private:
+  double receive;
+};
+} // namespace
+
+TEST(ReceiveCpu, TheFetchingTaskRunsLongerByIt) {
+  // t0 (2 s) on node 0, d0 to node 1 (5 s), c0 and c1 pinned to node 1
+  // (3 s each): c0 fetches d0 and runs 3 + 1.5 s, c1 finds it cached.
+  TaskGraph g = fanOut(2, /*pin=*/true);
+  ReceivesOnWorkers cost(2, 5, 1.5);
+  SchedulerOptions options;
+  Schedule plan;
+  plan.placement = {{0, 0, 0, 2}, {1, 0, 7, 11.5}, {1, 0, 11.5, 14.5}};
+  plan.transfers = {{0, 0, 1, 0, 0, 2, 7}};
+  // Without saying who fetched d0, c0 runs longer than the model says.
+  EXPECT_NE(verifySchedule(g, cost, plan, options).find("the model says"),
+            std::string::npos);
+  plan.transfers[0].fetchedBy = 2; // c1 reads d0 on node 1 too, but later
+  EXPECT_NE(verifySchedule(g, cost, plan, options).find("the model says"),
+            std::string::npos);
+  plan.transfers[0].fetchedBy = 0; // t0 does not read d0
+  EXPECT_NE(verifySchedule(g, cost, plan, options).find("does not read it"),
+            std::string::npos);
+  plan.transfers[0].fetchedBy = 1;
+  ASSERT_EQ(verifySchedule(g, cost, plan, options), "");
+  EXPECT_DOUBLE_EQ(simulate(g, cost, plan).makespan, 14.5);
+  // HEFT charges the fetch the same way, once: with t0 pinned to node 0,
+  // 2 + 5 + (3 + 1.5) + 3.
+  TaskGraph pinned = fanOut(2, /*pin=*/true, /*producerNode=*/0);
+  Schedule forced = scheduleHEFT(pinned, cost, options);
+  ASSERT_EQ(verifySchedule(pinned, cost, forced, options), "");
+  ASSERT_EQ(forced.transfers.size(), 1u);
+  EXPECT_DOUBLE_EQ(forced.makespan, 14.5);
+  EXPECT_DOUBLE_EQ(simulate(pinned, cost, forced).makespan, 14.5);
+  // A node with a spare core for its communicators loses nothing.
+  EXPECT_DOUBLE_EQ(simulate(pinned, fanOutCost(2, 5), forced).makespan, 13);
 }
 
 TEST(Simulator, MatchesTheSchedulersPrediction) {
@@ -323,13 +375,22 @@ namespace {
 /// A costs-by-table model with a memory limit and two communicators.
 class LimitedMemory : public TableCostModel {
 public:
+  /// `receive`: the worker seconds node 1 loses per received tile (its
+  /// communicators share the workers' cores); the other nodes lose none.
   LimitedMemory(std::vector<std::vector<double>> time, std::vector<double> data,
-                double memory)
-      : TableCostModel(std::move(time), std::move(data), 2), memory(memory) {}
+                double memory, double receive = 0)
+      : TableCostModel(std::move(time), std::move(data), 2), memory(memory),
+        receive(receive) {}
   double memoryBytes(unsigned) const override { return memory; }
+  bool receivesOnWorkerCores(unsigned node) const override {
+    return node == 1 && receive > 0;
+  }
+  double receiveCpu(const DataItem &, unsigned node) const override {
+    return receivesOnWorkerCores(node) ? receive : 0;
+  }
 
 private:
-  double memory;
+  double memory, receive;
 };
 } // namespace
 
@@ -360,7 +421,8 @@ TEST(Property, RandomGraphsGiveValidPlansUnderMemoryPressure) {
     for (size_t d = 0; d < tiles.size(); ++d)
       transfer.push_back(rng() % 3);
     for (double memory : {1e9, 8.0 * (2 + rng() % 4)}) {
-      LimitedMemory cost(time, transfer, memory);
+      // Every other round node 1 receives on its workers' cores.
+      LimitedMemory cost(time, transfer, memory, round % 2 ? 0.5 : 0);
       for (bool heft : {true, false})
         for (bool cache : {true, false})
           for (bool comms : {true, false}) {

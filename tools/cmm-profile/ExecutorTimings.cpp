@@ -37,8 +37,10 @@ Op sumOp(int64_t rows, int64_t cols) {
 
 } // namespace
 
-double cmm::profile::executorTransferSeconds(int from, int to, int64_t rows,
-                                             int64_t cols, int count) {
+cmm::profile::TransferTiming cmm::profile::executorTransfer(int from, int to,
+                                                            int64_t rows,
+                                                            int64_t cols,
+                                                            int count) {
   PlanTables tables(worldSize());
   int32_t fill = tables.op(profileOp(OpCode::Fill, rows, cols));
   int32_t sum = tables.op(sumOp(rows, cols));
@@ -55,10 +57,22 @@ double cmm::profile::executorTransferSeconds(int from, int to, int64_t rows,
   ExecResult result;
   executePlan(tables.finish("cmm-profile", rows > cols ? rows : cols),
               ExecOptions{}, result);
+  // Each end's communicator CPU, on rank 0.
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  double mine[2] = {rank == from ? result.ownCommunicatorCpuSeconds : 0,
+                    rank == to ? result.ownCommunicatorCpuSeconds : 0};
+  double ends[2] = {};
+  MPI_Reduce(mine, ends, 2, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  TransferTiming out;
   // byClass is summed on rank 0; its last entry is the transfers.
-  if (result.byClass.empty() || result.byClass.back().tasks == 0)
-    return 0;
-  return result.byClass.back().measured / double(result.byClass.back().tasks);
+  if (rank != 0 || result.byClass.empty() || result.byClass.back().tasks == 0)
+    return out;
+  double transfers = double(result.byClass.back().tasks);
+  out.seconds = result.byClass.back().measured / transfers;
+  out.senderCpu = ends[0] / transfers;
+  out.receiverCpu = ends[1] / transfers;
+  return out;
 }
 
 double cmm::profile::executorChainSeconds(int count) {

@@ -26,14 +26,23 @@
 
 namespace cmm::profile {
 
+/// What one transfer through the executor cost, per transfer.
+struct TransferTiming {
+  /// Seconds as the senders measured them (from the start of each send to
+  /// its completion, waiting for the receiver included: what the plan's
+  /// communicator timelines stand for).
+  double seconds = 0;
+  /// CPU seconds of the sending and the receiving rank's communicator
+  /// threads (getrusage: user and system; the whole run, polling included).
+  double senderCpu = 0, receiverCpu = 0;
+};
+
 /// Collective (every rank of MPI_COMM_WORLD calls it, which must have been
 /// initialised with MPI_THREAD_MULTIPLE): `count` tiles of rows x cols made
 /// on rank `from` and sent to rank `to` in order through the executor. On
-/// rank 0, the mean seconds per transfer as the senders measured them (from
-/// the start of each send to its completion, waiting for the receiver
-/// included: what the plan's communicator timelines stand for); elsewhere 0.
-double executorTransferSeconds(int from, int to, int64_t rows, int64_t cols,
-                               int count);
+/// rank 0, the means per transfer; elsewhere zeros.
+TransferTiming executorTransfer(int from, int to, int64_t rows, int64_t cols,
+                                int count);
 
 /// Collective, as above: every rank runs a chain of `count` dependent 1 x 1
 /// tasks (a fill, then scalings, each taking over its input's buffer as a

@@ -241,6 +241,11 @@ struct LinkProfile {
   scheduling::LinkSpec link;
   double rmsRelativeError = 0;
   json::Array measured;
+  /// Through the executor only: the receiving communicator's CPU seconds,
+  /// fitted as per transfer + per byte, and the fit's error; measured as
+  /// [bytes, sender CPU s, receiver CPU s] per transfer.
+  double receiveCpu = 0, receiveCpuPerByte = 0, receiveCpuError = 0;
+  json::Array cpuMeasured;
 };
 
 /// `out`'s latency + bytes / bandwidth, fitted to (bytes, seconds) points
@@ -268,19 +273,46 @@ LinkProfile profileExecutorLink(int from, int to, int rank) {
   if (!quick)
     tiles.push_back({2000, 2000});
   int count = quick ? 12 : 24;
-  std::vector<Observation> points;
+  std::vector<Observation> points, cpuPoints;
+  auto median = [](std::vector<double> x) {
+    std::sort(x.begin(), x.end());
+    return x[x.size() / 2];
+  };
   for (auto [rows, cols] : tiles) {
-    std::vector<double> runs;
-    for (int r = 0; r < 3; ++r)
-      runs.push_back(executorTransferSeconds(from, to, rows, cols, count));
-    std::sort(runs.begin(), runs.end());
+    std::vector<double> runs, sent, received;
+    for (int r = 0; r < 3; ++r) {
+      TransferTiming t = executorTransfer(from, to, rows, cols, count);
+      runs.push_back(t.seconds);
+      sent.push_back(t.senderCpu);
+      received.push_back(t.receiverCpu);
+    }
     double bytes = 8.0 * double(rows) * double(cols);
-    points.push_back({bytes, 1, 1, std::max(runs[1], 1e-9)});
-    out.measured.push_back(json::Array{bytes, runs[1]});
+    points.push_back({bytes, 1, 1, std::max(median(runs), 1e-9)});
+    cpuPoints.push_back({bytes, 1, 1, std::max(median(received), 1e-9)});
+    out.measured.push_back(json::Array{bytes, median(runs)});
+    out.cpuMeasured.push_back(
+        json::Array{bytes, median(sent), median(received)});
   }
   if (rank != 0)
     return out;
   fitLink(points, out);
+  // Plain (not relative) least squares, non-negative: the small transfers'
+  // CPU is a few microseconds of mostly polling noise and must not set the
+  // slope the large ones measure. Bytes in MB keep the columns alike.
+  std::vector<double> a(cpuPoints.size(), 1.0), b; // column-major
+  for (const Observation &p : cpuPoints) {
+    a.push_back(p.m * 1e-6);
+    b.push_back(p.seconds);
+  }
+  std::vector<double> x = nonNegativeLeastSquares(a, cpuPoints.size(), 2, b);
+  out.receiveCpu = x[0];
+  out.receiveCpuPerByte = x[1] * 1e-6;
+  double sum = 0;
+  for (const Observation &p : cpuPoints) {
+    double e = (out.receiveCpu + out.receiveCpuPerByte * p.m) / p.seconds - 1;
+    sum += e * e;
+  }
+  out.receiveCpuError = std::sqrt(sum / cpuPoints.size());
   return out;
 }
 
@@ -588,6 +620,18 @@ int main(int argc, char **argv) {
     node.memoryBytes = *o.getNumber("memory_bytes");
     node.firstTouch = *o.getNumber("first_touch");
     node.taskOverhead = *o.getNumber("task_overhead");
+    // The receive CPU: the mean over the executor links into this rank.
+    unsigned into = 0;
+    for (const LinkProfile &l : executorLinks)
+      if (l.to == r) {
+        node.receiveCpu += l.receiveCpu;
+        node.receiveCpuPerByte += l.receiveCpuPerByte;
+        ++into;
+      }
+    if (into) {
+      node.receiveCpu /= into;
+      node.receiveCpuPerByte /= into;
+    }
     const json::Object &time = *o.getObject("time");
     for (unsigned c = 0; c < kNumCostClasses; ++c) {
       const json::Array &a =
@@ -629,6 +673,13 @@ int main(int argc, char **argv) {
                        {"path", &l == &ping ? "mpi" : "executor"},
                        {"rms_relative_error", l.rmsRelativeError},
                        {"measured", std::move(l.measured)}};
+    if (&l != &ping) {
+      entry["receive_cpu_s"] = l.receiveCpu;
+      entry["receive_cpu_s_per_byte"] = l.receiveCpuPerByte;
+      entry["receive_cpu_rms_relative_error"] = l.receiveCpuError;
+      // [bytes, sender CPU s, receiver CPU s] per transfer.
+      entry["cpu_measured"] = std::move(l.cpuMeasured);
+    }
     if (&l != &ping)
       entry["mpi_ping_pong"] =
           json::Object{{"latency_s", ping.link.latency},

@@ -32,6 +32,14 @@ public:
   /// Seconds to move `data` from `from` to `to`; 0 when from == to.
   virtual double transferTime(const DataItem &data, DataId id, unsigned from,
                               unsigned to) const = 0;
+  /// Whether `node`'s communicators run on its workers' cores (it has no
+  /// spare core for them): then receiving takes the workers' time.
+  virtual bool receivesOnWorkerCores(unsigned node) const { return false; }
+  /// Worker seconds `node` loses receiving `data` (0 unless
+  /// receivesOnWorkerCores): the task that fetches it runs that much longer.
+  virtual double receiveCpu(const DataItem &data, unsigned node) const {
+    return 0;
+  }
 
   /// Means over nodes / over ordered pairs of distinct nodes (HEFT ranks).
   double averageTaskTime(const Task &task, TaskId id) const;
@@ -61,6 +69,12 @@ public:
   double transferTime(const DataItem &data, DataId, unsigned from,
                       unsigned to) const override {
     return model.transferTime(from, to, data.bytes);
+  }
+  bool receivesOnWorkerCores(unsigned node) const override {
+    return model.nodes[node].oversubscribed();
+  }
+  double receiveCpu(const DataItem &data, unsigned node) const override {
+    return model.receiveCpuTime(node, data.bytes);
   }
   /// latency + bytes / bandwidth is linear in bytes, so its mean over node
   /// pairs is mean latency + bytes * mean 1/bandwidth, both computed once

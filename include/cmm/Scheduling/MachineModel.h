@@ -69,6 +69,18 @@ struct NodeSpec {
   /// more, each gets an equal share (transferTime): section 3.6 of the
   /// paper, where communicators past saturation stop helping.
   double networkBandwidth = std::numeric_limits<double>::infinity();
+  /// CPU seconds the node's communicator takes to receive a transfer, per
+  /// transfer and per byte (JSON "receive_cpu_s", "receive_cpu_s_per_byte";
+  /// cmm-profile: the receiving communicator thread's getrusage time over
+  /// the executor link runs). Shared memory copies on the receiver's CPU,
+  /// so on a node whose workers and communicators need more cores than it
+  /// has (oversubscribed()) every receive is time the workers lose.
+  double receiveCpu = 0, receiveCpuPerByte = 0;
+  /// The workers' threads and the communicators together need more cores
+  /// than the node has: communication takes CPU from the workers.
+  bool oversubscribed() const {
+    return workers * threadsPerWorker + communicators > cores;
+  }
   /// Time models of this node's workers, by CostClass.
   std::array<TimePolynomial, kNumCostClasses> time{};
 };
@@ -100,6 +112,10 @@ struct MachineModel {
   /// link's latency plus the bytes at the link's bandwidth, or at an end's
   /// share of its network (networkBandwidth / communicators) where lower.
   double transferTime(unsigned from, unsigned to, double bytes) const;
+  /// Seconds of worker time that receiving `bytes` on `node` takes: the
+  /// node's receive CPU where it is oversubscribed, else 0 (a spare core
+  /// runs the communicator).
+  double receiveCpuTime(unsigned node, double bytes) const;
   unsigned totalWorkers() const;
 
   /// The same machine with `count` nodes: node 0 as is, the others copies of
@@ -110,9 +126,10 @@ struct MachineModel {
   /// together with that node's per-pair links to the kept nodes. `count` = 0
   /// is taken as 1.
   MachineModel withNodes(unsigned count) const;
-  /// Communication made free (zero latency, infinite bandwidth): the
-  /// zero-communication upper bound of Table 7. Every link, default and
-  /// per-pair, becomes {0, +infinity}, so transferTime is exactly 0.
+  /// Communication made free (zero latency, infinite bandwidth, no receive
+  /// CPU): the zero-communication upper bound of Table 7. Every link,
+  /// default and per-pair, becomes {0, +infinity}, so transferTime is
+  /// exactly 0.
   MachineModel withFreeCommunication() const;
 };
 
@@ -124,7 +141,9 @@ inline bool operator==(const NodeSpec &a, const NodeSpec &b) {
          a.threadsPerWorker == b.threadsPerWorker &&
          a.communicators == b.communicators && a.memoryBytes == b.memoryBytes &&
          a.firstTouch == b.firstTouch && a.taskOverhead == b.taskOverhead &&
-         a.networkBandwidth == b.networkBandwidth && a.time == b.time;
+         a.networkBandwidth == b.networkBandwidth &&
+         a.receiveCpu == b.receiveCpu &&
+         a.receiveCpuPerByte == b.receiveCpuPerByte && a.time == b.time;
 }
 inline bool operator==(const LinkSpec &a, const LinkSpec &b) {
   return a.latency == b.latency && a.bandwidth == b.bandwidth;

@@ -35,6 +35,10 @@ struct Transfer {
   unsigned from = 0, to = 0;
   int sendComm = -1, recvComm = -1; // -1 when communicators are not modelled
   double start = 0, finish = 0;
+  /// The task whose placement fetched the data (-1: none, or a gang task,
+  /// whose time is its own). Where receiving takes the workers' time
+  /// (CostModel::receiveCpu), that task's duration includes it.
+  long fetchedBy = -1;
 };
 
 /// Put when a copy of a data item appears on a node (produced or received),
@@ -57,15 +61,21 @@ struct Schedule {
   double bytesMoved = 0;
 };
 
+/// The receive CPU each task's duration includes (by TaskId): the
+/// CostModel::receiveCpu of the transfers it fetched.
+std::vector<double> receiveCpuByTask(const TaskGraph &graph,
+                                     const CostModel &cost,
+                                     const Schedule &schedule);
+
 /// Checks: every task placed on an existing worker once; no two tasks
 /// overlap on a worker; a task runs for its modelled time (within
-/// tolerance); each input is on the task's node before it starts (produced
-/// there, or transferred there and not evicted in between); transfers start
-/// after their data is on the sender; no communicator carries two transfers
-/// at once (when `options.modelCommunicators`); no data item is sent to a
-/// node while it is cached there (when `options.useTileCache`).
-/// Returns an empty string when the schedule is valid, else the first
-/// violation.
+/// tolerance, its receive CPU included); each input is on the task's node
+/// before it starts (produced there, or transferred there and not evicted in
+/// between); transfers start after their data is on the sender; no communicator
+/// carries two transfers at once (when `options.modelCommunicators`); no data
+/// item is sent to a node while it is cached there (when
+/// `options.useTileCache`). Returns an empty string when the schedule is valid,
+/// else the first violation.
 std::string verifySchedule(const TaskGraph &graph, const CostModel &cost,
                            const Schedule &schedule,
                            const SchedulerOptions &options);

@@ -105,6 +105,12 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         overhead && !(overhead.getValueAsDouble() >= 0))
       return emitError() << "node '" << spec.getName()
                          << "' needs a task_overhead of at least 0";
+    for (auto [key, value] :
+         {std::pair{"receive_cpu", spec.getReceiveCpu()},
+          std::pair{"receive_cpu_per_byte", spec.getReceiveCpuPerByte()}})
+      if (value && !(value.getValueAsDouble() >= 0))
+        return emitError() << "node '" << spec.getName() << "' needs a " << key
+                           << " of at least 0";
   }
   for (Attribute route : routes) {
     auto r = dyn_cast<RouteAttr>(route);

@@ -71,6 +71,8 @@ struct ExecResult {
   /// without a spare core, what the communicators use is the workers' loss.
   double workerCpuSeconds = 0, communicatorCpuSeconds = 0;
   double processCpuSeconds = 0;
+  /// This rank's communicator CPU seconds alone (not summed over ranks).
+  double ownCommunicatorCpuSeconds = 0;
   double seconds = 0; // the slowest rank's run time
   /// Rank 0: by CostClass; the last entry the transfers (measured at the
   /// sender, from the send's start to its completion).

@@ -95,9 +95,11 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
     paper: eight coefficients of 1, m, n, k, mn, mk, nk, mnk), and,
     printed when present, the seconds per byte of writing fresh pages
     (`first_touch`, absent: 0), the bandwidth the node's communicators
-    share (`network`, bytes per second, absent: unlimited) and the
+    share (`network`, bytes per second, absent: unlimited), the
     runtime's seconds per task beyond its kernel (`task_overhead`, absent:
-    0).
+    0) and the CPU seconds a receive takes per transfer and per byte
+    (`receive_cpu`, `receive_cpu_per_byte`, absent: 0; charged to the
+    workers where they and the communicators need more than the cores).
 
     ```mlir
     #cmmtg.node<name = "c5", cores = 36, workers = 3, threads = 12,
@@ -111,7 +113,9 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
                         "::mlir::DictionaryAttr":$time,
                         OptionalParameter<"::mlir::FloatAttr">:$first_touch,
                         OptionalParameter<"::mlir::FloatAttr">:$network,
-                        OptionalParameter<"::mlir::FloatAttr">:$task_overhead);
+                        OptionalParameter<"::mlir::FloatAttr">:$task_overhead,
+                        OptionalParameter<"::mlir::FloatAttr">:$receive_cpu,
+                        OptionalParameter<"::mlir::FloatAttr">:$receive_cpu_per_byte);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
