@@ -71,16 +71,15 @@ bool cmm::planning::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
     node.threadsPerWorker = n.getThreads();
     node.communicators = n.getCommunicators();
     node.memoryBytes = n.getMemory().getValueAsDouble();
-    if (FloatAttr touch = n.getFirstTouch())
-      node.firstTouch = touch.getValueAsDouble();
-    if (FloatAttr network = n.getNetwork())
-      node.networkBandwidth = network.getValueAsDouble();
-    if (FloatAttr overhead = n.getTaskOverhead())
-      node.taskOverhead = overhead.getValueAsDouble();
-    if (FloatAttr cpu = n.getReceiveCpu())
-      node.receiveCpu = cpu.getValueAsDouble();
-    if (FloatAttr cpu = n.getReceiveCpuPerByte())
-      node.receiveCpuPerByte = cpu.getValueAsDouble();
+    // Absent: the NodeSpec default (no first touch, no limit, ...).
+    for (auto [attr, out] :
+         {std::pair{n.getFirstTouch(), &node.firstTouch},
+          std::pair{n.getNetwork(), &node.networkBandwidth},
+          std::pair{n.getTaskOverhead(), &node.taskOverhead},
+          std::pair{n.getReceiveCpu(), &node.receiveCpu},
+          std::pair{n.getReceiveCpuPerByte(), &node.receiveCpuPerByte}})
+      if (attr)
+        *out = attr.getValueAsDouble();
     for (NamedAttribute entry : n.getTime()) {
       std::optional<CostClass> c = costClassFromName(entry.getName().str());
       auto coefficients = dyn_cast<DenseF64ArrayAttr>(entry.getValue());

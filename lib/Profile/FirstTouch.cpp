@@ -1,6 +1,7 @@
 //===- FirstTouch.cpp - The cost of writing fresh pages -------------------===//
 
 #include "cmm/Profile/FirstTouch.h"
+#include "cmm/Profile/Statistics.h"
 
 #include <algorithm>
 #include <chrono>
@@ -49,9 +50,5 @@ cmm::profile::firstTouchPerByte(const std::vector<FirstTouchSample> &samples) {
   std::vector<double> perByte;
   for (const FirstTouchSample &s : samples)
     perByte.push_back(s.perByte());
-  std::sort(perByte.begin(), perByte.end());
-  size_t n = perByte.size();
-  double median =
-      n % 2 ? perByte[n / 2] : 0.5 * (perByte[n / 2 - 1] + perByte[n / 2]);
-  return std::max(0.0, median);
+  return std::max(0.0, median(std::move(perByte)));
 }

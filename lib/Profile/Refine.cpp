@@ -2,6 +2,7 @@
 
 #include "cmm/Profile/Refine.h"
 #include "cmm/Profile/Fit.h"
+#include "cmm/Profile/Statistics.h"
 #include "cmm/Profile/TaskBench.h"
 #include "cmmrt/TraceLayout.h"
 
@@ -75,16 +76,6 @@ bool cmm::profile::readTraceTimings(const std::string &text,
   }
   return true;
 }
-
-namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
-}
-
-} // namespace
 
 std::vector<ClassRefinement>
 cmm::profile::refineModel(MachineModel &model,

@@ -70,6 +70,14 @@ static double centralProbability(double t, unsigned dof) {
   return 2 / M_PI * (theta + std::sin(theta) * std::cos(theta) * sum);
 }
 
+double cmm::profile::median(std::vector<double> samples) {
+  if (samples.empty())
+    return 0;
+  std::sort(samples.begin(), samples.end());
+  size_t h = samples.size() / 2;
+  return samples.size() % 2 ? samples[h] : (samples[h - 1] + samples[h]) / 2;
+}
+
 double cmm::profile::studentT(double confidence, unsigned dof) {
   if (dof == 0)
     return std::numeric_limits<double>::infinity();

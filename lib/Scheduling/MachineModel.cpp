@@ -367,21 +367,17 @@ public:
     if (const json::Value *x = o->get("memory_bytes"))
       if (!positiveNumber(*x, field(path, "memory_bytes"), node.memoryBytes))
         return false;
-    if (const json::Value *x = o->get("first_touch_s_per_byte"))
-      if (!nonNegativeNumber(*x, field(path, "first_touch_s_per_byte"),
-                             node.firstTouch))
-        return false;
-    if (const json::Value *x = o->get("task_overhead_s"))
-      if (!nonNegativeNumber(*x, field(path, "task_overhead_s"),
-                             node.taskOverhead))
-        return false;
-    if (const json::Value *x = o->get("receive_cpu_s"))
-      if (!nonNegativeNumber(*x, field(path, "receive_cpu_s"), node.receiveCpu))
-        return false;
-    if (const json::Value *x = o->get("receive_cpu_s_per_byte"))
-      if (!nonNegativeNumber(*x, field(path, "receive_cpu_s_per_byte"),
-                             node.receiveCpuPerByte))
-        return false;
+    struct Cost {
+      const char *key;
+      double *out;
+    } costs[] = {{"first_touch_s_per_byte", &node.firstTouch},
+                 {"task_overhead_s", &node.taskOverhead},
+                 {"receive_cpu_s", &node.receiveCpu},
+                 {"receive_cpu_s_per_byte", &node.receiveCpuPerByte}};
+    for (const Cost &c : costs)
+      if (const json::Value *x = o->get(c.key))
+        if (!nonNegativeNumber(*x, field(path, c.key), *c.out))
+          return false;
     if (const json::Value *x = o->get("network_bandwidth_Bps"))
       if (!bandwidth(*x, field(path, "network_bandwidth_Bps"),
                      node.networkBandwidth))

@@ -161,6 +161,11 @@ def nonnegative_line(points):
 # squares); each node's is the mean over the links into it.
 into = {}
 for rep in prov["links"]:
+    # Receiving the largest tile (8 MB or more) takes the receiver some CPU:
+    # the getrusage of its communicator thread reached the report.
+    check(rep["cpu_measured"][-1][2] > 0,
+          "link %d->%d: no receiver CPU for the largest tile: %s"
+          % (rep["from"], rep["to"], rep["cpu_measured"]))
     pts = [(b, recv) for b, _, recv in rep["cpu_measured"]]
     a, b = nonnegative_line(pts)
     for key, want in (("receive_cpu_s", a), ("receive_cpu_s_per_byte", b)):

@@ -165,6 +165,29 @@ TEST(ReceiveCpu, TheFetchingTaskRunsLongerByIt) {
   EXPECT_DOUBLE_EQ(simulate(pinned, fanOutCost(2, 5), forced).makespan, 13);
 }
 
+TEST(ReceiveCpu, TheFetcherAlsoPaysTheReceivedPagesFirstTouch) {
+  // As above, and every byte written into fresh pages costs 1/8 s: t0's
+  // 8-byte output 1 s, the received copy on node 1 1 s (the transfer ends
+  // later), and c0, whose worker's core the communicator faulted them in on,
+  // 1 s more: t0 [0,3], d0 [3,9], c0 [9,14.5], c1 [14.5,17.5].
+  class FreshPages : public ReceivesOnWorkers {
+  public:
+    using ReceivesOnWorkers::ReceivesOnWorkers;
+    double firstTouch(unsigned) const override { return 0.125; }
+  };
+  TaskGraph g = fanOut(2, /*pin=*/true);
+  FreshPages cost(2, 5, 1.5);
+  Schedule plan;
+  plan.placement = {{0, 0, 0, 2}, {1, 0, 7, 11.5}, {1, 0, 11.5, 14.5}};
+  plan.transfers = {{0, 0, 1, 0, 0, 2, 7}};
+  plan.transfers[0].fetchedBy = 1;
+  ASSERT_EQ(verifySchedule(g, cost, plan, SchedulerOptions{}), "");
+  SimulationReport r = simulate(g, cost, plan);
+  EXPECT_DOUBLE_EQ(r.replayed.placement[1].start, 9);
+  EXPECT_DOUBLE_EQ(r.replayed.placement[1].finish, 14.5);
+  EXPECT_DOUBLE_EQ(r.makespan, 17.5);
+}
+
 TEST(Simulator, MatchesTheSchedulersPrediction) {
   TaskGraph g = fanOut(6, /*pin=*/false);
   TableCostModel cost = fanOutCost(6, 1);

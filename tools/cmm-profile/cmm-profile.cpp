@@ -218,8 +218,7 @@ OverheadProfile profileTaskOverhead(const scheduling::TimePolynomial &scale) {
     std::vector<double> runs;
     for (int r = 0; r < 5; ++r)
       runs.push_back(executorChainSeconds(tasks));
-    std::sort(runs.begin(), runs.end());
-    return runs[2];
+    return median(std::move(runs));
   };
   double shortSeconds = medianSeconds(shortChain);
   double longSeconds = medianSeconds(longChain);
@@ -274,10 +273,6 @@ LinkProfile profileExecutorLink(int from, int to, int rank) {
     tiles.push_back({2000, 2000});
   int count = quick ? 12 : 24;
   std::vector<Observation> points, cpuPoints;
-  auto median = [](std::vector<double> x) {
-    std::sort(x.begin(), x.end());
-    return x[x.size() / 2];
-  };
   for (auto [rows, cols] : tiles) {
     std::vector<double> runs, sent, received;
     for (int r = 0; r < 3; ++r) {
@@ -679,13 +674,12 @@ int main(int argc, char **argv) {
       entry["receive_cpu_rms_relative_error"] = l.receiveCpuError;
       // [bytes, sender CPU s, receiver CPU s] per transfer.
       entry["cpu_measured"] = std::move(l.cpuMeasured);
-    }
-    if (&l != &ping)
       entry["mpi_ping_pong"] =
           json::Object{{"latency_s", ping.link.latency},
                        {"bandwidth_Bps", ping.link.bandwidth},
                        {"rms_relative_error", ping.rmsRelativeError},
                        {"measured", std::move(ping.measured)}};
+    }
     linkReport.push_back(std::move(entry));
   }
   // Pairs beyond the profiled ranks (withNodes) get the mean link.

@@ -15,8 +15,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace cmm::profile {
+
+/// The median of `samples` (the mean of the middle two for an even count);
+/// 0 for none.
+double median(std::vector<double> samples);
 
 /// Mean and variance in one pass (Welford's update), and the minimum.
 class RunningStats {

@@ -93,20 +93,14 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!(spec.getMemory().getValueAsDouble() > 0))
       return emitError() << "node '" << spec.getName()
                          << "' needs a positive memory";
-    if (FloatAttr touch = spec.getFirstTouch();
-        touch && !(touch.getValueAsDouble() >= 0))
-      return emitError() << "node '" << spec.getName()
-                         << "' needs a first_touch of at least 0";
     if (FloatAttr network = spec.getNetwork();
         network && !(network.getValueAsDouble() > 0))
       return emitError() << "node '" << spec.getName()
                          << "' needs a positive network bandwidth";
-    if (FloatAttr overhead = spec.getTaskOverhead();
-        overhead && !(overhead.getValueAsDouble() >= 0))
-      return emitError() << "node '" << spec.getName()
-                         << "' needs a task_overhead of at least 0";
     for (auto [key, value] :
-         {std::pair{"receive_cpu", spec.getReceiveCpu()},
+         {std::pair{"first_touch", spec.getFirstTouch()},
+          std::pair{"task_overhead", spec.getTaskOverhead()},
+          std::pair{"receive_cpu", spec.getReceiveCpu()},
           std::pair{"receive_cpu_per_byte", spec.getReceiveCpuPerByte()}})
       if (value && !(value.getValueAsDouble() >= 0))
         return emitError() << "node '" << spec.getName() << "' needs a " << key
