@@ -3,8 +3,9 @@
 
 Simulated makespan of the Markov benchmark (n = 20000, tile size 5000) on the
 12-node cluster of Table 9's caption (models/c5-table9.json: a c5.24xlarge
-master limited to 10 Gbps, c5.9xlarge workers, each communicator's stream
-at 10 Gbps / 14 from Table 10) over the master's workers and communicators.
+master limited to 10 Gbps, c5.9xlarge workers, each stream at EC2's 5 Gbps
+single-flow limit, a node's streams sharing its 10 Gbps) over the master's
+workers and communicators.
 Two tables: the paper's grid (master workers x communicators, the other
 cores idle), and the curve configure=auto searches (communicators 1..16,
 the rest of the master's cores in workers of 2 threads), with the
