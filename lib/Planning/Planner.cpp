@@ -429,28 +429,25 @@ bool cmm::planning::planFunction(mlir::func::FuncOp func,
   plan.machines = {machine};
   plan.chosen = 0;
   plan.ops = declareOps(func);
-  // Distributed products (COSMA) run on a gang of every node, the master
-  // first (it holds loaded data and gathers results).
-  std::vector<unsigned> everyNode(machine.nodes.size());
-  std::iota(everyNode.begin(), everyNode.end(), 0u);
+  // Distributed products (COSMA) run on the gang of nodes that runs them
+  // fastest (bestGang: a slow master is left out), the first gathering C.
   const double gangMemory = gangMemoryBytes(machine);
-  GangGemmChoice forced{
-      everyNode, [&](int64_t m, int64_t n, int64_t k, std::string &err) {
-        GangGemmCost cost;
-        if (gangGemmCost(machine, everyNode, m, n, k, gangMemory, cost, err))
-          return true;
-        err = "the product cannot run as a distributed (COSMA) product: " + err;
-        return false;
-      }};
+  GangGemmChoice forced{[&](int64_t m, int64_t n, int64_t k,
+                            std::vector<unsigned> &gang, std::string &err) {
+    GangGemmCost cost;
+    if (bestGang(machine, m, n, k, gangMemory, gang, cost, err))
+      return true;
+    err = "the product cannot run as a distributed (COSMA) product: " + err;
+    return false;
+  }};
   int64_t autoSize = 0; // the tile size the auto choice compares with
-  GangGemmChoice chosenByCost{
-      everyNode, [&](int64_t m, int64_t n, int64_t k, std::string &) {
-        GangGemmCost cost;
-        std::string ignored; // a product that does not fit stays tiled
-        return gangGemmCost(machine, everyNode, m, n, k, gangMemory, cost,
-                            ignored) &&
-               cost.total() < tiledGemmEstimate(machine, m, n, k, autoSize);
-      }};
+  GangGemmChoice chosenByCost{[&](int64_t m, int64_t n, int64_t k,
+                                  std::vector<unsigned> &gang, std::string &) {
+    GangGemmCost cost;
+    std::string ignored; // a product that does not fit stays tiled
+    return bestGang(machine, m, n, k, gangMemory, gang, cost, ignored) &&
+           cost.total() < tiledGemmEstimate(machine, m, n, k, autoSize);
+  }};
   const GangGemmChoice *always =
       options.gemm == GemmChoice::Cosma ? &forced : nullptr;
   // A size of the default sweep that would make too many tasks is left out

@@ -6,6 +6,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <numeric>
+
 namespace cmm {
 #define GEN_PASS_DEF_TILETASKGRAPH
 #include "cmm/Planning/Passes.h.inc"
@@ -38,10 +40,14 @@ struct TileTaskGraphPass
       sizes = defaultTileSizes(main);
 
     // cosma-nodes=N: every product one distributed_gemm over nodes 0..N-1.
+    std::vector<unsigned> everyNode(cosmaNodes);
+    std::iota(everyNode.begin(), everyNode.end(), 0u);
     GangGemmChoice gang;
-    for (unsigned n = 0; n < cosmaNodes; ++n)
-      gang.nodes.push_back(n);
-    gang.use = [](int64_t, int64_t, int64_t, std::string &) { return true; };
+    gang.use = [&](int64_t, int64_t, int64_t, std::vector<unsigned> &nodes,
+                   std::string &) {
+      nodes = everyNode;
+      return true;
+    };
 
     std::vector<OpDecl> ops = declareOps(main);
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 using namespace cmm::scheduling;
@@ -80,6 +81,62 @@ bool cmm::scheduling::gangGemmCost(const MachineModel &machine,
                  machine.taskTime(gang[r], CostClass::Gemm, double(s.tileM),
                                   double(s.tileN), double(s.tileK)));
   return true;
+}
+
+bool cmm::scheduling::bestGang(const MachineModel &machine, double m,
+                                double n, double k, double memoryBytes,
+                                std::vector<unsigned> &gang,
+                                GangGemmCost &cost, std::string &error) {
+  std::vector<unsigned> bySpeed(machine.nodes.size());
+  std::iota(bySpeed.begin(), bySpeed.end(), 0u);
+  std::stable_sort(bySpeed.begin(), bySpeed.end(),
+                   [&](unsigned a, unsigned b) {
+                     return machine.taskTime(a, CostClass::Gemm, m, n, k) <
+                            machine.taskTime(b, CostClass::Gemm, m, n, k);
+                   });
+  // The sizes tried: every u where the next node is slower (the end of a
+  // class of equally fast nodes), unless there are more than 32 such
+  // classes, and powers of two, and all N: a few dozen COSMA strategies
+  // even for 100,000 nodes (each costs O(N)).
+  const size_t count = bySpeed.size();
+  std::vector<size_t> sizes;
+  for (size_t u = 1; u < count; ++u)
+    if (machine.taskTime(bySpeed[u - 1], CostClass::Gemm, m, n, k) <
+        machine.taskTime(bySpeed[u], CostClass::Gemm, m, n, k))
+      sizes.push_back(u);
+  if (sizes.size() > 32)
+    sizes.clear();
+  for (size_t u = 1; u < count; u *= 2)
+    sizes.push_back(u);
+  sizes.push_back(count);
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  bool found = false;
+  for (size_t u : sizes) {
+    std::vector<unsigned> candidate(bySpeed.begin(), bySpeed.begin() + u);
+    std::sort(candidate.begin(), candidate.end());
+    if (candidate.front() != 0) // no master: the fastest gathers
+      std::rotate(candidate.begin(),
+                  std::find(candidate.begin(), candidate.end(), bySpeed[0]),
+                  std::find(candidate.begin(), candidate.end(), bySpeed[0]) +
+                      1);
+    GangGemmCost c;
+    std::string ignored;
+    if (!gangGemmCost(machine, candidate, m, n, k, memoryBytes, c, ignored))
+      continue;
+    if (!found || c.total() < cost.total()) {
+      found = true;
+      gang = std::move(candidate);
+      cost = c;
+    }
+  }
+  if (!found) {
+    // The whole machine's message: the most memory any gang has.
+    std::vector<unsigned> every(bySpeed);
+    std::sort(every.begin(), every.end());
+    gangGemmCost(machine, every, m, n, k, memoryBytes, cost, error);
+  }
+  return found;
 }
 
 double cmm::scheduling::tiledGemmEstimate(const MachineModel &machine, double m,

@@ -432,9 +432,9 @@ Bounds cmm::scheduling::lowerBounds(const TaskGraph &graph,
   std::vector<double> workers(cost.numNodes());
   for (unsigned n = 0; n < cost.numNodes(); ++n)
     workers[n] = cost.workers(n);
-  // Gangs here are over every node (the planner makes no others); a gang
-  // over some nodes would count as if it held all, still a lower bound
-  // only when it does: then fall back to the plain term.
+  // The weighted term counts a gang as holding every node, a lower bound
+  // only when it does; with a gang over some nodes (bestGang leaves slow
+  // ones out) fall back to the plain term.
   bool allGangsWhole = true;
   for (const Task &task : graph.tasks())
     allGangsWhole &= !task.isGang() || task.gangNodes.size() == cost.numNodes();

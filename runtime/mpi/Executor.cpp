@@ -166,9 +166,9 @@ private:
   }
   void release(int32_t slot);
   void worker(int w);
-  /// A distributed_gemm: every rank runs it together. When an input is
-  /// `poisoned` on any rank, every rank skips it (and rank 0 poisons the
-  /// result), so the ranks' collectives stay in step.
+  /// A distributed_gemm: every rank of its gang runs it together. When an
+  /// input is `poisoned` on any of them, every one skips it (and the gang's
+  /// first poisons the result), so the gang's collectives stay in step.
   void distributedGemm(const Task &task, const std::vector<TileRef> &inputs,
                        bool poisoned);
   void communicator(int c);
@@ -231,6 +231,16 @@ private:
 
   std::vector<MPI_Comm> comms;
   MPI_Comm gangComm = MPI_COMM_NULL; // distributed products, in plan order
+  /// The communicator of each gang smaller than the world (by its nodes in
+  /// rank order; MPI_COMM_NULL where this rank is not in it).
+  std::map<std::vector<int32_t>, MPI_Comm> gangComms;
+  std::vector<int32_t> gangOf(const Task &task) const {
+    return {plan.gangNodes + task.firstGangNode,
+            plan.gangNodes + task.firstGangNode + task.numGangNodes};
+  }
+  MPI_Comm gangCommunicator(const Task &task) const {
+    return task.numGangNodes ? gangComms.at(gangOf(task)) : gangComm;
+  }
   int tagLimit = 32767; // MPI_TAG_UB + 1, at least 32768 by the standard
   std::map<int32_t, Matrix> results;      // rank 0: gathered matrices by op
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
@@ -541,7 +551,10 @@ void Executor::distributedGemm(const Task &task,
   // on the way, the ranks agree whether an input anywhere is poisoned.
   int anyPoisoned = poisoned;
   MPI_Request arrived;
-  MPI_Iallreduce(MPI_IN_PLACE, &anyPoisoned, 1, MPI_INT, MPI_MAX, gangComm,
+  MPI_Comm gang = gangCommunicator(task);
+  int gangRank = 0;
+  MPI_Comm_rank(gang, &gangRank);
+  MPI_Iallreduce(MPI_IN_PLACE, &anyPoisoned, 1, MPI_INT, MPI_MAX, gang,
                  &arrived);
   if (!complete(arrived, options.recvTimeout, /*collective=*/true)) {
     char what[128];
@@ -569,14 +582,15 @@ void Executor::distributedGemm(const Task &task,
   bool ok = false;
   try {
     ok =
-        runDistributedGemm(plan, task, inputs, outputs, gangComm, stats, error);
+        runDistributedGemm(plan, task, inputs, outputs, gang, stats, error);
   } catch (const std::bad_alloc &) {
     error = "out of memory";
   }
   if (!ok) {
-    // Every rank found the same error: rank 0 writes the outputs before it
-    // and ends the job; the others wait for that (or for the timeout).
-    if (rank != 0)
+    // Every rank of the gang found the same error: its first writes the
+    // outputs before it and ends the job; the others wait for that (or for
+    // the timeout).
+    if (gangRank != 0)
       std::this_thread::sleep_for(
           std::chrono::duration<double>(options.recvTimeout));
     fail(sourceLocation(plan, task.op) + ": error: " + error + " (task '" +
@@ -721,6 +735,20 @@ void Executor::run() {
   for (MPI_Comm &c : comms)
     MPI_Comm_dup(MPI_COMM_WORLD, &c);
   MPI_Comm_dup(MPI_COMM_WORLD, &gangComm);
+  // One communicator per gang of some nodes, made by every rank in the
+  // order the gangs first appear in the plan (the same table everywhere),
+  // ranked in the gang's order so its first node is COSMA's rank 0.
+  for (int32_t t = 0; t < plan.numTasks; ++t) {
+    const Task &task = plan.tasks[t];
+    if (task.kind != TaskKind::DistributedGemm || !task.numGangNodes ||
+        gangComms.count(gangOf(task)))
+      continue;
+    std::vector<int32_t> gang = gangOf(task);
+    auto at = std::find(gang.begin(), gang.end(), rank);
+    MPI_Comm &c = gangComms[gang];
+    MPI_Comm_split(MPI_COMM_WORLD, at == gang.end() ? MPI_UNDEFINED : 0,
+                   int(at - gang.begin()), &c);
+  }
 
   // One worker: it gets the node's BLAS threads; several: one each
   // (Debian's pthread OpenBLAS has one process-wide thread count).
@@ -794,6 +822,9 @@ void Executor::run() {
   for (MPI_Comm &c : comms)
     MPI_Comm_free(&c);
   MPI_Comm_free(&gangComm);
+  for (auto &[gang, c] : gangComms)
+    if (c != MPI_COMM_NULL)
+      MPI_Comm_free(&c);
 }
 
 void Executor::collect(double seconds, ExecResult &result) {

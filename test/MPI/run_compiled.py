@@ -164,6 +164,12 @@ def main():
         c5 = os.path.join(os.path.dirname(examples), "models",
                           "c5.9xlarge.json")
         configs.append((tiles[-1], ["--gemm=cosma", "--machine-model=" + c5]))
+        # A master 10x slower at products on fast links: gangs of some
+        # nodes (the workers, or one of them; mm and regression at 4 ranks
+        # run {1, 2, 3} and {1} in one program), each its own communicator.
+        slow = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            "Inputs", "slow-master.json")
+        configs.append((tiles[-1], ["--gemm=cosma", "--machine-model=" + slow]))
     checked, moved = 0, 0
     for level in ([], ["--O0"]):
         ref_dir = os.path.join(work, "ref" + "".join(level))

@@ -11,7 +11,7 @@
 // LINES-NEXT: nullptr, nullptr,
 // LINES: "  %c = cmm.matmul %a, %b : (tensor<10x10xf64>, tensor<10x10xf64>) -> tensor<10x10xf64>",
 // LINES: const Plan kPlan = {
-// LINES: kSourceLines, [[#]]};
+// LINES: kSourceLines, [[#]], kGangNodes, 0};
 // The program compiles against this runtime's headers, and not against
 // headers of another table version (the static_assert says why).
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" | cmm-translate --cmm-to-cpp -o %t.cpp
@@ -27,20 +27,28 @@
 // The product as a COSMA gang task: listed on both nodes for worker 0 at
 // the same predicted times; each entry reads the tiles generated on its
 // node (A's first: 2 of A's 4 and 2 of B's 4 here, no transfers), and node
-// 0's makes C's 4 tiles.
+// 0's makes C's 4 tiles; both name the gang, nodes 0 and 1 from entry 0 of
+// kGangNodes (COSMA's ranks in that order).
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=5 cosma-nodes=2" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" | cmm-translate --cmm-to-cpp | FileCheck %s --check-prefix=GANG
 // GANG: const Task kTasks[] = {
 // GANG: // node 0
-// GANG: {TaskKind::DistributedGemm, 2, 0, 0, {{[0-9]+}}, 4, {{[0-9]+}}, 4, "matmul@[[#]]:[[#]] cosma", [[START:[0-9.e+-]+]], [[FINISH:[0-9.e+-]+]], 2, CostClass::Gemm, 10.0, 10.0, 10.0},
+// GANG: {TaskKind::DistributedGemm, 2, 0, 0, {{[0-9]+}}, 4, {{[0-9]+}}, 4, "matmul@[[#]]:[[#]] cosma", [[START:[0-9.e+-]+]], [[FINISH:[0-9.e+-]+]], 2, CostClass::Gemm, 10.0, 10.0, 10.0, 0, 2},
 // GANG: // node 1
-// GANG: {TaskKind::DistributedGemm, 2, 1, 0, {{[0-9]+}}, 4, {{[0-9]+}}, 0, "matmul@[[#]]:[[#]] cosma", [[START]], [[FINISH]], 2, CostClass::Gemm, 10.0, 10.0, 10.0},
+// GANG: {TaskKind::DistributedGemm, 2, 1, 0, {{[0-9]+}}, 4, {{[0-9]+}}, 0, "matmul@[[#]]:[[#]] cosma", [[START]], [[FINISH]], 2, CostClass::Gemm, 10.0, 10.0, 10.0, 0, 2},
 // GANG: const Transfer kTransfers[] = {{[{][{]}}0, 0, 0, 0, 0, 0, 0.0, 0.0}
 // The memory per rank the products may use ends the plan (the test model's).
+// GANG: const int32_t kGangNodes[] = {0, 1};
 // GANG: kTransfers, 0, kOutputs, 2, 1e+09,
-// GANG-NEXT: nullptr, 0};
-// A gang of some nodes only is refused (the runtime runs COSMA on all).
-// RUN: cmm-opt %s --cmm-tile="tile-sizes=5 cosma-nodes=1" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" | not cmm-translate --cmm-to-cpp 2>&1 | FileCheck %s --check-prefix=PARTIAL
-// PARTIAL: error: 'cmmtg.task' op is a distributed_gemm whose gang is not every node in order (0, 1, ...); the runtime runs only those
+// GANG-NEXT: nullptr, 0, kGangNodes, 2};
+// A gang of some nodes is listed on those only: node 0 runs the product
+// alone (all 8 operand tiles moved to it), node 1 has no entry.
+// RUN: cmm-opt %s --cmm-tile="tile-sizes=5 cosma-nodes=1" --cmm-schedule="nodes=2 machine-model=%S/../TaskGraph/Inputs/test-model.json" | cmm-translate --cmm-to-cpp | FileCheck %s --check-prefix=PARTIAL
+// PARTIAL: // node 0
+// PARTIAL: {TaskKind::DistributedGemm, 2, 0, 0, {{[0-9]+}}, 8, {{[0-9]+}}, 4, "matmul@[[#]]:[[#]] cosma", {{.*}}, 4, CostClass::Gemm, 10.0, 10.0, 10.0, 0, 1},
+// PARTIAL: // node 1
+// PARTIAL-NOT: DistributedGemm
+// PARTIAL: const int32_t kGangNodes[] = {0};
+// PARTIAL: nullptr, 0, kGangNodes, 1};
 
 // CHECK: // Plan: 2 node(s), tile size 5, scheduler heft, predicted makespan
 // CHECK: #include "cmmrt/Executor.h"

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <vector>
 
 using namespace cmm::scheduling;
 
@@ -92,6 +93,76 @@ TEST(GangGemmTest, TooLittleMemoryIsAnError) {
   std::string error;
   EXPECT_FALSE(gangGemmCost(unitMachine(2), {0, 1}, 1000, 1000, 1000, 800.0,
                             cost, error));
+  EXPECT_NE(error.find("GiB per rank"), std::string::npos) << error;
+}
+
+// bestGang: of the gangs of the u fastest nodes, the cheapest; the costs
+// below are the hand-computed ones of the tests above (1 node: 64 s; 2
+// nodes of the unit speed: 8 + 32 + 8 = 48 s).
+TEST(GangGemmTest, EqualNodesGangUpWithTheMasterFirst) {
+  std::vector<unsigned> gang;
+  GangGemmCost cost;
+  std::string error;
+  ASSERT_TRUE(bestGang(unitMachine(2), 4, 4, 4, 1e9, gang, cost, error));
+  EXPECT_EQ(gang, (std::vector<unsigned>{0, 1}));
+  EXPECT_DOUBLE_EQ(cost.total(), 48.0);
+}
+
+TEST(GangGemmTest, ASlowMasterIsLeftOut) {
+  // Node 0 runs a product 10x slower: any gang with it waits for its share
+  // (COSMA's grid splits evenly), so nodes 1 and 2 run it: 48 s.
+  MachineModel m = unitMachine(3);
+  m.nodes[0].time[static_cast<unsigned>(CostClass::Gemm)].a[7] = 10.0;
+  std::vector<unsigned> gang;
+  GangGemmCost cost;
+  std::string error;
+  ASSERT_TRUE(bestGang(m, 4, 4, 4, 1e9, gang, cost, error));
+  EXPECT_EQ(gang, (std::vector<unsigned>{1, 2}));
+  EXPECT_DOUBLE_EQ(cost.total(), 48.0);
+  // The whole machine would be slower: the gang of three costs more.
+  GangGemmCost all;
+  ASSERT_TRUE(gangGemmCost(m, {0, 1, 2}, 4, 4, 4, 1e9, all, error));
+  EXPECT_GT(all.total(), cost.total());
+}
+
+TEST(GangGemmTest, WithoutTheMasterTheFastestGathers) {
+  // Node 2 is a little faster than node 1 (0.9 s per mnk): it leads the
+  // gang. Its half product takes 28.8 s, node 1's 32 s: 8 + 32 + 8 = 48 s,
+  // against 57.6 s for node 2 alone.
+  MachineModel m = unitMachine(3);
+  m.nodes[0].time[static_cast<unsigned>(CostClass::Gemm)].a[7] = 10.0;
+  m.nodes[2].time[static_cast<unsigned>(CostClass::Gemm)].a[7] = 0.9;
+  std::vector<unsigned> gang;
+  GangGemmCost cost;
+  std::string error;
+  ASSERT_TRUE(bestGang(m, 4, 4, 4, 1e9, gang, cost, error));
+  EXPECT_EQ(gang, (std::vector<unsigned>{2, 1}));
+  EXPECT_DOUBLE_EQ(cost.total(), 48.0);
+}
+
+TEST(GangGemmTest, ASlowNetworkKeepsTheProductOnOneNode) {
+  // Links at a tenth of a word per second: on two nodes the 8 words of
+  // each phase take 80 s (80 + max(32, 80) + 80 = 240 s); on the master
+  // alone 64 s.
+  MachineModel m = unitMachine(2);
+  m.defaultLink.bandwidth = 0.8;
+  std::vector<unsigned> gang;
+  GangGemmCost cost;
+  std::string error;
+  ASSERT_TRUE(bestGang(m, 4, 4, 4, 1e9, gang, cost, error));
+  EXPECT_EQ(gang, (std::vector<unsigned>{0}));
+  EXPECT_DOUBLE_EQ(cost.total(), 64.0);
+  GangGemmCost two;
+  ASSERT_TRUE(gangGemmCost(m, {0, 1}, 4, 4, 4, 1e9, two, error));
+  EXPECT_DOUBLE_EQ(two.total(), 240.0);
+}
+
+TEST(GangGemmTest, NoGangFitsIsAnError) {
+  std::vector<unsigned> gang;
+  GangGemmCost cost;
+  std::string error;
+  EXPECT_FALSE(
+      bestGang(unitMachine(2), 1000, 1000, 1000, 800.0, gang, cost, error));
   EXPECT_NE(error.find("GiB per rank"), std::string::npos) << error;
 }
 

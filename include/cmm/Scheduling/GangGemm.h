@@ -62,6 +62,22 @@ bool gangGemmCost(const MachineModel &machine,
                   double k, double memoryBytes, GangGemmCost &cost,
                   std::string &error);
 
+/// The gang a product runs on fastest (issue 15, heterogeneous nodes): the
+/// nodes ranked by how fast one of their workers runs the whole product
+/// (the node's gemm polynomial; ties by index), and of the gangs made of
+/// the u fastest the one gangGemmCost predicts shortest, for u at the end
+/// of each class of equally fast nodes (when there are at most 32), the
+/// powers of two and N.
+/// COSMA's grid gives each used rank an equal share, so a slow node in the
+/// gang holds back the others: a slow master is left out unless the
+/// product is faster with it. The gang's first node (where C is gathered)
+/// is the master when it is in the gang, else the fastest node; the others
+/// follow in index order. False with the whole machine's error when no
+/// gang fits in `memoryBytes` per rank.
+bool bestGang(const MachineModel &machine, double m, double n, double k,
+              double memoryBytes, std::vector<unsigned> &gang,
+              GangGemmCost &cost, std::string &error);
+
 /// The same product cut into `tileSize` tiles, alone on the machine:
 /// max(its work over every worker, one accumulation chain) on the fastest
 /// node, without communication.

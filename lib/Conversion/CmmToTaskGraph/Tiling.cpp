@@ -159,9 +159,10 @@ private:
   }
 
   Grid matmul(const Grid &a, const Grid &b, Grid c, const std::string &name) {
+    std::vector<unsigned> nodes;
     if (gang && gangError.empty() &&
-        gang->use(c.rows, c.cols, a.cols, gangError))
-      return distributed(a, b, std::move(c), name);
+        gang->use(c.rows, c.cols, a.cols, nodes, gangError))
+      return distributed(a, b, std::move(c), std::move(nodes), name);
     for (int64_t i = 0; i < c.tileRows; ++i)
       for (int64_t j = 0; j < c.tileCols; ++j) {
         DataId acc = 0;
@@ -181,12 +182,12 @@ private:
   /// The product as one gang task (COSMA): A's tiles, then B's, in; C's
   /// tiles out; on the gang's first node.
   Grid distributed(const Grid &a, const Grid &b, Grid c,
-                   const std::string &name) {
+                   std::vector<unsigned> nodes, const std::string &name) {
     std::vector<DataId> inputs(a.tiles);
     inputs.insert(inputs.end(), b.tiles.begin(), b.tiles.end());
     TaskId id = addTask(TaskKind::DistributedGemm, CostClass::Gemm, c.rows,
                         c.cols, a.cols, std::move(inputs), name + " cosma");
-    graph.setGang(id, gang->nodes);
+    graph.setGang(id, std::move(nodes));
     addAllTiles(id, c, name);
     return c;
   }

@@ -82,6 +82,7 @@ struct TaskInfo {
   int inputsA = 0;    // distributed_gemm: the first inputs are tiles of A
   tg::CostClass cost; // for the program's --stats by class
   double m = 1, n = 1, k = 1; // its polynomial's parameters (the trace)
+  int firstGangNode = 0, numGangNodes = 0; // distributed_gemm: its gang
 };
 
 struct TransferInfo {
@@ -153,6 +154,7 @@ private:
   std::vector<TaskInfo> tasks;
   std::vector<TransferInfo> transfers;
   std::vector<int64_t> workers, threads, communicators;
+  std::vector<int64_t> gangNodes; // the distributed products' gangs
 };
 
 /// The op table: the graph's op declarations, in program order.
@@ -293,16 +295,15 @@ LogicalResult CppEmitter::collectGraph() {
     info.n = double(task.getN().value_or(1));
     info.k = double(task.getK().value_or(1));
     if (task.getTaskKind() == tg::TaskKind::DistributedGemm) {
-      // The runtime runs COSMA on every rank, rooted at the master: a gang
-      // over all nodes, first node 0, on each node's worker 0.
-      auto gang = task.getNodesAttr();
-      bool everyNode = gang && int64_t(gang.size()) == nodes;
-      for (int64_t i = 0; everyNode && i < nodes; ++i)
-        everyNode = gang.asArrayRef()[i] == i;
-      if (!everyNode)
-        return task.emitOpError("is a distributed_gemm whose gang is not "
-                                "every node in order (0, 1, ...); the runtime "
-                                "runs only those");
+      // The runtime runs COSMA on the gang's ranks, in the gang's order
+      // (the first, where the task is placed, gathers C), each on its
+      // node's worker 0. The graph's verifier has checked the gang: not
+      // empty, its nodes distinct and in range, the first the task's node,
+      // every operand on one of them.
+      ArrayRef<int64_t> gang = task.getNodesAttr().asArrayRef();
+      info.firstGangNode = int(gangNodes.size());
+      info.numGangNodes = int(gang.size());
+      gangNodes.insert(gangNodes.end(), gang.begin(), gang.end());
       // Each node's entry reads the operand tiles located there, A's then
       // B's (A's tiles come first among the operands: m x k of them by
       // area); the results appear on the first node.
@@ -315,7 +316,7 @@ LogicalResult CppEmitter::collectGraph() {
         (covered < areaA ? ofA : ofB)[slots[slot].node].push_back(slot);
         covered += type.getRows() * type.getCols();
       }
-      for (int64_t n = 0; n < nodes; ++n) {
+      for (int64_t n : gang) {
         TaskInfo entry = info;
         entry.node = n;
         entry.worker = 0;
@@ -421,7 +422,10 @@ void CppEmitter::emit() {
        << ", " << quote(t.name) << ", " << literal(t.start) << ", "
        << literal(t.finish) << ", " << t.inputsA
        << ", CostClass::" << costClassEnumerator(t.cost) << ", " << literal(t.m)
-       << ", " << literal(t.n) << ", " << literal(t.k) << "},\n";
+       << ", " << literal(t.n) << ", " << literal(t.k);
+    if (t.numGangNodes)
+      os << ", " << t.firstGangNode << ", " << t.numGangNodes;
+    os << "},\n";
     firstInput += t.inputs.size();
   }
   os << "};\n\n";
@@ -446,6 +450,9 @@ void CppEmitter::emit() {
   list("kWorkers", workers);
   list("kThreads", threads);
   list("kCommunicators", communicators);
+  os << "// The gangs of the distributed products (each task's first node, "
+        "count).\n";
+  list("kGangNodes", gangNodes.empty() ? std::vector<int64_t>{-1} : gangNodes);
   os << "// print, print_scalar and save, in source order.\n";
   std::vector<int64_t> outs(outputs.begin(), outputs.end());
   if (outs.empty())
@@ -484,7 +491,7 @@ void CppEmitter::emit() {
      << transfers.size() << ", kOutputs, " << outputs.size() << ", "
      << literal(scheduling::gangMemoryBytes(machine)) << ",\n    "
      << (numSourceLines ? "kSourceLines" : "nullptr") << ", " << numSourceLines
-     << "};\n"
+     << ", kGangNodes, " << gangNodes.size() << "};\n"
      << "} // namespace\n\n"
      << "int main(int argc, char **argv) { return cmmrt::runPlan(kPlan, "
         "argc, argv); }\n";

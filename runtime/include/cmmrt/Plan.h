@@ -21,12 +21,13 @@ namespace cmmrt::plan {
 /// runtime's headers fails to compile with a message instead of misreading
 /// its tables. Raise it with any change to the layouts below, OpCodes.def or
 /// TaskKinds.def.
-constexpr int kPlanAbiVersion = 3;
+constexpr int kPlanAbiVersion = 4;
 
-/// What a task does (TaskKinds.def). A DistributedGemm is listed on every
-/// node for worker 0; each node's entry has the tiles of A (`inputsA` of
-/// them) and then of B that are on that node as inputs, and node 0's entry
-/// has C's tiles as outputs.
+/// What a task does (TaskKinds.def). A DistributedGemm is listed on each
+/// node of its gang (Task::firstGangNode) for worker 0; each node's entry
+/// has the tiles of A (`inputsA` of them) and then of B that are on that
+/// node as inputs, and the gang's first node's entry has C's tiles as
+/// outputs.
 enum class TaskKind : uint8_t {
 #define CMM_TASK_KIND(Enumerator, name) Enumerator,
 #include "cmmrt/TaskKinds.def"
@@ -112,6 +113,10 @@ struct Task {
   int32_t inputsA;      // DistributedGemm: the first inputs are A's tiles
   CostClass cost;       // the time-model class the planner charged it
   double m, n, k;       // ... and its polynomial's parameters (Table 1)
+  /// DistributedGemm: its gang, Plan::gangNodes[firstGangNode, +
+  /// numGangNodes), in COSMA's rank order (the first gathers C). 0 nodes:
+  /// every node, node 0 first (plans written by hand).
+  int32_t firstGangNode, numGangNodes;
 };
 
 /// A tile sent from one node to another: `source` on `from` becomes
@@ -153,6 +158,9 @@ struct Plan {
   /// kept), so a run-time error can show its line under the location.
   const char *const *sourceLines;
   int32_t numSourceLines;
+  /// The gangs of the distributed products (Task::firstGangNode).
+  const int32_t *gangNodes;
+  int32_t numGangNodes;
 };
 
 } // namespace cmmrt::plan

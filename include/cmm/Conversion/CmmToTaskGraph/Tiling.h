@@ -48,17 +48,18 @@ double countTasks(mlir::func::FuncOp func, int64_t size);
 /// whole tiles before the first op that needs whole tiles.
 ///
 /// With `gang`, a product for which `gang->use` says so becomes one
-/// distributed_gemm task (COSMA, docs/cosma.md) over `gang->nodes` instead
-/// of gemm-accumulate chains: inputs the tiles of A then of B, outputs the
-/// tiles of C, m, n, k the product's.
+/// distributed_gemm task (COSMA, docs/cosma.md) over the nodes `use` names
+/// instead of gemm-accumulate chains: inputs the tiles of A then of B,
+/// outputs the tiles of C, m, n, k the product's.
 ///
 /// An error about one op (a product that cannot run as COSMA, an op the
 /// planner cannot tile) sets `*errorOp` to it when `errorOp` is given.
 struct GangGemmChoice {
-  std::vector<unsigned> nodes; // the gang; the first holds A, B and C
-  /// For m x k times k x n: true for a gang task; false, or false with
-  /// `error` set to stop the tiling.
-  std::function<bool(int64_t m, int64_t n, int64_t k, std::string &error)> use;
+  /// For m x k times k x n: true for a gang task, with `gang` its nodes (the
+  /// first gathers C); false, or false with `error` set to stop the tiling.
+  std::function<bool(int64_t m, int64_t n, int64_t k,
+                     std::vector<unsigned> &gang, std::string &error)>
+      use;
 };
 bool buildTaskGraph(mlir::func::FuncOp func, int64_t tileSize, TaskGraph &graph,
                     std::string &error, int64_t startupSize = 0,
