@@ -34,12 +34,18 @@ tg::MachineAttr cmm::planning::toMachineAttr(MLIRContext *context,
     auto nonZero = [&](double x) {
       return x != 0 ? b.getF64FloatAttr(x) : FloatAttr();
     };
+    auto configurations = [&](const NodeSpec &n) {
+      SmallVector<double> v;
+      for (const NodeConfiguration &c : n.configurations)
+        v.append({double(c.workers), double(c.threads), c.gemmFactor});
+      return v.empty() ? DenseF64ArrayAttr() : b.getDenseF64ArrayAttr(v);
+    };
     nodes.push_back(tg::NodeAttr::get(
         context, n.name, n.cores, n.workers, n.threadsPerWorker,
         n.communicators, b.getF64FloatAttr(n.memoryBytes),
         b.getDictionaryAttr(time), nonZero(n.firstTouch), network,
         nonZero(n.taskOverhead), nonZero(n.receiveCpu),
-        nonZero(n.receiveCpuPerByte)));
+        nonZero(n.receiveCpuPerByte), configurations(n)));
   }
   SmallVector<Attribute> routes;
   for (const auto &[key, spec] : machine.links)
@@ -80,6 +86,11 @@ bool cmm::planning::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
           std::pair{n.getReceiveCpuPerByte(), &node.receiveCpuPerByte}})
       if (attr)
         *out = attr.getValueAsDouble();
+    if (DenseF64ArrayAttr splits = n.getConfigurations())
+      for (size_t i = 0; i + 2 < splits.size(); i += 3)
+        node.configurations.push_back({unsigned(splits[i]),
+                                       unsigned(splits[i + 1]),
+                                       splits[i + 2]});
     for (NamedAttribute entry : n.getTime()) {
       std::optional<CostClass> c = costClassFromName(entry.getName().str());
       auto coefficients = dyn_cast<DenseF64ArrayAttr>(entry.getValue());

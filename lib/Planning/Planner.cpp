@@ -13,6 +13,7 @@
 #include <numeric>
 #include <optional>
 #include <thread>
+#include <tuple>
 
 using namespace cmm::scheduling;
 using namespace cmm::tiling;
@@ -273,19 +274,37 @@ bool cmm::planning::scheduleCandidates(std::vector<PlanCandidate> &candidates,
                             options, chosen, error);
 }
 
-/// The (workers, communicators) splits of a node's cores that
-/// configure=auto tries (section 3.6: communicators take cores from
-/// workers): 1 to 16 communicators, the rest of the cores in workers of the
-/// model's threads; the model's own split is always one of them.
-static std::vector<std::pair<unsigned, unsigned>>
-coreSplits(const NodeSpec &node) {
+/// A split of a node's cores: workers of `threads` BLAS threads each and
+/// communicators.
+struct CoreSplit {
+  unsigned workers, threads, communicators;
+  bool operator==(const CoreSplit &o) const {
+    return workers == o.workers && threads == o.threads &&
+           communicators == o.communicators;
+  }
+};
+
+/// The splits of a node's cores that configure=auto tries (section 3.6:
+/// communicators take cores from workers): 1 to 16 communicators, the rest
+/// of the cores in workers of the model's threads; for a node whose splits
+/// were measured (Table 3, NodeSpec::configurations), each measured
+/// workers x threads with every communicator count the cores leave room
+/// for. The model's own split is always one of them.
+static std::vector<CoreSplit> coreSplits(const NodeSpec &node) {
   constexpr unsigned kMaxCommunicators = 16;
-  std::vector<std::pair<unsigned, unsigned>> splits;
-  unsigned threads = std::max(1u, node.threadsPerWorker);
-  for (unsigned c = 1; c <= kMaxCommunicators && c < node.cores; ++c)
-    if (unsigned w = (node.cores - c) / threads; w >= 1)
-      splits.push_back({w, c});
-  std::pair<unsigned, unsigned> own{node.workers, node.communicators};
+  std::vector<CoreSplit> splits;
+  if (node.configurations.empty()) {
+    unsigned threads = std::max(1u, node.threadsPerWorker);
+    for (unsigned c = 1; c <= kMaxCommunicators && c < node.cores; ++c)
+      if (unsigned w = (node.cores - c) / threads; w >= 1)
+        splits.push_back({w, threads, c});
+  }
+  for (const NodeConfiguration &conf : node.configurations)
+    for (unsigned c = 1; c <= kMaxCommunicators &&
+                         conf.workers * conf.threads + c <= node.cores;
+         ++c)
+      splits.push_back({conf.workers, conf.threads, c});
+  CoreSplit own{node.workers, node.threadsPerWorker, node.communicators};
   if (std::find(splits.begin(), splits.end(), own) == splits.end())
     splits.push_back(own);
   return splits;
@@ -315,11 +334,12 @@ static bool sweepConfigurations(Plan &plan, const PlanOptions &options,
     const PlanCandidate base = plan.best();
     const MachineModel current = plan.machines[base.machine];
     std::vector<PlanCandidate> tried;
-    for (auto [workers, comms] : coreSplits(current.nodes[cls.front()])) {
+    for (CoreSplit split : coreSplits(current.nodes[cls.front()])) {
       MachineModel m = current;
       for (unsigned n : cls) {
-        m.nodes[n].workers = workers;
-        m.nodes[n].communicators = comms;
+        m.nodes[n].workers = split.workers;
+        m.nodes[n].threadsPerWorker = split.threads;
+        m.nodes[n].communicators = split.communicators;
       }
       if (m == current)
         continue; // already planned
@@ -354,7 +374,7 @@ static bool sweepConfigurations(Plan &plan, const PlanOptions &options,
 static std::string describeSplits(const MachineModel &machine,
                                   const MachineModel *from = nullptr) {
   auto split = [](const NodeSpec &x) {
-    return std::make_pair(x.workers, x.communicators);
+    return std::make_tuple(x.workers, x.threadsPerWorker, x.communicators);
   };
   auto listed = [&](unsigned n) {
     return !from || split(machine.nodes[n]) != split(from->nodes[n]);

@@ -55,10 +55,20 @@ const LinkSpec &MachineModel::link(unsigned from, unsigned to) const {
 double MachineModel::taskTime(unsigned node, CostClass op, double m, double n,
                               double k) const {
   assert(node < nodes.size() && "node index out of range");
-  double t = nodes[node].time[static_cast<unsigned>(op)].eval(m, n, k);
+  const NodeSpec &spec = nodes[node];
+  double t = spec.time[static_cast<unsigned>(op)].eval(m, n, k);
+  if (op == CostClass::Gemm || op == CostClass::Solve)
+    t *= spec.gemmFactor();
   // Fitted polynomials can dip below zero at small sizes; a task never takes
   // negative time. (NaN also becomes 0.)
-  return (t > 0 ? t : 0.0) + nodes[node].taskOverhead;
+  return (t > 0 ? t : 0.0) + spec.taskOverhead;
+}
+
+double NodeSpec::gemmFactor() const {
+  for (const NodeConfiguration &c : configurations)
+    if (c.workers == workers && c.threads == threadsPerWorker)
+      return c.gemmFactor;
+  return 1.0;
 }
 
 double MachineModel::transferTime(unsigned from, unsigned to,
@@ -344,6 +354,7 @@ public:
                                            "network_bandwidth_Bps",
                                            "receive_cpu_s",
                                            "receive_cpu_s_per_byte",
+                                           "configurations",
                                            "time"};
     if (!onlyKeys(*o, path, llvm::ArrayRef(keys).drop_front(allowName ? 0 : 1)))
       return false;
@@ -382,9 +393,50 @@ public:
       if (!bandwidth(*x, field(path, "network_bandwidth_Bps"),
                      node.networkBandwidth))
         return false;
+    if (const json::Value *x = o->get("configurations"))
+      if (!configurations(*x, field(path, "configurations"),
+                          node.configurations))
+        return false;
     if (const json::Value *x = o->get("time"))
       if (!timeTable(*x, field(path, "time"), node.time, given))
         return false;
+    return true;
+  }
+
+  /// A node's measured splits: [{"workers", "threads", "gemm_factor"}],
+  /// each split at most once.
+  bool configurations(const json::Value &v, const std::string &path,
+                      std::vector<NodeConfiguration> &out) {
+    const json::Array *a = v.getAsArray();
+    if (!a)
+      return fail(path, "expected an array of {workers, threads, "
+                        "gemm_factor} objects");
+    out.clear();
+    for (size_t i = 0; i < a->size(); ++i) {
+      std::string at = index(path, i);
+      const json::Object *o = object((*a)[i], at);
+      if (!o || !onlyKeys(*o, at, {"workers", "threads", "gemm_factor"}))
+        return false;
+      NodeConfiguration c;
+      for (auto [key, value] : {std::pair{"workers", &c.workers},
+                                std::pair{"threads", &c.threads}}) {
+        const json::Value *x = o->get(key);
+        if (!x)
+          return fail(field(at, key), "required key is missing");
+        if (!positiveInteger(*x, field(at, key), kMaxCount, *value))
+          return false;
+      }
+      const json::Value *f = o->get("gemm_factor");
+      if (!f)
+        return fail(field(at, "gemm_factor"), "required key is missing");
+      if (!positiveNumber(*f, field(at, "gemm_factor"), c.gemmFactor))
+        return false;
+      for (const NodeConfiguration &seen : out)
+        if (seen.workers == c.workers && seen.threads == c.threads)
+          return fail(at, "duplicate split " + std::to_string(c.workers) +
+                              " x " + std::to_string(c.threads));
+      out.push_back(c);
+    }
     return true;
   }
 
@@ -596,6 +648,15 @@ std::string cmm::scheduling::printMachineModel(const MachineModel &model) {
             bandwidth("network_bandwidth_Bps", n.networkBandwidth);
             number("receive_cpu_s", n.receiveCpu);
             number("receive_cpu_s_per_byte", n.receiveCpuPerByte);
+            if (!n.configurations.empty())
+              j.attributeArray("configurations", [&] {
+                for (const NodeConfiguration &c : n.configurations)
+                  j.object([&] {
+                    j.attribute("workers", static_cast<int64_t>(c.workers));
+                    j.attribute("threads", static_cast<int64_t>(c.threads));
+                    number("gemm_factor", c.gemmFactor);
+                  });
+              });
             j.attributeObject("time", [&] {
               for (unsigned c = 0; c < kNumCostClasses; ++c) {
                 // Trailing zero coefficients are left out (missing means 0).

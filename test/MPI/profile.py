@@ -110,6 +110,56 @@ for fit in prov["fits"]:
     got = nodes[r]["task_overhead_s"]
     check(abs(got - want) <= 1e-9 * max(1e-9, want) + 1e-15,
           "rank %d: task_overhead_s %g, recomputed %g" % (r, got, want))
+    # Table 3: every split of the rank's cores the runtime can run (one
+    # worker of 1, 2, 4, ... and all threads; 2, 4, ... and all single-
+    # threaded workers), each factor its round's time over the time of one
+    # worker of all the threads, that split's exactly 1; the node's GFLOPS
+    # recomputed from the size and the round.
+    cores = nodes[r]["threads_per_worker"]
+    want_splits, t = [], 1
+    while t < cores:
+        want_splits.append((1, t))
+        t *= 2
+    want_splits.append((1, cores))
+    w = 2
+    while w < cores:
+        want_splits.append((w, 1))
+        w *= 2
+    if cores > 1:
+        want_splits.append((cores, 1))
+    rounds = {(w, t): (sec, gflops) for w, t, sec, cov, samples, gflops
+              in fit["configurations_measured"]}
+    check(sorted(rounds) == sorted(want_splits),
+          "rank %d: splits %s, expected %s" % (r, sorted(rounds),
+                                                sorted(want_splits)))
+    size = fit["configurations_size"]
+    for (w, t), (sec, gflops) in rounds.items():
+        check(sec > 0 and abs(gflops - w * 2.0 * size ** 3 / sec / 1e9)
+              <= 1e-9 * gflops, "rank %d split %dx%d: GFLOPS %g for %g s"
+              % (r, w, t, gflops, sec))
+    got = {(c["workers"], c["threads"]): c["gemm_factor"]
+           for c in nodes[r]["configurations"]}
+    ref = rounds[(1, cores)][0]
+    check(got.get((1, cores)) == 1, "rank %d: reference split's factor %s"
+          % (r, got.get((1, cores))))
+    for split, (sec, _) in rounds.items():
+        check(abs(got[split] - sec / ref) <= 1e-12 * got[split],
+              "rank %d split %s: gemm_factor %g, recomputed %g"
+              % (r, split, got[split], sec / ref))
+    # The node's network: the most its concurrent sends moved, k streams of
+    # 8 MiB at once for k = 1, 2, 4; unlimited on one rank (no peers).
+    rounds = fit["network_measured"]
+    bw = nodes[r]["network_bandwidth_Bps"]
+    if ranks == 1:
+        check(rounds == [] and bw == "inf",
+              "rank %d alone: network %s, measured %s" % (r, bw, rounds))
+    else:
+        check([k for k, size, sec in rounds] == [1, 2, 4],
+              "rank %d: network streams %s" % (r, rounds))
+        want = max(k * size / sec for k, size, sec in rounds)
+        check(bw != "inf" and abs(bw - want) <= 1e-9 * want,
+              "rank %d: network_bandwidth_Bps %s, recomputed %g"
+              % (r, bw, want))
 links = {(l["from"], l["to"]): l for l in model["links"]}
 check(len(links) == ranks * (ranks - 1), "links %s" % sorted(links))
 for (f, t), l in links.items():

@@ -30,18 +30,41 @@
 // RUN: cmm-opt %s --cmm-attach-machine-model | FileCheck %s --check-prefix=TOUCH
 // TOUCH: first_touch = {{[0-9.]+}}E-10 : f64
 // A plan from the attached model is the plan from the model itself, first
-// touch, network, task overhead and receive CPU included:
+// touch, network, task overhead, receive CPU and measured splits included:
 // Inputs/shared-network.json has them (2 communicators share 4 B/s on 8 B/s
 // links; 1 us per fresh byte; 0.5 s per task; 0.25 s + 1 ms per byte of
-// each receive, charged since 2 cores run 1 worker and 2 communicators),
-// and its
+// each receive, charged since 2 cores run 1 worker and 2 communicators;
+// products at twice the polynomial's time in its split of 1 worker x 1
+// thread), and its
 // 4000x4000 product at tile 2000 has pool-sized tiles and transfers, so
 // either term lost on the way through the IR changes the plan's times.
 // RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-plan="machine-model=%S/Inputs/shared-network.json tile-sizes=2000 gemm=tiled" -mlir-print-debuginfo -o %t.direct
 // RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-attach-machine-model="file=%S/Inputs/shared-network.json" -mlir-print-debuginfo | cmm-opt --cmm-plan="tile-sizes=2000 gemm=tiled" -mlir-print-debuginfo | diff %t.direct -
 // RUN: FileCheck %s --check-prefix=SHARED < %t.direct
-// SHARED: network = 4.000000e+00 : f64, task_overhead = 5.000000e-01 : f64, receive_cpu = 2.500000e-01 : f64, receive_cpu_per_byte = 1.000000e-03 : f64
+// SHARED: network = 4.000000e+00 : f64, task_overhead = 5.000000e-01 : f64, receive_cpu = 2.500000e-01 : f64, receive_cpu_per_byte = 1.000000e-03 : f64, configurations = [1.000000e+00, 1.000000e+00, 2.000000e+00, 2.000000e+00, 1.000000e+00, 3.000000e+00]
 // RUN: cmm-opt %s --cmm-plan="tile-sizes=32" | cmm-opt | FileCheck %s --check-prefix=TOUCH
+//
+// Measured splits (Inputs/measured-splits.json, Table 3): two 4-core nodes
+// whose two single-threaded workers each multiply in 1.2x the time of one
+// 4-thread worker (one worker of 2 threads: 1.6x, of 1 thread: 2.2x). The
+// 4000^3 product in 2000-tiles is 4 chains of two 8 s products: 32 s on the
+// file's one 4-thread worker a node, 2 x 8 x 1.6 = 25.6 s a chain on 1 x 2
+// threads (51.2 s: two chains a node), 70.4 s on 1 x 1, 2 x 8 x 1.2 = 19.2
+// s on 2 x 1 thread (a chain per worker), which is chosen and which the
+// generated program runs.
+// RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-plan="machine-model=%S/Inputs/measured-splits.json tile-sizes=2000 gemm=tiled configure=auto report=%t.splits" | cmm-translate --cmm-to-cpp | FileCheck %s --check-prefix=SPLITS-CPP
+// RUN: FileCheck %s --check-prefix=SPLITS < %t.splits
+// SPLITS: tile   2000: {{.*}} predicted         32 s
+// SPLITS: predicted       51.2 s{{.*}}(node 0: 1 worker x 2 threads + 1 communicator)
+// SPLITS: predicted       70.4 s{{.*}}(node 0: 1 worker x 1 thread + 1 communicator)
+// SPLITS: predicted       19.2 s{{.*}}(node 0: 2 workers x 1 thread + 1 communicator)
+// SPLITS: chosen configuration: node 0 on: 2 workers x 1 thread + {{[12]}} communicator
+// SPLITS-CPP: const int32_t kWorkers[] = {2, 2};
+// SPLITS-CPP: const int32_t kThreads[] = {1, 1};
+// Without configure=auto the file's split runs (32 s).
+// RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-plan="machine-model=%S/Inputs/measured-splits.json tile-sizes=2000 gemm=tiled" | cmm-translate --cmm-to-cpp | FileCheck %s --check-prefix=SPLITS-FILE
+// SPLITS-FILE: Plan: 2 node(s), tile size 2000, scheduler heft, predicted makespan 32
+// SPLITS-FILE: const int32_t kThreads[] = {4, 4};
 // RUN: not cmm-opt --cmm-plan=configure=best %s 2>&1 | FileCheck %s --check-prefix=BADVALUE
 // BADVALUE: Cannot find option named 'best'
 module {

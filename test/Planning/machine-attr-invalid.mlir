@@ -55,3 +55,21 @@ module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.no
 // expected-error @+1 {{node 'n' needs a receive_cpu_per_byte of at least 0}}
 module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, receive_cpu = 1.0e-5 : f64, receive_cpu_per_byte = -1.0e-10 : f64>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
 }
+
+// -----
+
+// expected-error @+1 {{node 'n': configurations are workers, threads and gemm factor, three numbers a split}}
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, configurations = [1.0, 2.0]>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
+}
+
+// -----
+
+// expected-error @+1 {{node 'n': split 1 needs whole numbers of workers and threads of at least 1 and a positive gemm factor}}
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, configurations = [1.0, 2.0, 1.0, 2.0, 1.0, 0.0]>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
+}
+
+// -----
+
+// expected-error @+1 {{node 'n': split 0 needs whole numbers of workers and threads of at least 1 and a positive gemm factor}}
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, configurations = [1.5, 1.0, 1.0]>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
+}

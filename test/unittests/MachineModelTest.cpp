@@ -215,12 +215,12 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
        "nodes[1].wrokers: unknown key (expected one of: name, cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
        "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, "
-       "receive_cpu_s, receive_cpu_s_per_byte, time)"},
+       "receive_cpu_s, receive_cpu_s_per_byte, configurations, time)"},
       {R"({"node_defaults": {"name": "x"}, "nodes": [{}]})",
        "node_defaults.name: unknown key (expected one of: cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
        "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, "
-       "receive_cpu_s, receive_cpu_s_per_byte, time)"},
+       "receive_cpu_s, receive_cpu_s_per_byte, configurations, time)"},
       {R"({"nodes": [{"network_bandwidth_Bps": 0}]})",
        "nodes[0].network_bandwidth_Bps: expected a positive number or \"inf\""},
       {R"({"node_defaults": {"time": {"gemmm": []}}, "nodes": [{}]})",
@@ -431,6 +431,56 @@ TEST(MachineModelTest, TaskOverheadIsAddedToEveryTask) {
   EXPECT_FALSE(
       parseMachineModel(R"({"nodes": [{"task_overhead_s": -1}]})", bad, error));
   EXPECT_EQ(error, "nodes[0].task_overhead_s: expected a non-negative number");
+}
+
+// The measured splits (Table 3): a worker's products take the factor of the
+// node's split; the other classes, and splits not measured, are as fitted.
+TEST(MachineModelTest, ConfigurationsScaleTheProductsOfTheirSplit) {
+  MachineModel m = parseOk(R"({"nodes": [{"cores": 4, "workers": 1,
+    "threads_per_worker": 4, "configurations": [
+      {"workers": 1, "threads": 4, "gemm_factor": 1},
+      {"workers": 2, "threads": 1, "gemm_factor": 2.5}],
+    "time": {"gemm": [0, 0, 0, 0, 0, 0, 0, 1e-9], "solve": [1e-3],
+             "elementwise": [0, 0, 0, 0, 1e-9]}}]})");
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 10, 10, 10), 1e-6);
+  m.nodes[0].workers = 2;
+  m.nodes[0].threadsPerWorker = 1;
+  EXPECT_DOUBLE_EQ(m.nodes[0].gemmFactor(), 2.5);
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 10, 10, 10), 2.5e-6);
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Solve, 10, 10, 10), 2.5e-3);
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Elementwise, 10, 10), 1e-7);
+  m.nodes[0].workers = 3; // not measured: as fitted
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 10, 10, 10), 1e-6);
+  expectRoundTrip(m);
+  struct Bad {
+    const char *json, *error;
+  } bad[] = {
+      {R"({"nodes": [{"configurations": {}}]})",
+       "nodes[0].configurations: expected an array of {workers, threads, "
+       "gemm_factor} objects"},
+      {R"({"nodes": [{"configurations": [{"workers": 0, "threads": 1,
+         "gemm_factor": 1}]}]})",
+       "nodes[0].configurations[0].workers: expected a positive integer"},
+      {R"({"nodes": [{"configurations": [{"workers": 1, "threads": 1}]}]})",
+       "nodes[0].configurations[0].gemm_factor: required key is missing"},
+      {R"({"nodes": [{"configurations": [{"workers": 1, "threads": 1,
+         "gemm_factor": 0}]}]})",
+       "nodes[0].configurations[0].gemm_factor: expected a positive number"},
+      {R"({"nodes": [{"configurations": [
+         {"workers": 1, "threads": 1, "gemm_factor": 1},
+         {"workers": 1, "threads": 1, "gemm_factor": 2}]}]})",
+       "nodes[0].configurations[1]: duplicate split 1 x 1"},
+      {R"({"nodes": [{"configurations": [{"workers": 1, "threads": 1,
+         "gemm_factor": 1, "cores": 2}]}]})",
+       "nodes[0].configurations[0].cores: unknown key (expected one of: "
+       "workers, threads, gemm_factor)"},
+  };
+  for (const Bad &b : bad) {
+    MachineModel out;
+    std::string error;
+    EXPECT_FALSE(parseMachineModel(b.json, out, error)) << b.json;
+    EXPECT_EQ(error, b.error);
+  }
 }
 
 // Receiving takes the workers' time only where the workers' threads and the

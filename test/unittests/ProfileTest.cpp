@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cmm/Profile/Configurations.h"
 #include "cmm/Profile/Fit.h"
 #include "cmm/Profile/Statistics.h"
 #include "cmm/Profile/TaskBench.h"
@@ -14,6 +15,10 @@
 
 #include <cmath>
 #include <random>
+#include <utility>
+#include <vector>
+
+extern "C" int openblas_get_num_threads(void);
 
 using namespace cmm::profile;
 
@@ -207,4 +212,33 @@ TEST(ProfileBench, ProductsAreTimedWithVectorsOnEitherSide) {
     EXPECT_GE(columns, 2u);
     EXPECT_GE(rows, 2u);
   }
+}
+
+// Table 3's splits, as the runtime can run them (one worker of t threads or
+// w single-threaded workers), powers of two and all the cores.
+TEST(ProfileConfigurations, RunnableSplitsByHand) {
+  auto pairs = [](unsigned cores) {
+    std::vector<std::pair<unsigned, unsigned>> out;
+    for (Split s : runnableSplits(cores))
+      out.push_back({s.workers, s.threads});
+    return out;
+  };
+  using V = std::vector<std::pair<unsigned, unsigned>>;
+  EXPECT_EQ(pairs(1), (V{{1, 1}}));
+  EXPECT_EQ(pairs(2), (V{{1, 1}, {1, 2}, {2, 1}}));
+  EXPECT_EQ(pairs(6),
+            (V{{1, 1}, {1, 2}, {1, 4}, {1, 6}, {2, 1}, {4, 1}, {6, 1}}));
+  EXPECT_EQ(pairs(8),
+            (V{{1, 1}, {1, 2}, {1, 4}, {1, 8}, {2, 1}, {4, 1}, {8, 1}}));
+}
+
+TEST(ProfileConfigurations, ASplitIsTimedAndTheThreadsRestored) {
+  SamplingRule rule;
+  rule.minReps = rule.maxReps = 3;
+  Sampled s = timeSplit({2, 1}, 64, rule, 2);
+  EXPECT_EQ(s.stats.count(), 3u);
+  EXPECT_GT(s.stats.mean(), 0.0);
+  EXPECT_EQ(openblas_get_num_threads(), 2);
+  timeSplit({1, 1}, 64, rule, 1);
+  EXPECT_EQ(openblas_get_num_threads(), 1);
 }

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExecutorTimings.h"
+#include "cmm/Profile/Configurations.h"
 #include "cmm/Profile/FirstTouch.h"
 #include "cmm/Profile/Fit.h"
 #include "cmm/Profile/Refine.h"
@@ -42,6 +43,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <limits>
 #include <sched.h>
 #include <unistd.h>
 
@@ -229,6 +231,42 @@ OverheadProfile profileTaskOverhead(const scheduling::TimePolynomial &scale) {
   return out;
 }
 
+/// Table 3 of the paper on this rank (Profile/Configurations.h): every split
+/// of its `cores` the runtime can run, all its workers multiplying at once
+/// (size^3 each), and each split's worker time relative to the split the
+/// polynomials were fitted on (one worker of `cores` threads).
+struct ConfigurationProfile {
+  std::vector<scheduling::NodeConfiguration> splits;
+  json::Array measured; // [workers, threads, seconds, cov, samples, GFLOPS]
+  int64_t size = 0;     // each worker's product: size^3
+  double seconds = 0;
+};
+
+ConfigurationProfile profileConfigurations(unsigned cores,
+                                           const SamplingRule &rule) {
+  ConfigurationProfile out;
+  double begin = MPI_Wtime();
+  const int64_t size = out.size = quick ? 400 : 1000;
+  std::vector<std::pair<Split, double>> timed;
+  double reference = 0;
+  for (Split split : runnableSplits(cores)) {
+    Sampled s = timeSplit(split, size, rule, cores);
+    double seconds = s.stats.mean();
+    timed.push_back({split, seconds});
+    if (split.workers == 1 && split.threads == cores)
+      reference = seconds;
+    out.measured.push_back(json::Array{
+        int64_t(split.workers), int64_t(split.threads), seconds,
+        s.stats.cov(), int64_t(s.stats.count()),
+        split.workers * 2.0 * double(size) * size * size / seconds / 1e9});
+  }
+  for (auto [split, seconds] : timed)
+    out.splits.push_back(
+        {split.workers, split.threads, seconds / reference});
+  out.seconds = MPI_Wtime() - begin;
+  return out;
+}
+
 enum Tag { Data = 1, Ack = 2, Stop = 3 };
 
 /// One directed link `from` -> `to`, measured by `from`: one-way times of
@@ -350,6 +388,67 @@ LinkProfile profileLink(int from, int to, int rank, const SamplingRule &rule) {
   }
   MPI_Send(nullptr, 0, MPI_CHAR, to, Stop, MPI_COMM_WORLD);
   fitLink(points, out);
+  return out;
+}
+
+/// A node's aggregate bandwidth under k concurrent streams (the model's
+/// network_bandwidth_Bps: what all of its transfers together can move, so
+/// communicators past its saturation share it): node `node` starts k
+/// messages of 8 MiB at once to its peers in turn (node + 1, node + 2, ...,
+/// wrapping: with one peer all k go to it), each peer receiving its share
+/// at once; a round lasts until the sender's last send completes, median of
+/// three after a warm-up; k = 1, 2, 4 (and 8 without --quick). The node's
+/// bandwidth is the largest k x bytes / seconds. Collective; the result on
+/// rank `node`; without peers nothing is measured (no limit).
+struct NetworkProfile {
+  double bandwidth = std::numeric_limits<double>::infinity();
+  json::Array measured; // [streams, bytes per stream, seconds]
+};
+
+NetworkProfile profileNodeNetwork(int node, int rank, int ranks) {
+  NetworkProfile out;
+  if (ranks < 2)
+    return out;
+  const int bytes = 8 << 20;
+  std::vector<int> streamCounts = {1, 2, 4};
+  if (!quick)
+    streamCounts.push_back(8);
+  std::vector<char> buffer(size_t(bytes) * size_t(streamCounts.back()), 1);
+  auto peerOf = [&](int stream) {
+    return (node + 1 + stream % (ranks - 1)) % ranks;
+  };
+  double best = 0;
+  for (int k : streamCounts) {
+    std::vector<double> rounds;
+    for (int round = 0; round < 4; ++round) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      double start = MPI_Wtime();
+      std::vector<MPI_Request> requests;
+      for (int stream = 0; stream < k; ++stream) {
+        char *data = buffer.data() + size_t(stream) * size_t(bytes);
+        MPI_Request r;
+        if (rank == node)
+          MPI_Isend(data, bytes, MPI_CHAR, peerOf(stream), 100 + stream,
+                    MPI_COMM_WORLD, &r);
+        else if (rank == peerOf(stream))
+          MPI_Irecv(data, bytes, MPI_CHAR, node, 100 + stream, MPI_COMM_WORLD,
+                    &r);
+        else
+          continue;
+        requests.push_back(r);
+      }
+      MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+      if (round > 0)
+        rounds.push_back(MPI_Wtime() - start);
+    }
+    if (rank != node)
+      continue;
+    double seconds = std::max(median(rounds), 1e-9);
+    out.measured.push_back(json::Array{k, bytes, seconds});
+    best = std::max(best, double(k) * bytes / seconds);
+  }
+  if (rank == node)
+    out.bandwidth = best;
   return out;
 }
 
@@ -522,6 +621,8 @@ int main(int argc, char **argv) {
     touchReport.push_back(
         json::Array{t.bytes, t.firstSeconds, t.secondSeconds});
   ComputeProfile compute = profileCompute(rule);
+  MPI_Barrier(MPI_COMM_WORLD);
+  ConfigurationProfile configurations = profileConfigurations(threads, rule);
   // The executor needs MPI_THREAD_MULTIPLE; without it no overhead is known.
   OverheadProfile overhead;
   if (provided >= MPI_THREAD_MULTIPLE)
@@ -566,6 +667,12 @@ int main(int argc, char **argv) {
             executorLinks.push_back(std::move(path));
         }
       }
+  NetworkProfile network;
+  for (int node = 0; node < ranks; ++node) {
+    NetworkProfile p = profileNodeNetwork(node, rank, ranks);
+    if (rank == node)
+      network = std::move(p);
+  }
   double networkSeconds = MPI_Wtime() - networkBegin;
 
   // Every rank's node, on rank 0.
@@ -582,6 +689,25 @@ int main(int argc, char **argv) {
                  {"task_overhead", overhead.overhead},
                  {"task_overhead_measured", std::move(overhead.measured)},
                  {"compute_seconds", compute.seconds},
+                 {"configurations",
+                  [&] {
+                    json::Array a;
+                    for (const scheduling::NodeConfiguration &c :
+                         configurations.splits)
+                      a.push_back(json::Array{int64_t(c.workers),
+                                              int64_t(c.threads),
+                                              c.gemmFactor});
+                    return a;
+                  }()},
+                 {"configurations_measured",
+                  std::move(configurations.measured)},
+                 {"configurations_seconds", configurations.seconds},
+                 {"configurations_size", configurations.size},
+                 {"network_bandwidth",
+                  std::isfinite(network.bandwidth)
+                      ? json::Value(network.bandwidth)
+                      : json::Value(nullptr)},
+                 {"network_measured", std::move(network.measured)},
                  {"fits", json::Object(compute.report)},
                  {"time", [&] {
                     json::Object t;
@@ -615,6 +741,8 @@ int main(int argc, char **argv) {
     node.memoryBytes = *o.getNumber("memory_bytes");
     node.firstTouch = *o.getNumber("first_touch");
     node.taskOverhead = *o.getNumber("task_overhead");
+    if (std::optional<double> b = o.getNumber("network_bandwidth"))
+      node.networkBandwidth = *b;
     // The receive CPU: the mean over the executor links into this rank.
     unsigned into = 0;
     for (const LinkProfile &l : executorLinks)
@@ -626,6 +754,12 @@ int main(int argc, char **argv) {
     if (into) {
       node.receiveCpu /= into;
       node.receiveCpuPerByte /= into;
+    }
+    for (const json::Value &c : *o.getArray("configurations")) {
+      const json::Array &a = *c.getAsArray();
+      node.configurations.push_back({unsigned(*a[0].getAsInteger()),
+                                     unsigned(*a[1].getAsInteger()),
+                                     *a[2].getAsNumber()});
     }
     const json::Object &time = *o.getObject("time");
     for (unsigned c = 0; c < kNumCostClasses; ++c) {
@@ -651,7 +785,14 @@ int main(int argc, char **argv) {
         // [bytes, first write s, second write s] per fresh block.
         {"first_touch_measured", *o.get("first_touch_measured")},
         // [tasks, seconds] per chain of 1 x 1 tasks.
-        {"task_overhead_measured", *o.get("task_overhead_measured")}});
+        {"task_overhead_measured", *o.get("task_overhead_measured")},
+        // Table 3: [workers, threads, seconds of a round, its CoV, samples,
+        // GFLOPS of the node] per split.
+        {"configurations_measured", *o.get("configurations_measured")},
+        {"configurations_size", *o.get("configurations_size")},
+        // [streams, bytes per stream, seconds] of the node's sends at once.
+        {"network_measured", *o.get("network_measured")},
+        {"configurations_seconds", *o.get("configurations_seconds")}});
   }
   json::Array linkReport;
   double latencySum = 0, secondsPerByteSum = 0;
@@ -726,6 +867,15 @@ int main(int argc, char **argv) {
   llvm::errs() << llvm::formatv(
       "  task overhead rank 0: {0:f2} us per task in the executor\n",
       overhead.overhead * 1e6);
+  if (std::isfinite(model.nodes[0].networkBandwidth))
+    llvm::errs() << llvm::formatv(
+        "  network      rank 0: {0:f2} GB/s of concurrent sends at most\n",
+        model.nodes[0].networkBandwidth / 1e9);
+  for (const scheduling::NodeConfiguration &c : model.nodes[0].configurations)
+    llvm::errs() << llvm::formatv(
+        "  split        rank 0: {0} worker(s) x {1} thread(s): a worker's "
+        "product takes {2:f2}x the fitted time\n",
+        c.workers, c.threads, c.gemmFactor);
   for (unsigned c = 0; c < kNumCostClasses; ++c) {
     const char *name = cmmrt::plan::costClassName(CostClass(c));
     const json::Object *r = compute.report.getObject(name);

@@ -44,6 +44,20 @@ using cmmrt::plan::kNumCostClasses;
 /// costClassName's inverse; nullopt for an unknown name.
 std::optional<CostClass> costClassFromName(const std::string &name);
 
+/// A split of a node's cores that cmm-profile timed (Table 3 of the paper,
+/// Profile/Configurations.h): with `workers` workers of `threads` BLAS
+/// threads each, all multiplying at once, a worker's product takes
+/// `gemmFactor` times what the node's gemm polynomial gives (1 for the split
+/// the polynomials were fitted on).
+struct NodeConfiguration {
+  unsigned workers = 1, threads = 1;
+  double gemmFactor = 1;
+};
+inline bool operator==(const NodeConfiguration &a, const NodeConfiguration &b) {
+  return a.workers == b.workers && a.threads == b.threads &&
+         a.gemmFactor == b.gemmFactor;
+}
+
 struct NodeSpec {
   std::string name;
   unsigned cores = 1;
@@ -81,6 +95,12 @@ struct NodeSpec {
   bool oversubscribed() const {
     return workers * threadsPerWorker + communicators > cores;
   }
+  /// The splits of the cores measured (JSON "configurations"); empty: none.
+  std::vector<NodeConfiguration> configurations;
+  /// The gemmFactor of this node's split (workers x threadsPerWorker) in
+  /// `configurations`, 1 when it is not there: taskTime scales the gemm
+  /// and solve polynomials (the BLAS-threaded classes) by it.
+  double gemmFactor() const;
   /// Time models of this node's workers, by CostClass.
   std::array<TimePolynomial, kNumCostClasses> time{};
 };
@@ -105,7 +125,8 @@ struct MachineModel {
 
   const LinkSpec &link(unsigned from, unsigned to) const;
   /// Seconds for one worker of `node` to run `op` on an m x n tile: the
-  /// class polynomial and the node's per-task overhead.
+  /// class polynomial (gemm and solve scaled by the node's gemmFactor) and
+  /// the node's per-task overhead.
   double taskTime(unsigned node, CostClass op, double m, double n,
                   double k = 1) const;
   /// Seconds to move `bytes` from `from` to `to` (0 on the same node): the
@@ -143,7 +164,8 @@ inline bool operator==(const NodeSpec &a, const NodeSpec &b) {
          a.firstTouch == b.firstTouch && a.taskOverhead == b.taskOverhead &&
          a.networkBandwidth == b.networkBandwidth &&
          a.receiveCpu == b.receiveCpu &&
-         a.receiveCpuPerByte == b.receiveCpuPerByte && a.time == b.time;
+         a.receiveCpuPerByte == b.receiveCpuPerByte &&
+         a.configurations == b.configurations && a.time == b.time;
 }
 inline bool operator==(const LinkSpec &a, const LinkSpec &b) {
   return a.latency == b.latency && a.bandwidth == b.bandwidth;

@@ -12,6 +12,8 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace cmm::tg;
 
@@ -105,6 +107,20 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       if (value && !(value.getValueAsDouble() >= 0))
         return emitError() << "node '" << spec.getName() << "' needs a " << key
                            << " of at least 0";
+    if (DenseF64ArrayAttr splits = spec.getConfigurations()) {
+      ArrayRef<double> v = splits.asArrayRef();
+      if (v.size() % 3)
+        return emitError() << "node '" << spec.getName()
+                           << "': configurations are workers, threads and "
+                              "gemm factor, three numbers a split";
+      for (size_t i = 0; i < v.size(); i += 3)
+        if (!(v[i] >= 1 && v[i] == std::floor(v[i]) && v[i + 1] >= 1 &&
+              v[i + 1] == std::floor(v[i + 1]) && v[i + 2] > 0))
+          return emitError() << "node '" << spec.getName() << "': split "
+                             << i / 3
+                             << " needs whole numbers of workers and threads "
+                                "of at least 1 and a positive gemm factor";
+    }
   }
   for (Attribute route : routes) {
     auto r = dyn_cast<RouteAttr>(route);

@@ -99,7 +99,9 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
     runtime's seconds per task beyond its kernel (`task_overhead`, absent:
     0) and the CPU seconds a receive takes per transfer and per byte
     (`receive_cpu`, `receive_cpu_per_byte`, absent: 0; charged to the
-    workers where they and the communicators need more than the cores).
+    workers where they and the communicators need more than the cores), and
+    the splits of its cores cmm-profile timed (`configurations`: workers,
+    threads and gemm factor of each, three numbers a split; absent: none).
 
     ```mlir
     #cmmtg.node<name = "c5", cores = 36, workers = 3, threads = 12,
@@ -115,7 +117,8 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
                         OptionalParameter<"::mlir::FloatAttr">:$network,
                         OptionalParameter<"::mlir::FloatAttr">:$task_overhead,
                         OptionalParameter<"::mlir::FloatAttr">:$receive_cpu,
-                        OptionalParameter<"::mlir::FloatAttr">:$receive_cpu_per_byte);
+                        OptionalParameter<"::mlir::FloatAttr">:$receive_cpu_per_byte,
+                        OptionalParameter<"::mlir::DenseF64ArrayAttr">:$configurations);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
