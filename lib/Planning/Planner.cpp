@@ -289,7 +289,7 @@ struct CoreSplit {
 /// of the cores in workers of the model's threads; for a node whose splits
 /// were measured (Table 3, NodeSpec::configurations), each measured
 /// workers x threads with every communicator count the cores leave room
-/// for. The model's own split is always one of them.
+/// for, and at least one. The model's own split is always one of them.
 static std::vector<CoreSplit> coreSplits(const NodeSpec &node) {
   constexpr unsigned kMaxCommunicators = 16;
   std::vector<CoreSplit> splits;
@@ -299,9 +299,12 @@ static std::vector<CoreSplit> coreSplits(const NodeSpec &node) {
       if (unsigned w = (node.cores - c) / threads; w >= 1)
         splits.push_back({w, threads, c});
   }
+  // A measured split whose workers use every core shares them with one
+  // communicator (oversubscribed, as cmm-profile's nodes are).
   for (const NodeConfiguration &conf : node.configurations)
     for (unsigned c = 1; c <= kMaxCommunicators &&
-                         conf.workers * conf.threads + c <= node.cores;
+                         (conf.workers * conf.threads + c <= node.cores ||
+                          (c == 1 && conf.workers * conf.threads <= node.cores));
          ++c)
       splits.push_back({conf.workers, conf.threads, c});
   CoreSplit own{node.workers, node.threadsPerWorker, node.communicators};

@@ -166,7 +166,15 @@ cmm::profile::refineModel(MachineModel &model,
     }
     Terms use = fittedTerms(r.cost);
     if (r.shapes > use.count()) {
-      PolynomialFit fit = fitTimePolynomial(kernels, use);
+      // The run's products ran at the node's split, whose factor taskTime
+      // applies on top of the polynomial: fit the polynomial without it.
+      double factor = r.cost == CostClass::Gemm || r.cost == CostClass::Solve
+                          ? model.nodes[node].gemmFactor()
+                          : 1.0;
+      std::vector<Observation> unscaled = kernels;
+      for (Observation &o : unscaled)
+        o.seconds /= factor;
+      PolynomialFit fit = fitTimePolynomial(unscaled, use);
       if (double rms = rmsWith(fit.poly); rms < r.rmsAfter) {
         best = fit.poly;
         r.rmsAfter = rms;

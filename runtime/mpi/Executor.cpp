@@ -230,8 +230,10 @@ private:
   std::map<int32_t, int32_t> loadTilesLeft;
 
   std::vector<MPI_Comm> comms;
-  MPI_Comm gangComm = MPI_COMM_NULL; // distributed products, in plan order
-  /// The communicator of each gang smaller than the world (by its nodes in
+  /// Distributed products of plans that name no gang (written by hand):
+  /// every node, node 0 first.
+  MPI_Comm gangComm = MPI_COMM_NULL;
+  /// The communicator of each gang a generated plan names (by its nodes in
   /// rank order; MPI_COMM_NULL where this rank is not in it).
   std::map<std::vector<int32_t>, MPI_Comm> gangComms;
   std::vector<int32_t> gangOf(const Task &task) const {
@@ -587,9 +589,10 @@ void Executor::distributedGemm(const Task &task,
     error = "out of memory";
   }
   if (!ok) {
-    // Every rank of the gang found the same error: its first writes the
-    // outputs before it and ends the job; the others wait for that (or for
-    // the timeout).
+    // Every rank of the gang found the same error: its first ends the job
+    // (rank 0, when in the gang, writes the outputs before the product
+    // first, as for any failed task); the others wait for that (or for the
+    // timeout).
     if (gangRank != 0)
       std::this_thread::sleep_for(
           std::chrono::duration<double>(options.recvTimeout));

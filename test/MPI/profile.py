@@ -185,14 +185,16 @@ for rep in prov["links"]:
 
 
 def nonnegative_line(points):
-    """Least squares c = a + b x with a, b >= 0 (closed form: the
+    """Least squares on the relative error, (a + b x) / y - 1, with a, b >= 0
+    (closed form: weighted least squares with weights 1 / y^2; the
     unconstrained fit if it is non-negative, else the better of a = 0 and
     b = 0)."""
-    n = len(points)
-    sx = sum(x for x, _ in points)
-    sy = sum(y for _, y in points)
-    sxx = sum(x * x for x, _ in points)
-    sxy = sum(x * y for x, y in points)
+    w = [1.0 / (y * y) for _, y in points]
+    n = sum(w)
+    sx = sum(wi * x for wi, (x, _) in zip(w, points))
+    sy = sum(wi * y for wi, (_, y) in zip(w, points))
+    sxx = sum(wi * x * x for wi, (x, _) in zip(w, points))
+    sxy = sum(wi * x * y for wi, (x, y) in zip(w, points))
     det = n * sxx - sx * sx
     if det > 0:
         a, b = (sy * sxx - sx * sxy) / det, (n * sxy - sx * sy) / det
@@ -200,15 +202,16 @@ def nonnegative_line(points):
             return a, b
 
     def residual(a, b):
-        return sum((a + b * x - y) ** 2 for x, y in points)
+        return sum(((a + b * x) / y - 1) ** 2 for x, y in points)
     only_b = (0.0, max(0.0, sxy / sxx) if sxx > 0 else 0.0)
     only_a = (max(0.0, sy / n), 0.0)
     return min(only_b, only_a, key=lambda ab: residual(*ab))
 
 
 # The receive CPU: per link, the receiving communicator's CPU per transfer
-# over the tile sizes, fitted as per transfer + per byte (non-negative least
-# squares); each node's is the mean over the links into it.
+# over the tiles of 320 KB and up, fitted as per transfer + per byte
+# (non-negative least squares on the relative error); each node's is the
+# mean over the links into it.
 into = {}
 for rep in prov["links"]:
     # Receiving the largest tile (8 MB or more) takes the receiver some CPU:
@@ -216,7 +219,9 @@ for rep in prov["links"]:
     check(rep["cpu_measured"][-1][2] > 0,
           "link %d->%d: no receiver CPU for the largest tile: %s"
           % (rep["from"], rep["to"], rep["cpu_measured"]))
-    pts = [(b, recv) for b, _, recv in rep["cpu_measured"]]
+    # The C++ clamps a time at 1 ns (a tick-sampled zero).
+    pts = [(b, max(recv, 1e-9)) for b, _, recv in rep["cpu_measured"]
+           if b >= 320000]
     a, b = nonnegative_line(pts)
     for key, want in (("receive_cpu_s", a), ("receive_cpu_s_per_byte", b)):
         check(abs(rep[key] - want) <= 1e-6 * abs(want) + 1e-12 * (

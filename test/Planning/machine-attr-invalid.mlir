@@ -64,12 +64,18 @@ module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.no
 
 // -----
 
-// expected-error @+1 {{node 'n': split 1 needs whole numbers of workers and threads of at least 1 and a positive gemm factor}}
+// expected-error @+1 {{node 'n': split 1 needs whole numbers of workers and threads in [1, 2^20] and a positive gemm factor}}
 module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, configurations = [1.0, 2.0, 1.0, 2.0, 1.0, 0.0]>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
 }
 
 // -----
 
-// expected-error @+1 {{node 'n': split 0 needs whole numbers of workers and threads of at least 1 and a positive gemm factor}}
+// expected-error @+1 {{node 'n': split 0 needs whole numbers of workers and threads in [1, 2^20] and a positive gemm factor}}
 module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, configurations = [1.5, 1.0, 1.0]>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
+}
+
+// -----
+
+// expected-error @+1 {{node 'n': split 1 repeats split 0}}
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, configurations = [1.0, 2.0, 1.0, 1.0, 2.0, 1.5]>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
 }

@@ -139,7 +139,9 @@ func.func @main() {
 
 // Every function with a time polynomial of its own gets its cost class
 // (cmmrt/CostClasses.def): cos shares sin's, sqrt and abs stay `map`,
-// A .^ B is `pow`, randn and fill are `randn` and `generate`.
+// A .^ B is `pow` unless B is 2 everywhere (a constant or a fill: the
+// runtime squares with a product), randn and fill are `randn` and
+// `generate`.
 // CHECK-LABEL: cmmtg.graph @main tile_size 5 {
 // CHECK: cmmtg.task generate cost randn () {{.*}}name = "rand
 // CHECK-NEXT: cmmtg.task generate () {{.*}}name = "fill
@@ -151,9 +153,16 @@ func.func @main() {
 // CHECK-NEXT: cmmtg.task elementwise cost map ({{.*}}name = "map
 // CHECK-NEXT: cmmtg.task elementwise cost pow ({{.*}}name = "epow
 // CHECK-NEXT: cmmtg.task elementwise ({{.*}}name = "add
+// CHECK-NEXT: cmmtg.task generate () {{.*}}name = "constant
+// CHECK-NEXT: cmmtg.task elementwise ({{.*}}name = "epow
+// CHECK-NEXT: cmmtg.task generate () {{.*}}name = "fill
+// CHECK-NEXT: cmmtg.task elementwise ({{.*}}name = "epow
+// CHECK-NEXT: cmmtg.task generate () {{.*}}name = "constant
+// CHECK-NEXT: cmmtg.task elementwise cost pow ({{.*}}name = "epow
+// CHECK-NEXT: cmmtg.task gather
 func.func @main() {
   %a = cmm.rand normal seed 1 id 1 : tensor<2x2xf64>
-  %f = cmm.fill 2.0 : tensor<2x2xf64>
+  %f = cmm.fill 3.0 : tensor<2x2xf64>
   %q = cmm.map sqrt %a : tensor<2x2xf64>
   %l = cmm.map log %q : tensor<2x2xf64>
   %t = cmm.map tanh %l : tensor<2x2xf64>
@@ -162,6 +171,12 @@ func.func @main() {
   %b = cmm.map abs %c : tensor<2x2xf64>
   %p = cmm.epow %b, %f : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
   %r = cmm.add %p, %f : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
-  cmm.print %r "r" : tensor<2x2xf64>
+  %two = cmm.constant dense<2.0> : tensor<1x1xf64>
+  %sq = cmm.epow %r, %two : (tensor<2x2xf64>, tensor<1x1xf64>) -> tensor<2x2xf64>
+  %f2 = cmm.fill 2.0 : tensor<2x2xf64>
+  %sq2 = cmm.epow %sq, %f2 : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+  %three = cmm.constant dense<3.0> : tensor<1x1xf64>
+  %cube = cmm.epow %sq2, %three : (tensor<2x2xf64>, tensor<1x1xf64>) -> tensor<2x2xf64>
+  cmm.print %cube "r" : tensor<2x2xf64>
   return
 }

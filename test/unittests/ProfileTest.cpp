@@ -19,6 +19,7 @@
 #include <vector>
 
 extern "C" int openblas_get_num_threads(void);
+extern "C" void openblas_set_num_threads(int);
 
 using namespace cmm::profile;
 
@@ -233,6 +234,7 @@ TEST(ProfileConfigurations, RunnableSplitsByHand) {
 }
 
 TEST(ProfileConfigurations, ASplitIsTimedAndTheThreadsRestored) {
+  const int before = openblas_get_num_threads();
   SamplingRule rule;
   rule.minReps = rule.maxReps = 3;
   Sampled s = timeSplit({2, 1}, 64, rule, 2);
@@ -241,4 +243,5 @@ TEST(ProfileConfigurations, ASplitIsTimedAndTheThreadsRestored) {
   EXPECT_EQ(openblas_get_num_threads(), 2);
   timeSplit({1, 1}, 64, rule, 1);
   EXPECT_EQ(openblas_get_num_threads(), 1);
+  openblas_set_num_threads(before);
 }

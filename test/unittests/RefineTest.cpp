@@ -87,6 +87,33 @@ TEST(Refine, RefitsTheShapeFromEnoughSizes) {
         << mn;
 }
 
+TEST(Refine, RefitsProductsWithoutTheSplitsFactor) {
+  // Node 0 runs 2 workers x 1 thread, measured at 2x the polynomial's
+  // products; the run's products took 4 us + 2 ns x mnk (the factor
+  // included): the refitted polynomial is half that, so taskTime, which
+  // applies the factor, gives back what the run measured.
+  MachineModel model = twoNodes();
+  model.nodes[0].workers = 2;
+  model.nodes[0].configurations = {{2, 1, 2.0}};
+  std::vector<TaskTiming> timings;
+  for (double m : {20.0, 100.0, 300.0})
+    for (double n : {20.0, 200.0, 500.0})
+      for (double k : {10.0, 400.0})
+        timings.push_back({0, CostClass::Gemm, m, n, k,
+                           4e-6 + 2e-9 * m * n * k + 1e-6});
+  std::string error;
+  auto report = refineModel(model, timings, error);
+  ASSERT_TRUE(error.empty()) << error;
+  ASSERT_EQ(report.size(), 1u);
+  EXPECT_EQ(report[0].method, "refit");
+  EXPECT_NEAR(report[0].after / report[0].measured, 1.0, 1e-3);
+  for (double s : {50.0, 250.0})
+    EXPECT_NEAR(model.taskTime(0, CostClass::Gemm, s, s, s),
+                4e-6 + 2e-9 * s * s * s + 1e-6,
+                1e-3 * (4e-6 + 2e-9 * s * s * s + 1e-6))
+        << s;
+}
+
 TEST(Refine, RefusesTimingsOfNodesTheModelLacks) {
   MachineModel model = twoNodes();
   std::string error;

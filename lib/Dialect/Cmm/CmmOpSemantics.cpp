@@ -18,6 +18,7 @@
 #include "cmmrt/Random.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -357,11 +358,34 @@ CMM_BROADCAST_OP(AddOp, Add, Add, Elementwise)
 CMM_BROADCAST_OP(SubOp, Sub, Sub, Elementwise)
 CMM_BROADCAST_OP(MulOp, Mul, Mul, Elementwise)
 CMM_BROADCAST_OP(DivOp, Div, Div, Elementwise)
-CMM_BROADCAST_OP(EPowOp, EPow, Pow, Pow)
 CMM_BROADCAST_OP(MaxOp, Max, Max, Elementwise)
 CMM_BROADCAST_OP(MinOp, Min, Min, Elementwise)
 CMM_BROADCAST_OP(ModOp, Mod, Mod, Elementwise)
 #undef CMM_BROADCAST_OP
+
+// A power is costed as pow, except a square by a constant 2 (x .^ 2, the
+// common case): the runtime computes it as x * x (cmmrt::broadcastTo),
+// at the rate of an elementwise product, measured 30x below pow's (DFT's
+// squares were predicted 0.017 s and ran 0.0005 s).
+static bool isTwoEverywhere(Value v) {
+  if (auto fill = v.getDefiningOp<FillOp>())
+    return fill.getValue().convertToDouble() == 2.0;
+  DenseElementsAttr values;
+  return matchPattern(v, m_Constant(&values)) && values.isSplat() &&
+         values.getSplatValue<APFloat>().convertToDouble() == 2.0;
+}
+double EPowOp::getFlops() { return elements(getResult()); }
+TilingRule EPowOp::getTilingRule() {
+  return rule(TileStrategy::Elementwise, isTwoEverywhere(getRhs())
+                                             ? CostClass::Elementwise
+                                             : CostClass::Pow);
+}
+std::optional<OpCode> EPowOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::EPow;
+}
+LogicalResult EPowOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  return binary(in, result, cmmrt::BinaryFn::Pow);
+}
 
 double CmpOp::getFlops() { return elements(getResult()); }
 TilingRule CmpOp::getTilingRule() {

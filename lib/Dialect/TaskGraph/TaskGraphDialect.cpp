@@ -113,13 +113,21 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         return emitError() << "node '" << spec.getName()
                            << "': configurations are workers, threads and "
                               "gemm factor, three numbers a split";
-      for (size_t i = 0; i < v.size(); i += 3)
-        if (!(v[i] >= 1 && v[i] == std::floor(v[i]) && v[i + 1] >= 1 &&
-              v[i + 1] == std::floor(v[i + 1]) && v[i + 2] > 0))
+      // The JSON reader's limits: counts in [1, 2^20], each split once.
+      auto count = [](double x) {
+        return x >= 1 && x <= double(1 << 20) && x == std::floor(x);
+      };
+      for (size_t i = 0; i < v.size(); i += 3) {
+        if (!(count(v[i]) && count(v[i + 1]) && v[i + 2] > 0))
           return emitError() << "node '" << spec.getName() << "': split "
                              << i / 3
                              << " needs whole numbers of workers and threads "
-                                "of at least 1 and a positive gemm factor";
+                                "in [1, 2^20] and a positive gemm factor";
+        for (size_t j = 0; j < i; j += 3)
+          if (v[j] == v[i] && v[j + 1] == v[i + 1])
+            return emitError() << "node '" << spec.getName() << "': split "
+                               << i / 3 << " repeats split " << j / 3;
+      }
     }
   }
   for (Attribute route : routes) {
