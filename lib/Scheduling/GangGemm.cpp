@@ -87,13 +87,15 @@ bool cmm::scheduling::bestGang(const MachineModel &machine, double m,
                                 double n, double k, double memoryBytes,
                                 std::vector<unsigned> &gang,
                                 GangGemmCost &cost, std::string &error) {
+  // One worker's time for the whole product on each node, the speed rank.
+  std::vector<double> seconds(machine.nodes.size());
+  for (unsigned node = 0; node < seconds.size(); ++node)
+    seconds[node] = machine.taskTime(node, CostClass::Gemm, m, n, k);
   std::vector<unsigned> bySpeed(machine.nodes.size());
   std::iota(bySpeed.begin(), bySpeed.end(), 0u);
-  std::stable_sort(bySpeed.begin(), bySpeed.end(),
-                   [&](unsigned a, unsigned b) {
-                     return machine.taskTime(a, CostClass::Gemm, m, n, k) <
-                            machine.taskTime(b, CostClass::Gemm, m, n, k);
-                   });
+  std::stable_sort(bySpeed.begin(), bySpeed.end(), [&](unsigned a, unsigned b) {
+    return seconds[a] < seconds[b];
+  });
   // The sizes tried: every u where the next node is slower (the end of a
   // class of equally fast nodes), unless there are more than 32 such
   // classes, and powers of two, and all N: a few dozen COSMA strategies
@@ -101,8 +103,7 @@ bool cmm::scheduling::bestGang(const MachineModel &machine, double m,
   const size_t count = bySpeed.size();
   std::vector<size_t> sizes;
   for (size_t u = 1; u < count; ++u)
-    if (machine.taskTime(bySpeed[u - 1], CostClass::Gemm, m, n, k) <
-        machine.taskTime(bySpeed[u], CostClass::Gemm, m, n, k))
+    if (seconds[bySpeed[u - 1]] < seconds[bySpeed[u]])
       sizes.push_back(u);
   if (sizes.size() > 32)
     sizes.clear();
@@ -115,11 +116,10 @@ bool cmm::scheduling::bestGang(const MachineModel &machine, double m,
   for (size_t u : sizes) {
     std::vector<unsigned> candidate(bySpeed.begin(), bySpeed.begin() + u);
     std::sort(candidate.begin(), candidate.end());
-    if (candidate.front() != 0) // no master: the fastest gathers
-      std::rotate(candidate.begin(),
-                  std::find(candidate.begin(), candidate.end(), bySpeed[0]),
-                  std::find(candidate.begin(), candidate.end(), bySpeed[0]) +
-                      1);
+    if (candidate.front() != 0) { // no master: the fastest gathers
+      auto fastest = std::find(candidate.begin(), candidate.end(), bySpeed[0]);
+      std::rotate(candidate.begin(), fastest, fastest + 1);
+    }
     GangGemmCost c;
     std::string ignored;
     if (!gangGemmCost(machine, candidate, m, n, k, memoryBytes, c, ignored))

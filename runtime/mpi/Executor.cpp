@@ -743,10 +743,11 @@ void Executor::run() {
   // ranked in the gang's order so its first node is COSMA's rank 0.
   for (int32_t t = 0; t < plan.numTasks; ++t) {
     const Task &task = plan.tasks[t];
-    if (task.kind != TaskKind::DistributedGemm || !task.numGangNodes ||
-        gangComms.count(gangOf(task)))
+    if (task.kind != TaskKind::DistributedGemm || !task.numGangNodes)
       continue;
     std::vector<int32_t> gang = gangOf(task);
+    if (gangComms.count(gang))
+      continue;
     auto at = std::find(gang.begin(), gang.end(), rank);
     MPI_Comm &c = gangComms[gang];
     MPI_Comm_split(MPI_COMM_WORLD, at == gang.end() ? MPI_UNDEFINED : 0,

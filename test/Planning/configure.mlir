@@ -51,13 +51,17 @@
 // file's one 4-thread worker a node, 2 x 8 x 1.6 = 25.6 s a chain on 1 x 2
 // threads (51.2 s: two chains a node), 70.4 s on 1 x 1, 2 x 8 x 1.2 = 19.2
 // s on 2 x 1 thread (a chain per worker), which is chosen and which the
-// generated program runs.
+// generated program runs. Four single-threaded workers use every core, so
+// they are tried with one communicator sharing them (2 x 8 x 1.9 = 30.4
+// s), and with no more.
 // RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-plan="machine-model=%S/Inputs/measured-splits.json tile-sizes=2000 gemm=tiled configure=auto report=%t.splits" | cmm-translate --cmm-to-cpp | FileCheck %s --check-prefix=SPLITS-CPP
 // RUN: FileCheck %s --check-prefix=SPLITS < %t.splits
 // SPLITS: tile   2000: {{.*}} predicted         32 s
 // SPLITS: predicted       51.2 s{{.*}}(node 0: 1 worker x 2 threads + 1 communicator)
 // SPLITS: predicted       70.4 s{{.*}}(node 0: 1 worker x 1 thread + 1 communicator)
 // SPLITS: predicted       19.2 s{{.*}}(node 0: 2 workers x 1 thread + 1 communicator)
+// SPLITS: predicted       30.4 s{{.*}}(node 0: 4 workers x 1 thread + 1 communicator)
+// SPLITS-NOT: 4 workers x 1 thread + 2 communicators
 // SPLITS: chosen configuration: node 0 on: 2 workers x 1 thread + {{[12]}} communicator
 // SPLITS-CPP: const int32_t kWorkers[] = {2, 2};
 // SPLITS-CPP: const int32_t kThreads[] = {1, 1};

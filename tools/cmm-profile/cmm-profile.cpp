@@ -247,12 +247,12 @@ ConfigurationProfile profileConfigurations(unsigned cores,
   ConfigurationProfile out;
   double begin = MPI_Wtime();
   const int64_t size = out.size = quick ? 400 : 1000;
-  std::vector<std::pair<Split, double>> timed;
   double reference = 0;
   for (Split split : runnableSplits(cores)) {
     Sampled s = timeSplit(split, size, rule, cores);
     double seconds = s.stats.mean();
-    timed.push_back({split, seconds});
+    // The round's time for now; over the reference's once that is known.
+    out.splits.push_back({split.workers, split.threads, seconds});
     if (split.workers == 1 && split.threads == cores)
       reference = seconds;
     out.measured.push_back(json::Array{
@@ -260,9 +260,8 @@ ConfigurationProfile profileConfigurations(unsigned cores,
         s.stats.cov(), int64_t(s.stats.count()),
         split.workers * 2.0 * double(size) * size * size / seconds / 1e9});
   }
-  for (auto [split, seconds] : timed)
-    out.splits.push_back(
-        {split.workers, split.threads, seconds / reference});
+  for (scheduling::NodeConfiguration &c : out.splits)
+    c.gemmFactor /= reference;
   out.seconds = MPI_Wtime() - begin;
   return out;
 }
