@@ -13,6 +13,31 @@ using namespace cmm;
 using namespace cmm::scheduling;
 using namespace cmm::planning;
 
+static tg::NodeAttr toNodeAttr(MLIRContext *context, const NodeSpec &n) {
+  Builder b(context);
+  SmallVector<NamedAttribute> time;
+  for (unsigned c = 0; c < kNumCostClasses; ++c)
+    time.push_back(b.getNamedAttr(costClassName(CostClass(c)),
+                                  b.getDenseF64ArrayAttr(n.time[c].a)));
+  // Printed only where they say something: no first touch, no limit, no
+  // overhead, no receive CPU.
+  FloatAttr network = std::isfinite(n.networkBandwidth)
+                          ? b.getF64FloatAttr(n.networkBandwidth)
+                          : FloatAttr();
+  auto nonZero = [&](double x) {
+    return x != 0 ? b.getF64FloatAttr(x) : FloatAttr();
+  };
+  SmallVector<double> splits;
+  for (const NodeConfiguration &c : n.configurations)
+    splits.append({double(c.workers), double(c.threads), c.gemmFactor});
+  return tg::NodeAttr::get(
+      context, n.name, n.cores, n.workers, n.threadsPerWorker, n.communicators,
+      b.getF64FloatAttr(n.memoryBytes), b.getDictionaryAttr(time),
+      nonZero(n.firstTouch), network, nonZero(n.taskOverhead),
+      nonZero(n.receiveCpu), nonZero(n.receiveCpuPerByte),
+      splits.empty() ? DenseF64ArrayAttr() : b.getDenseF64ArrayAttr(splits));
+}
+
 tg::MachineAttr cmm::planning::toMachineAttr(MLIRContext *context,
                                              const MachineModel &machine) {
   Builder b(context);
@@ -21,39 +46,51 @@ tg::MachineAttr cmm::planning::toMachineAttr(MLIRContext *context,
                              b.getF64FloatAttr(l.bandwidth));
   };
   SmallVector<Attribute> nodes;
-  for (const NodeSpec &n : machine.nodes) {
-    SmallVector<NamedAttribute> time;
-    for (unsigned c = 0; c < kNumCostClasses; ++c)
-      time.push_back(b.getNamedAttr(costClassName(CostClass(c)),
-                                    b.getDenseF64ArrayAttr(n.time[c].a)));
-    // Printed only where they say something: no first touch, no limit, no
-    // overhead, no receive CPU.
-    FloatAttr network = std::isfinite(n.networkBandwidth)
-                            ? b.getF64FloatAttr(n.networkBandwidth)
-                            : FloatAttr();
-    auto nonZero = [&](double x) {
-      return x != 0 ? b.getF64FloatAttr(x) : FloatAttr();
-    };
-    auto configurations = [&](const NodeSpec &n) {
-      SmallVector<double> v;
-      for (const NodeConfiguration &c : n.configurations)
-        v.append({double(c.workers), double(c.threads), c.gemmFactor});
-      return v.empty() ? DenseF64ArrayAttr() : b.getDenseF64ArrayAttr(v);
-    };
-    nodes.push_back(tg::NodeAttr::get(
-        context, n.name, n.cores, n.workers, n.threadsPerWorker,
-        n.communicators, b.getF64FloatAttr(n.memoryBytes),
-        b.getDictionaryAttr(time), nonZero(n.firstTouch), network,
-        nonZero(n.taskOverhead), nonZero(n.receiveCpu),
-        nonZero(n.receiveCpuPerByte), configurations(n)));
-  }
+  for (const NodeSpec &n : machine.nodes)
+    nodes.push_back(toNodeAttr(context, n));
   SmallVector<Attribute> routes;
   for (const auto &[key, spec] : machine.links)
     routes.push_back(
         tg::RouteAttr::get(context, key.first, key.second, link(spec)));
-  return tg::MachineAttr::get(context, machine.name, b.getArrayAttr(nodes),
-                              link(machine.defaultLink), b.getArrayAttr(routes),
-                              b.getF64FloatAttr(machine.memoryLimit));
+  return tg::MachineAttr::get(
+      context, machine.name, b.getArrayAttr(nodes), link(machine.defaultLink),
+      b.getArrayAttr(routes), b.getF64FloatAttr(machine.memoryLimit),
+      machine.masterAlone ? toNodeAttr(context, *machine.masterAlone)
+                          : tg::NodeAttr());
+}
+
+static bool fromNodeAttr(tg::NodeAttr n, NodeSpec &node, std::string &error) {
+  node.name = n.getName().str();
+  node.cores = n.getCores();
+  node.workers = n.getWorkers();
+  node.threadsPerWorker = n.getThreads();
+  node.communicators = n.getCommunicators();
+  node.memoryBytes = n.getMemory().getValueAsDouble();
+  // Absent: the NodeSpec default (no first touch, no limit, ...).
+  for (auto [attr, out] :
+       {std::pair{n.getFirstTouch(), &node.firstTouch},
+        std::pair{n.getNetwork(), &node.networkBandwidth},
+        std::pair{n.getTaskOverhead(), &node.taskOverhead},
+        std::pair{n.getReceiveCpu(), &node.receiveCpu},
+        std::pair{n.getReceiveCpuPerByte(), &node.receiveCpuPerByte}})
+    if (attr)
+      *out = attr.getValueAsDouble();
+  if (DenseF64ArrayAttr splits = n.getConfigurations())
+    for (size_t i = 0; i + 2 < splits.size(); i += 3)
+      node.configurations.push_back(
+          {unsigned(splits[i]), unsigned(splits[i + 1]), splits[i + 2]});
+  for (NamedAttribute entry : n.getTime()) {
+    std::optional<CostClass> c = costClassFromName(entry.getName().str());
+    auto coefficients = dyn_cast<DenseF64ArrayAttr>(entry.getValue());
+    if (!c || !coefficients || coefficients.size() != 8) {
+      error = "node '" + node.name + "': time '" + entry.getName().str() +
+              "' must be a cost class with 8 coefficients";
+      return false;
+    }
+    std::copy(coefficients.asArrayRef().begin(),
+              coefficients.asArrayRef().end(), node.time[int(*c)].a.begin());
+  }
+  return true;
 }
 
 bool cmm::planning::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
@@ -69,40 +106,16 @@ bool cmm::planning::fromMachineAttr(tg::MachineAttr attr, MachineModel &machine,
   out.defaultLink = link(attr.getLink());
   out.memoryLimit = attr.getMemoryLimit().getValueAsDouble();
   for (Attribute a : attr.getNodes()) {
-    auto n = cast<tg::NodeAttr>(a);
     NodeSpec node;
-    node.name = n.getName().str();
-    node.cores = n.getCores();
-    node.workers = n.getWorkers();
-    node.threadsPerWorker = n.getThreads();
-    node.communicators = n.getCommunicators();
-    node.memoryBytes = n.getMemory().getValueAsDouble();
-    // Absent: the NodeSpec default (no first touch, no limit, ...).
-    for (auto [attr, out] :
-         {std::pair{n.getFirstTouch(), &node.firstTouch},
-          std::pair{n.getNetwork(), &node.networkBandwidth},
-          std::pair{n.getTaskOverhead(), &node.taskOverhead},
-          std::pair{n.getReceiveCpu(), &node.receiveCpu},
-          std::pair{n.getReceiveCpuPerByte(), &node.receiveCpuPerByte}})
-      if (attr)
-        *out = attr.getValueAsDouble();
-    if (DenseF64ArrayAttr splits = n.getConfigurations())
-      for (size_t i = 0; i + 2 < splits.size(); i += 3)
-        node.configurations.push_back({unsigned(splits[i]),
-                                       unsigned(splits[i + 1]),
-                                       splits[i + 2]});
-    for (NamedAttribute entry : n.getTime()) {
-      std::optional<CostClass> c = costClassFromName(entry.getName().str());
-      auto coefficients = dyn_cast<DenseF64ArrayAttr>(entry.getValue());
-      if (!c || !coefficients || coefficients.size() != 8) {
-        error = "node '" + node.name + "': time '" + entry.getName().str() +
-                "' must be a cost class with 8 coefficients";
-        return false;
-      }
-      std::copy(coefficients.asArrayRef().begin(),
-                coefficients.asArrayRef().end(), node.time[int(*c)].a.begin());
-    }
+    if (!fromNodeAttr(cast<tg::NodeAttr>(a), node, error))
+      return false;
     out.nodes.push_back(std::move(node));
+  }
+  if (tg::NodeAttr alone = attr.getMasterAlone()) {
+    NodeSpec node;
+    if (!fromNodeAttr(alone, node, error))
+      return false;
+    out.masterAlone = std::move(node);
   }
   for (Attribute a : attr.getRoutes()) {
     auto r = cast<tg::RouteAttr>(a);

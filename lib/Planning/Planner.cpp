@@ -451,6 +451,13 @@ bool cmm::planning::planFunction(mlir::func::FuncOp func,
   plan.candidates.clear();
   plan.machines = {machine};
   plan.chosen = 0;
+  // Master-only candidates run on the master as it is when the others are
+  // idle (MachineModel::masterAlone: ranks sharing one host).
+  unsigned masterAloneMachine = 0;
+  if (machine.masterAlone && machine.nodes.size() > 1) {
+    masterAloneMachine = plan.machines.size();
+    plan.machines.push_back(machine.withMasterAlone());
+  }
   plan.ops = declareOps(func);
   // Distributed products (COSMA) run on the gang of nodes that runs them
   // fastest (bestGang: a slow master is left out), the first gathering C.
@@ -514,6 +521,7 @@ bool cmm::planning::planFunction(mlir::func::FuncOp func,
       c.tileSize = c.startupTileSize = size;
       c.graph = plan.candidates[*whole].graph;
       c.masterOnly = true;
+      c.machine = masterAloneMachine;
       for (TaskId t = 0; t < c.graph.size(); ++t)
         c.graph.pin(t, 0);
       plan.candidates.push_back(std::move(c));
@@ -620,11 +628,14 @@ void cmm::planning::printPlanReport(mlir::func::FuncOp func, const Plan &plan,
     os << "\n";
   }
   // The same program on one node of the cluster's worker kind (the last
-  // node; the master may keep cores for communicators), for the speedup.
+  // node; the master may keep cores for communicators), or on the master
+  // alone where the nodes share a host, for the speedup.
   if (machine.nodes.size() < 2)
     return;
   MachineModel single = machine;
-  single.nodes = {machine.nodes.back()};
+  single.nodes = {machine.masterAlone ? *machine.masterAlone
+                                      : machine.nodes.back()};
+  single.masterAlone.reset();
   single.links.clear();
   PlanOptions one = options;
   one.tileSizes = {plan.best().tileSize};

@@ -1,7 +1,8 @@
 """cmm-profile --quick on R ranks: the model it writes is complete, its
 reported fit errors are the fits' errors on its own measurements (recomputed
 here), every kernel met the sampling tolerance or says it was capped, it
-finished within a minute, and cmmc plans with it. Timings themselves are not
+finished within a minute, ranks sharing rank 0's host gave it a master
+alone, and cmmc plans with it. Timings themselves are not
 asserted (they are the machine's).
 usage: profile.py CMM_PROFILE CMMC COST_CLASSES_DEF EXAMPLE RANKS WORKDIR
 """
@@ -160,6 +161,36 @@ for fit in prov["fits"]:
         check(bw != "inf" and abs(bw - want) <= 1e-9 * want,
               "rank %d: network_bandwidth_Bps %s, recomputed %g"
               % (r, bw, want))
+# The master alone: where other ranks share rank 0's host, rank 0 was timed
+# again on all of the host's cores (the others asleep), node 0 otherwise;
+# its fits' errors recomputed from its points as every node's are.
+host0 = prov["hosts"][0]
+if host0["host_ranks"] > 1:
+    alone = model.get("master_alone")
+    check(alone is not None, "ranks share rank 0's host, no master_alone")
+    rep = prov.get("master_alone", {})
+    alone = alone or {}
+    check(alone.get("cores") == host0["host_cores"] and
+          alone.get("threads_per_worker") == host0["host_cores"] and
+          rep.get("threads") == host0["host_cores"],
+          "master_alone on %s threads, the host has %d cores"
+          % (alone.get("threads_per_worker"), host0["host_cores"]))
+    check(sorted(rep.get("classes", {})) == sorted(CLASSES),
+          "master_alone classes %s" % sorted(rep.get("classes", {})))
+    for cls, fit in rep.get("classes", {}).items():
+        rel = [poly(alone["time"][cls], m, n, k) / t - 1
+               for m, n, k, t in fit["measured"]]
+        rms = math.sqrt(sum(x * x for x in rel) / len(rel))
+        check(abs(rms - fit["rms_relative_error"]) <= 1e-6 * max(1, rms),
+              "master_alone %s: reported rms %.6g, recomputed %.6g"
+              % (cls, fit["rms_relative_error"], rms))
+    for key in ("memory_bytes", "first_touch_s_per_byte", "task_overhead_s"):
+        check(alone.get(key) == nodes[0][key],
+              "master_alone %s %s, node 0 %s" % (key, alone.get(key),
+                                                 nodes[0][key]))
+else:
+    check("master_alone" not in model and "master_alone" not in prov,
+          "rank 0 alone on its host, yet a master_alone")
 links = {(l["from"], l["to"]): l for l in model["links"]}
 check(len(links) == ranks * (ranks - 1), "links %s" % sorted(links))
 for (f, t), l in links.items():

@@ -1,7 +1,9 @@
 """Compiles one program of examples/ at its test size with cmmc and runs it
 under mpirun on NP ranks, for three tile sizes (one tile per matrix, about
 half, about a third: ragged edges; on several ranks also one tile with
-dynamic tiling forced, so sub-tiles are merged; and every product forced to
+dynamic tiling forced, so sub-tiles are merged, these on two busy ranks
+without a master alone (Inputs/two-busy-ranks.json), whose plans use every
+rank, and one on the built-in model, whose plans may leave ranks idle; and every product forced to
 run as a COSMA distributed product, on several ranks also with the c5
 model's three workers per node) and at both optimisation
 levels. Every printed matrix (--dump-prints) and every saved file must
@@ -155,7 +157,16 @@ def main():
                     max(1, (largest + 2) // 3)}, reverse=True)
     configs = [(t, []) for t in tiles]
     if ranks > 1:
-        configs.append((largest, ["--dynamic-tiling=always"]))
+        # The built-in model's ranks share this machine, and a plan that
+        # leaves all but the master idle is often the fastest there
+        # (MachineModel::masterAlone); on two busy ranks of about this
+        # machine's speed without a master alone, plans spread the tiles.
+        shared = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                              "Inputs", "two-busy-ranks.json")
+        configs = [(t, ["--machine-model=" + shared]) for t in tiles]
+        configs.append((largest, []))
+        configs.append((largest, ["--dynamic-tiling=always",
+                                  "--machine-model=" + shared]))
     # Every product as a COSMA gang task on all ranks (docs/cosma.md); on several
     # ranks also with the c5 model's three workers per node, so other
     # workers run beside the gang.

@@ -22,6 +22,11 @@ for i in 1:200
 end
 print(A)
 """
+# Two busy ranks of about this machine's speed without the built-in model's
+# master alone: plans use both ranks (on the built-in model this one may
+# run on the master alone).
+SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs",
+                      "two-busy-ranks.json")
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
@@ -47,7 +52,8 @@ def main():
     with open(source, "w") as f:
         f.write(PROGRAM)
     exe = os.path.realpath(os.path.join(work, "stall"))
-    subprocess.run([cmmc, source, "-o", exe, "--nodes=2", "--tile-sizes=250"],
+    subprocess.run([cmmc, source, "-o", exe, "--nodes=2",
+                    "--machine-model=" + SHARED, "--tile-sizes=250"],
                    check=True)
     job = subprocess.Popen(["mpirun", "-np", "2", exe,
                             "--recv-timeout=%g" % TIMEOUT],

@@ -79,3 +79,10 @@ module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.no
 // expected-error @+1 {{node 'n': split 1 repeats split 0}}
 module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, configurations = [1.0, 2.0, 1.0, 1.0, 2.0, 1.5]>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
 }
+
+// -----
+
+// The master alone is checked as every node is.
+// expected-error @+1 {{node 'alone' needs a positive memory}}
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 1, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64, master_alone = <name = "alone", cores = 2, workers = 1, threads = 2, communicators = 1, memory = 0.0 : f64, time = {}>>} {
+}

@@ -12,9 +12,15 @@
 // RUN: cmm-opt %s --cmm-plan="machine-model=%cmm_src/models/c5.9xlarge.json nodes=2 tile-sizes=32" -mlir-print-debuginfo -o %t.option
 // RUN: cmm-opt %s --cmm-attach-machine-model="file=%cmm_src/models/c5.9xlarge.json nodes=2" -mlir-print-debuginfo | cmm-opt --cmm-plan="tile-sizes=32" -mlir-print-debuginfo | diff %t.option -
 // cmm-plan leaves the machine it planned for on the module (here the
-// built-in model on 2 nodes, one worker of one thread each).
+// built-in model on 2 nodes: one worker of one thread each, the cores
+// shared, and node 0 alone with the machine's two threads, the machine a
+// master-only plan runs on).
 // RUN: cmm-opt %s --cmm-plan="nodes=2 tile-sizes=32" | FileCheck %s --check-prefix=PLANNED
-// PLANNED: module attributes {cmmtg.machine = #cmmtg.machine<name = "builtin", nodes = [#cmmtg.node<name = "local0", cores = 1, workers = 1, threads = 1, communicators = 1, memory = {{[^,]+}} : f64, {{.*}}>, #cmmtg.node<name = "local1", cores = 1, workers = 1, threads = 1, communicators = 1, memory = {{[^,]+}} : f64,
+// PLANNED: module attributes {cmmtg.machine = #cmmtg.machine<name = "builtin", nodes = [#cmmtg.node<name = "local0", cores = {{[12]}}, workers = 1, threads = {{[12]}}, communicators = 1, memory = {{[^,]+}} : f64, {{.*}}>, #cmmtg.node<name = "local1", cores = 1, workers = 1, threads = 1, communicators = 1, memory = {{[^,]+}} : f64,
+// PLANNED-SAME: master_alone = <name = "local0", cores = 2, workers = 1, threads = 2, communicators = 1,
+// The machine with its master_alone prints and parses back exactly.
+// RUN: cmm-opt %s --cmm-attach-machine-model="nodes=2" -o %t.builtin
+// RUN: cmm-opt %t.builtin | diff %t.builtin -
 // PLANNED: cmmtg.graph @main tile_size 32 attributes {{{.*}}nodes = 2 : i64
 // nodes resizes an attached model (node 1 copied); a file would replace
 // it, which only cmm-attach-machine-model does.

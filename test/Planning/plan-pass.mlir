@@ -2,21 +2,24 @@
 // pass; cmm-default-pipeline runs cmm-simplify first. Both give the plan
 // cmmc gives (test/Pipelines/routes.test compares every example).
 //
-// A 4000x4000 product on 2 nodes at tile 4000 (Inputs/big-product.mlir):
-// tiled, it is one gemm task on one node (about 2.8 s with the built-in
-// model); gemm=auto gives it to COSMA, both nodes sharing it (about 1.5 s).
+// A 4000x4000 product on 2 nodes at tile 4000 (Inputs/big-product.mlir) on
+// the unit model (a product m n k seconds, 8 B/s links): tiled, it is one
+// gemm task on one node (6.4e10 s, and one 128 MB input sent: 1.6e7 s);
+// gemm=auto gives it to COSMA, both nodes sharing it (3.2e10 s and its
+// exchanges). (On the built-in model of this 2-core machine the master
+// alone, with both cores, is as fast as COSMA on two ranks of one core.)
 // A 64x64 product at tile 32 stays tiled under gemm=auto: COSMA's
 // transfers cost more than the product (eight gemm/gemm_acc tasks).
-// RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-plan="nodes=2 tile-sizes=4000" | FileCheck %s --check-prefix=AUTO
-// RUN: cmm-opt %S/Inputs/big-product.mlir --pass-pipeline="builtin.module(cmm-default-pipeline{nodes=2 tile-sizes=4000})" | FileCheck %s --check-prefix=AUTO
-// RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-plan="nodes=2 tile-sizes=4000 gemm=tiled" | FileCheck %s --check-prefix=BIGTILED
+// RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-plan="machine-model=%S/Inputs/unit-model.json tile-sizes=4000" | FileCheck %s --check-prefix=AUTO
+// RUN: cmm-opt %S/Inputs/big-product.mlir --pass-pipeline="builtin.module(cmm-default-pipeline{machine-model=%S/Inputs/unit-model.json tile-sizes=4000})" | FileCheck %s --check-prefix=AUTO
+// RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-plan="machine-model=%S/Inputs/unit-model.json tile-sizes=4000 gemm=tiled" | FileCheck %s --check-prefix=BIGTILED
 // RUN: cmm-opt %s --cmm-plan="nodes=2 tile-sizes=32" | FileCheck %s --check-prefix=TILED
 // RUN: cmm-opt %s --cmm-plan="nodes=2 tile-sizes=32 gemm=tiled" | FileCheck %s --check-prefix=TILED
 // The stages of the same code: cmm-tile then cmm-schedule (no gemm=auto).
 // RUN: cmm-opt %s --cmm-tile="tile-sizes=32" --cmm-schedule="nodes=2" | FileCheck %s --check-prefix=TILED
-// AUTO: cmmtg.graph @main tile_size 4000 attributes {{{.*}}makespan = 1.{{[0-9]*}} : f64, nodes = 2 : i64, scheduler = "heft"
+// AUTO: cmmtg.graph @main tile_size 4000 attributes {{{.*}}makespan = 3.21{{[0-9]*}}e+10 : f64, nodes = 2 : i64, scheduler = "heft"
 // AUTO: cmmtg.task distributed_gemm
-// BIGTILED: cmmtg.graph @main tile_size 4000 attributes {{{.*}}makespan = 2.{{[0-9]*}} : f64, nodes = 2 : i64
+// BIGTILED: cmmtg.graph @main tile_size 4000 attributes {{{.*}}makespan = 6.40{{[0-9]*}}e+10 : f64, nodes = 2 : i64
 // BIGTILED-NOT: distributed_gemm
 // TILED: cmmtg.graph @main tile_size 32 attributes {{{.*}}nodes = 2 : i64
 // TILED-NOT: distributed_gemm

@@ -206,7 +206,7 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
       {R"({"nodez": [{}], "nodes": [{}]})",
        "nodez: unknown key (expected one of: name, default_link, links, "
        "node_defaults, nodes, replicate_last_node_to, memory_limit_bytes, "
-       "provenance)"},
+       "provenance, master_alone)"},
       {R"({"provenance": "today", "nodes": [{}]})",
        "provenance: expected an object"},
       {R"({"memory_limit_bytes": -1, "nodes": [{}]})",
@@ -594,6 +594,46 @@ TEST(MachineModelTest, WithNodesTakesThePrefixAndCopiesNodeOne) {
   EXPECT_TRUE(one.nodes[2] == one.nodes[0]);
 }
 
+TEST(MachineModelTest, MasterAloneReadWrittenAndUsed) {
+  // Two nodes sharing a host's two cores: one core each, and node 0 with
+  // both when node 1 is idle ("master_alone", node_defaults applied first).
+  MachineModel m = parseOk(R"({
+    "node_defaults": {"cores": 1, "memory_bytes": 4e9,
+                      "time": {"gemm": [0, 0, 0, 0, 0, 0, 0, 2e-11]}},
+    "nodes": [{"name": "a"}, {"name": "b"}],
+    "master_alone": {"cores": 2, "threads_per_worker": 2,
+                     "time": {"gemm": [0, 0, 0, 0, 0, 0, 0, 1e-11]}}
+  })");
+  ASSERT_TRUE(m.masterAlone.has_value());
+  EXPECT_EQ(m.masterAlone->cores, 2u);
+  EXPECT_EQ(m.masterAlone->threadsPerWorker, 2u);
+  EXPECT_EQ(m.masterAlone->memoryBytes, 4e9);
+  EXPECT_EQ(m.masterAlone->name, "master_alone");
+  expectRoundTrip(m);
+  // The machine a master-only plan runs on: node 0 replaced, its name kept.
+  MachineModel alone = m.withMasterAlone();
+  EXPECT_EQ(alone.nodes[0].name, "a");
+  EXPECT_EQ(alone.nodes[0].cores, 2u);
+  EXPECT_DOUBLE_EQ(alone.taskTime(0, CostClass::Gemm, 1000, 1000, 1000), 0.01);
+  EXPECT_DOUBLE_EQ(alone.taskTime(1, CostClass::Gemm, 1000, 1000, 1000), 0.02);
+  EXPECT_TRUE(alone.nodes[1] == m.nodes[1]);
+  // One node of it is the master alone; more keep it.
+  MachineModel one = m.withNodes(1);
+  ASSERT_EQ(one.nodes.size(), 1u);
+  EXPECT_FALSE(one.masterAlone.has_value());
+  EXPECT_EQ(one.nodes[0].cores, 2u);
+  EXPECT_TRUE(m.withNodes(4).masterAlone == m.masterAlone);
+  // A model without one is its own master alone.
+  MachineModel plain = parseOk(R"({"nodes": [{}, {}]})");
+  EXPECT_TRUE(plain.withMasterAlone() == plain);
+  EXPECT_EQ(plain.withNodes(1).nodes[0].cores, 1u);
+  // Errors inside it name its path.
+  EXPECT_EQ(parseError(R"({"nodes": [{}], "master_alone": {"cores": 0}})"),
+            "master_alone.cores: expected a positive integer");
+  EXPECT_EQ(parseError(R"({"nodes": [{}], "master_alone": 3})"),
+            "master_alone: expected an object");
+}
+
 TEST(MachineModelTest, WithNodesKeepsAndCopiesLinks) {
   MachineModel m = parseOk(R"({
     "links": [{"from": 0, "to": 1, "latency_s": 1},
@@ -686,6 +726,17 @@ TEST(MachineModelTest, BuiltinIsTheCompiledInProfile) {
   EXPECT_EQ(builtinMachineModel(1).nodes[0].threadsPerWorker, 2u);
   EXPECT_EQ(builtinMachineModel(2).nodes[0].threadsPerWorker, 1u);
   EXPECT_EQ(builtinMachineModel(0).nodes.size(), 1u);
+  // Several ranks share the machine: node 0 with the others idle is the
+  // one-rank profile's node (with its share of the memory).
+  EXPECT_FALSE(builtinMachineModel(1).masterAlone.has_value());
+  MachineModel three = builtinMachineModel(3);
+  ASSERT_TRUE(three.masterAlone.has_value());
+  EXPECT_EQ(three.masterAlone->time, one.nodes[0].time);
+  EXPECT_EQ(three.masterAlone->threadsPerWorker, one.nodes[0].threadsPerWorker);
+  EXPECT_EQ(three.masterAlone->name, "local0");
+  EXPECT_DOUBLE_EQ(three.masterAlone->memoryBytes,
+                   one.nodes[0].memoryBytes / 3);
+  EXPECT_EQ(three.withNodes(1).nodes[0].time, one.nodes[0].time);
 }
 
 } // namespace

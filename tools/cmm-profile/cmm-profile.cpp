@@ -38,13 +38,16 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sched.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace cmm;
@@ -158,7 +161,10 @@ struct ComputeProfile {
   double seconds = 0;
 };
 
-ComputeProfile profileCompute(const SamplingRule &rule) {
+/// Every cost class's polynomial, fitted over its bench sizes; the ranks of
+/// `comm` start each size together.
+ComputeProfile profileCompute(const SamplingRule &rule,
+                              MPI_Comm comm = MPI_COMM_WORLD) {
   ComputeProfile out;
   double begin = MPI_Wtime();
   for (unsigned c = 0; c < kNumCostClasses; ++c) {
@@ -170,7 +176,7 @@ ComputeProfile profileCompute(const SamplingRule &rule) {
     for (const Observation &size : benchSizes(cost, quick)) {
       // Ranks sharing a host start each size together, so they contend for
       // its cores and memory as a program's ranks do.
-      MPI_Barrier(MPI_COMM_WORLD);
+      MPI_Barrier(comm);
       TaskBench bench(cost, int64_t(size.m), int64_t(size.n), int64_t(size.k));
       Sampled s = sampleUntilConfident([&] { return bench.run(); }, rule);
       Observation o = bench.signature();
@@ -461,6 +467,19 @@ NetworkProfile profileNodeNetwork(int node, int rank, int ranks) {
   return out;
 }
 
+/// A barrier whose waiting ranks sleep between polls (MPI_Barrier spins,
+/// taking the core a rank sharing the host is being timed on).
+void sleepingBarrier() {
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done)
+      return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 std::string utcNow() {
   std::time_t now = std::time(nullptr);
   char text[32];
@@ -631,6 +650,20 @@ int main(int argc, char **argv) {
         json::Array{t.bytes, t.firstSeconds, t.secondSeconds});
   ComputeProfile compute = profileCompute(rule);
   MPI_Barrier(MPI_COMM_WORLD);
+  // Where other ranks share rank 0's host: rank 0 again with every core of
+  // it while the others sleep, the model's master_alone (a plan that leaves
+  // the other nodes idle runs so).
+  int masterHostRanks = hostRanks;
+  MPI_Bcast(&masterHostRanks, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::optional<ComputeProfile> alone;
+  if (masterHostRanks > 1) {
+    if (rank == 0) {
+      openblas_set_num_threads(int(host.cores));
+      alone = profileCompute(rule, MPI_COMM_SELF);
+      openblas_set_num_threads(int(threads));
+    }
+    sleepingBarrier();
+  }
   ConfigurationProfile configurations = profileConfigurations(threads, rule);
   // The executor needs MPI_THREAD_MULTIPLE; without it no overhead is known.
   OverheadProfile overhead;
@@ -803,6 +836,14 @@ int main(int argc, char **argv) {
         {"network_measured", *o.get("network_measured")},
         {"configurations_seconds", *o.get("configurations_seconds")}});
   }
+  if (alone) {
+    scheduling::NodeSpec node = model.nodes.front();
+    node.cores = node.threadsPerWorker = host.cores;
+    node.configurations.clear(); // measured for the rank's share
+    for (unsigned c = 0; c < kNumCostClasses; ++c)
+      node.time[c] = alone->time[c];
+    model.masterAlone = std::move(node);
+  }
   json::Array linkReport;
   double latencySum = 0, secondsPerByteSum = 0;
   for (size_t i = 0; i < links.size(); ++i) {
@@ -858,6 +899,11 @@ int main(int argc, char **argv) {
                                {"total", MPI_Wtime() - begin}}},
       {"fits", std::move(fits)},
       {"links", std::move(linkReport)}};
+  if (alone)
+    provenance["master_alone"] =
+        json::Object{{"threads", int64_t(host.cores)},
+                     {"compute_seconds", alone->seconds},
+                     {"classes", json::Object(alone->report)}};
   model.provenance = llvm::formatv("{0}", json::Value(std::move(provenance)));
 
   if (!writeOutput(scheduling::printMachineModel(model)))

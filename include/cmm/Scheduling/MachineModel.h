@@ -122,6 +122,12 @@ struct MachineModel {
   /// writes hosts, date, BLAS and the error of every fit); kept as it is.
   /// Empty: none. JSON "provenance".
   std::string provenance;
+  /// Node 0 when every other node is idle, where that differs from
+  /// nodes[0] (JSON "master_alone"): nodes that share one host's cores, as
+  /// the built-in model's loopback ranks do, each get a share of them, but
+  /// a plan that leaves the others idle has the host to itself. The
+  /// planner's master-only candidates are simulated on it. Unset: nodes[0].
+  std::optional<NodeSpec> masterAlone;
 
   const LinkSpec &link(unsigned from, unsigned to) const;
   /// Seconds for one worker of `node` to run `op` on an m x n tile: the
@@ -145,8 +151,11 @@ struct MachineModel {
   /// nodes gives its first N for N < 8), links between kept nodes are kept,
   /// and each added node is a copy of node 1 (node 0 if there is no node 1)
   /// together with that node's per-pair links to the kept nodes. `count` = 0
-  /// is taken as 1.
+  /// is taken as 1. One node of a model with a masterAlone is that node.
   MachineModel withNodes(unsigned count) const;
+  /// The machine a master-only plan runs on: node 0 replaced by
+  /// masterAlone (its name kept), or this machine when there is none.
+  MachineModel withMasterAlone() const;
   /// Communication made free (zero latency, infinite bandwidth, no receive
   /// CPU): the zero-communication upper bound of Table 7. Every link,
   /// default and per-pair, becomes {0, +infinity}, so transferTime is
@@ -173,7 +182,8 @@ inline bool operator==(const LinkSpec &a, const LinkSpec &b) {
 inline bool operator==(const MachineModel &a, const MachineModel &b) {
   return a.name == b.name && a.nodes == b.nodes &&
          a.defaultLink == b.defaultLink && a.links == b.links &&
-         a.memoryLimit == b.memoryLimit && a.provenance == b.provenance;
+         a.memoryLimit == b.memoryLimit && a.provenance == b.provenance &&
+         a.masterAlone == b.masterAlone;
 }
 inline bool operator!=(const MachineModel &a, const MachineModel &b) {
   return !(a == b);

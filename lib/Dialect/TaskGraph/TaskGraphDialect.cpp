@@ -77,9 +77,58 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
 // The machine model
 //===----------------------------------------------------------------------===//
 
+/// The checks of one node of a machine (the JSON reader's limits).
+static LogicalResult verifyNode(function_ref<InFlightDiagnostic()> emitError,
+                                NodeAttr spec) {
+  if (spec.getCores() < 1 || spec.getWorkers() < 1 || spec.getThreads() < 1 ||
+      spec.getCommunicators() < 1)
+    return emitError() << "node '" << spec.getName()
+                       << "' needs at least one core, worker, thread and "
+                          "communicator";
+  if (!(spec.getMemory().getValueAsDouble() > 0))
+    return emitError() << "node '" << spec.getName()
+                       << "' needs a positive memory";
+  if (FloatAttr network = spec.getNetwork();
+      network && !(network.getValueAsDouble() > 0))
+    return emitError() << "node '" << spec.getName()
+                       << "' needs a positive network bandwidth";
+  for (auto [key, value] :
+       {std::pair{"first_touch", spec.getFirstTouch()},
+        std::pair{"task_overhead", spec.getTaskOverhead()},
+        std::pair{"receive_cpu", spec.getReceiveCpu()},
+        std::pair{"receive_cpu_per_byte", spec.getReceiveCpuPerByte()}})
+    if (value && !(value.getValueAsDouble() >= 0))
+      return emitError() << "node '" << spec.getName() << "' needs a " << key
+                         << " of at least 0";
+  if (DenseF64ArrayAttr splits = spec.getConfigurations()) {
+    ArrayRef<double> v = splits.asArrayRef();
+    if (v.size() % 3)
+      return emitError() << "node '" << spec.getName()
+                         << "': configurations are workers, threads and "
+                            "gemm factor, three numbers a split";
+    // The JSON reader's limits: counts in [1, 2^20], each split once.
+    auto count = [](double x) {
+      return x >= 1 && x <= double(1 << 20) && x == std::floor(x);
+    };
+    for (size_t i = 0; i < v.size(); i += 3) {
+      if (!(count(v[i]) && count(v[i + 1]) && v[i + 2] > 0))
+        return emitError() << "node '" << spec.getName() << "': split "
+                           << i / 3
+                           << " needs whole numbers of workers and threads "
+                              "in [1, 2^20] and a positive gemm factor";
+      for (size_t j = 0; j < i; j += 3)
+        if (v[j] == v[i] && v[j + 1] == v[i + 1])
+          return emitError() << "node '" << spec.getName() << "': split "
+                             << i / 3 << " repeats split " << j / 3;
+    }
+  }
+  return success();
+}
+
 LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   StringRef, ArrayAttr nodes, LinkAttr,
-                                  ArrayAttr routes, FloatAttr memoryLimit) {
+                                  ArrayAttr routes, FloatAttr memoryLimit,
+                                  NodeAttr masterAlone) {
   if (nodes.empty())
     return emitError() << "a machine needs at least one node";
   for (Attribute node : nodes) {
@@ -87,49 +136,11 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!spec)
       return emitError() << "nodes must be #cmmtg.node attributes, got "
                          << node;
-    if (spec.getCores() < 1 || spec.getWorkers() < 1 || spec.getThreads() < 1 ||
-        spec.getCommunicators() < 1)
-      return emitError() << "node '" << spec.getName()
-                         << "' needs at least one core, worker, thread and "
-                            "communicator";
-    if (!(spec.getMemory().getValueAsDouble() > 0))
-      return emitError() << "node '" << spec.getName()
-                         << "' needs a positive memory";
-    if (FloatAttr network = spec.getNetwork();
-        network && !(network.getValueAsDouble() > 0))
-      return emitError() << "node '" << spec.getName()
-                         << "' needs a positive network bandwidth";
-    for (auto [key, value] :
-         {std::pair{"first_touch", spec.getFirstTouch()},
-          std::pair{"task_overhead", spec.getTaskOverhead()},
-          std::pair{"receive_cpu", spec.getReceiveCpu()},
-          std::pair{"receive_cpu_per_byte", spec.getReceiveCpuPerByte()}})
-      if (value && !(value.getValueAsDouble() >= 0))
-        return emitError() << "node '" << spec.getName() << "' needs a " << key
-                           << " of at least 0";
-    if (DenseF64ArrayAttr splits = spec.getConfigurations()) {
-      ArrayRef<double> v = splits.asArrayRef();
-      if (v.size() % 3)
-        return emitError() << "node '" << spec.getName()
-                           << "': configurations are workers, threads and "
-                              "gemm factor, three numbers a split";
-      // The JSON reader's limits: counts in [1, 2^20], each split once.
-      auto count = [](double x) {
-        return x >= 1 && x <= double(1 << 20) && x == std::floor(x);
-      };
-      for (size_t i = 0; i < v.size(); i += 3) {
-        if (!(count(v[i]) && count(v[i + 1]) && v[i + 2] > 0))
-          return emitError() << "node '" << spec.getName() << "': split "
-                             << i / 3
-                             << " needs whole numbers of workers and threads "
-                                "in [1, 2^20] and a positive gemm factor";
-        for (size_t j = 0; j < i; j += 3)
-          if (v[j] == v[i] && v[j + 1] == v[i + 1])
-            return emitError() << "node '" << spec.getName() << "': split "
-                               << i / 3 << " repeats split " << j / 3;
-      }
-    }
+    if (failed(verifyNode(emitError, spec)))
+      return failure();
   }
+  if (masterAlone && failed(verifyNode(emitError, masterAlone)))
+    return failure();
   for (Attribute route : routes) {
     auto r = dyn_cast<RouteAttr>(route);
     if (!r)

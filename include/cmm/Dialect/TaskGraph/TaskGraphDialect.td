@@ -131,12 +131,15 @@ def TG_MachineAttr : TG_Attr<"Machine", "machine"> {
     planning passes and code generation. Node 0 is the master; `link` is
     the default link and `routes` the links that differ; `memory_limit` is
     the memory per rank distributed products may use (bytes; 0: the
-    smallest node's memory; CMM_MAX_MEMORY overrides it).
+    smallest node's memory; CMM_MAX_MEMORY overrides it); `master_alone`,
+    when present, is node 0 while every other node is idle (nodes sharing
+    one host's cores: a master-only plan has them all).
   }];
   let parameters = (ins StringRefParameter<>:$name,
                         "::mlir::ArrayAttr":$nodes, "LinkAttr":$link,
                         "::mlir::ArrayAttr":$routes,
-                        "::mlir::FloatAttr":$memory_limit);
+                        "::mlir::FloatAttr":$memory_limit,
+                        OptionalParameter<"NodeAttr">:$master_alone);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
