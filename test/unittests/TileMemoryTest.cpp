@@ -52,6 +52,49 @@ TEST_F(TileMemoryTest, OtherSizesGetFreshBlocks) {
   EXPECT_EQ(after.reusedBlocks, kept.reusedBlocks);
 }
 
+TEST_F(TileMemoryTest, SmallerTilesReuseTheFreedPagesOfLargerOnes) {
+  // A ragged edge tile after a full one (the planner's first-touch model:
+  // only bytes above the previous peak are fresh): a 4 MiB block freed,
+  // then 2 MiB and 1 MiB tiles come from its pages, the rest kept.
+  const double *first;
+  {
+    Matrix big(512, 1024, 1.0);
+    first = big.data();
+  }
+  TileMemoryStats kept = tileMemoryStats();
+  EXPECT_EQ(kept.keptBytes, uint64_t(4u << 20));
+  Matrix half(512, 512, 2.0);
+  Matrix quarter(256, 512, 3.0);
+  TileMemoryStats after = tileMemoryStats();
+  EXPECT_EQ(after.freshBlocks, kept.freshBlocks);
+  EXPECT_EQ(after.reusedBlocks, kept.reusedBlocks + 2);
+  EXPECT_EQ(after.keptBytes, uint64_t(1u << 20));
+  EXPECT_EQ(half.data(), first); // the smallest run that holds it: the start
+  EXPECT_EQ(quarter.data(), first + 512 * 512);
+  for (double x : quarter.values())
+    ASSERT_EQ(x, 3.0);
+}
+
+TEST_F(TileMemoryTest, FreedNeighboursMergeBackIntoOneRun) {
+  const double *first;
+  {
+    Matrix big(512, 1024);
+    first = big.data();
+  }
+  {
+    // Both halves of the run, freed in either order, merge with each other
+    // and with the kept rest.
+    Matrix a(256, 512), b(256, 512), c(512, 512);
+    EXPECT_EQ(a.data(), first);
+  }
+  EXPECT_EQ(tileMemoryStats().keptBytes, uint64_t(4u << 20));
+  TileMemoryStats before = tileMemoryStats();
+  Matrix again(1024, 512);
+  EXPECT_EQ(again.data(), first);
+  EXPECT_EQ(tileMemoryStats().freshBlocks, before.freshBlocks);
+  EXPECT_EQ(tileMemoryStats().keptBytes, 0u);
+}
+
 TEST_F(TileMemoryTest, SmallMatricesBypassThePool) {
   TileMemoryStats before = tileMemoryStats();
   { Matrix s(10, 10, 3.0); }

@@ -6,9 +6,10 @@
 // buffer above its mmap threshold (at most 32 MiB) afresh and unmaps it on
 // free, so a program that makes and drops tiles of one size paid those
 // faults for every tile. Large buffers come from a pool instead: a freed
-// block is kept (within a cap) and handed to the next request of its size,
-// so a node's pages are faulted once, up to the high-water mark of its live
-// tiles. That is what the planner's time model charges (first touch of
+// block is kept (within a cap), adjacent kept pages merged, and the next
+// request is served from the smallest kept run that holds it (the rest
+// stays kept), so a node's pages are faulted once, up to the high-water
+// mark of its live tiles, whatever their shapes. That is what the planner's time model charges (first touch of
 // the bytes above the node's previous peak, docs/machine-model.md).
 //
 //===----------------------------------------------------------------------===//
@@ -42,7 +43,7 @@ void releaseTileMemory(void *block, size_t bytes);
 
 struct TileMemoryStats {
   uint64_t freshBlocks = 0;  // pooled-size requests served by new pages
-  uint64_t reusedBlocks = 0; // ... served by a kept block
+  uint64_t reusedBlocks = 0; // ... served by kept pages
   uint64_t freshBytes = 0;   // bytes of the fresh blocks
   uint64_t keptBytes = 0;    // bytes kept in the pool now
 };
