@@ -63,10 +63,20 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
     break;
   case CostClass::Elementwise:
   case CostClass::Pow:
+  case CostClass::Mod:
     task.kind = TaskKind::Elementwise;
-    op.code = cost == CostClass::Pow ? OpCode::EPow : OpCode::Add;
+    op.code = cost == CostClass::Pow   ? OpCode::EPow
+              : cost == CostClass::Mod ? OpCode::Mod
+                                       : OpCode::Add;
     operands.push_back(operand(m, n, 1));
     operands.push_back(operand(m, n, 2));
+    break;
+  case CostClass::Scale:
+    // One tile streamed: a scaling (what scale, neg and broadcasts cost).
+    task.kind = TaskKind::Elementwise;
+    op.code = OpCode::Scale;
+    op.scalar = 0.5;
+    operands.push_back(operand(m, n, 1));
     break;
   case CostClass::Map:
   case CostClass::Exp:
@@ -189,8 +199,15 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
             : std::vector<int64_t>{8, 24, 64, 128, 256, 512, 1000, 1500, 2000};
     for (int64_t s : sizes) {
       out.push_back({double(s), double(s), double(s), 0});
-      if (s >= 64) // thin inner dimensions: the mk, nk and mn terms
+      // Thin shapes: an inner dimension of an eighth (the mn term), and a
+      // result of an eighth of the columns or rows (mk, nk: DFT's 1433 x
+      // 1433 by 1433 x 256 tiles ran 1.4x a fit over squares and thin
+      // inner dimensions alone).
+      if (s >= 64) {
         out.push_back({double(s), double(s), double(s / 8), 0});
+        out.push_back({double(s), double(s / 8), double(s), 0});
+        out.push_back({double(s / 8), double(s), double(s), 0});
+      }
     }
     // Matrix-vector products (a vector operand runs dgemv), both ways: A * x
     // streams A as m x k (the mk term), x' * A as k x n (the nk term), and a

@@ -10,6 +10,7 @@ usage: refine.py CMMC CMM_PROFILE BUILTIN_MODEL_JSON WORKDIR
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -22,11 +23,28 @@ print(sum(C))
 """
 
 
+def fallbacks():
+    """Each cost class's fallback, by name (cmmrt/CostClasses.def): a model
+    file without a class's polynomial costs it as its fallback."""
+    text = open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "..", "..", "runtime", "include", "cmmrt",
+                             "CostClasses.def")).read()
+    rows = re.findall(r'^CMM_COST_CLASS\((\w+), "(\w+)", (\w+)\)', text,
+                      re.M)
+    name = {enum: key for enum, key, _ in rows}
+    return {key: name[fallback] for _, key, fallback in rows}
+
+
+FALLBACK = fallbacks()
+
+
 def poly(model_node, cls, m, n, k):
     """A node's time for one task: the class polynomial (Table 1 order:
-    1, m, n, k, mn, mk, nk, mnk; below zero counts as zero) plus the
-    node's task overhead, as docs/machine-model.md defines it."""
-    a = model_node["time"][cls]
+    1, m, n, k, mn, mk, nk, mnk; below zero counts as zero; a class the
+    file leaves out costs its fallback's) plus the node's task overhead, as
+    docs/machine-model.md defines it."""
+    time = model_node["time"]
+    a = time[cls] if cls in time else time[FALLBACK[cls]]
     a = a + [0] * (8 - len(a))
     t = (a[0] + a[1] * m + a[2] * n + a[3] * k + a[4] * m * n + a[5] * m * k
          + a[6] * n * k + a[7] * m * n * k)

@@ -20,10 +20,10 @@
 // CHECK-NEXT: %[[A1:.*]] = cmmtg.task generate cost rand () {{.*}}origins = array<i64: 0, 5>} : () -> !cmmtg.tile<5x5>
 // CHECK-NEXT: %[[A2:.*]] = cmmtg.task generate cost rand () {{.*}}origins = array<i64: 5, 0>} : () -> !cmmtg.tile<5x5>
 // CHECK-NEXT: %[[A3:.*]] = cmmtg.task generate cost rand () {{.*}}origins = array<i64: 5, 5>} : () -> !cmmtg.tile<5x5>
-// CHECK-NEXT: %[[B0:.*]] = cmmtg.task elementwise (%[[A0]]) {{.*}}op = @scale1} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
-// CHECK-NEXT: %[[B1:.*]] = cmmtg.task elementwise (%[[A1]])
-// CHECK-NEXT: %[[B2:.*]] = cmmtg.task elementwise (%[[A2]])
-// CHECK-NEXT: %[[B3:.*]] = cmmtg.task elementwise (%[[A3]])
+// CHECK-NEXT: %[[B0:.*]] = cmmtg.task elementwise cost scale (%[[A0]]) {{.*}}op = @scale1} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+// CHECK-NEXT: %[[B1:.*]] = cmmtg.task elementwise cost scale (%[[A1]])
+// CHECK-NEXT: %[[B2:.*]] = cmmtg.task elementwise cost scale (%[[A2]])
+// CHECK-NEXT: %[[B3:.*]] = cmmtg.task elementwise cost scale (%[[A3]])
 // CHECK-NEXT: %[[M:.*]] = cmmtg.task merge (%[[B0]], %[[B1]], %[[B2]], %[[B3]]) {m = 10 : i64, n = 10 : i64, name = "{{.*}} merge[0,0]"} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>, !cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<10x10>
 // CHECK-NEXT: %[[C:.*]] = cmmtg.task gemm (%[[M]], %[[M]]) {{.*}}op = @matmul2}
 // CHECK-NEXT: cmmtg.task gather (%[[C]])

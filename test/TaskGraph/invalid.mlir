@@ -379,6 +379,6 @@ cmmtg.graph @main tile_size 5 {
 // ... and by number in the generic form.
 cmmtg.graph @main tile_size 5 {
   %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
-  // expected-error @+1 {{'cmmtg.task' op has no cost class 15}}
-  %b = "cmmtg.task"(%a) {kind = 4 : i32, cost = 15 : i32} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op has no cost class 17}}
+  %b = "cmmtg.task"(%a) {kind = 4 : i32, cost = 17 : i32} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 }

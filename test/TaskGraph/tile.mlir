@@ -140,8 +140,10 @@ func.func @main() {
 // Every function with a time polynomial of its own gets its cost class
 // (cmmrt/CostClasses.def): cos shares sin's, sqrt and abs stay `map`,
 // A .^ B is `pow` unless B is 2 everywhere (a constant or a fill: the
-// runtime squares with a product), randn and fill are `randn` and
-// `generate`.
+// runtime squares with a product of one tile, `scale`), randn and fill are
+// `randn` and `generate`, mod is `mod`; a binary op with a scalar (or
+// vector) operand, negation and scaling stream one tile (`scale`), one of
+// two whole tiles is `elementwise`.
 // CHECK-LABEL: cmmtg.graph @main tile_size 5 {
 // CHECK: cmmtg.task generate cost randn () {{.*}}name = "rand
 // CHECK-NEXT: cmmtg.task generate () {{.*}}name = "fill
@@ -154,11 +156,16 @@ func.func @main() {
 // CHECK-NEXT: cmmtg.task elementwise cost pow ({{.*}}name = "epow
 // CHECK-NEXT: cmmtg.task elementwise ({{.*}}name = "add
 // CHECK-NEXT: cmmtg.task generate () {{.*}}name = "constant
-// CHECK-NEXT: cmmtg.task elementwise ({{.*}}name = "epow
+// CHECK-NEXT: cmmtg.task elementwise cost scale ({{.*}}name = "epow
 // CHECK-NEXT: cmmtg.task generate () {{.*}}name = "fill
-// CHECK-NEXT: cmmtg.task elementwise ({{.*}}name = "epow
+// CHECK-NEXT: cmmtg.task elementwise cost scale ({{.*}}name = "epow
 // CHECK-NEXT: cmmtg.task generate () {{.*}}name = "constant
 // CHECK-NEXT: cmmtg.task elementwise cost pow ({{.*}}name = "epow
+// CHECK-NEXT: cmmtg.task elementwise cost mod ({{.*}}name = "mod
+// CHECK-NEXT: cmmtg.task elementwise cost scale ({{.*}}name = "sub
+// CHECK-NEXT: cmmtg.task elementwise cost scale ({{.*}}name = "neg
+// CHECK-NEXT: cmmtg.task elementwise cost scale ({{.*}}name = "cmp
+// CHECK-NEXT: cmmtg.task elementwise ({{.*}}name = "cmp
 // CHECK-NEXT: cmmtg.task gather
 func.func @main() {
   %a = cmm.rand normal seed 1 id 1 : tensor<2x2xf64>
@@ -177,6 +184,11 @@ func.func @main() {
   %sq2 = cmm.epow %sq, %f2 : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
   %three = cmm.constant dense<3.0> : tensor<1x1xf64>
   %cube = cmm.epow %sq2, %three : (tensor<2x2xf64>, tensor<1x1xf64>) -> tensor<2x2xf64>
-  cmm.print %cube "r" : tensor<2x2xf64>
+  %mod = cmm.mod %cube, %f : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+  %less = cmm.sub %mod, %three : (tensor<2x2xf64>, tensor<1x1xf64>) -> tensor<2x2xf64>
+  %neg = cmm.neg %less : tensor<2x2xf64>
+  %lt = cmm.cmp lt, %neg, %two : (tensor<2x2xf64>, tensor<1x1xf64>) -> tensor<2x2xf64>
+  %eq = cmm.cmp eq, %lt, %neg : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+  cmm.print %eq "r" : tensor<2x2xf64>
   return
 }

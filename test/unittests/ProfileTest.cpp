@@ -201,15 +201,23 @@ TEST(ProfileBench, ProductsAreTimedWithVectorsOnEitherSide) {
   // small and a large size, as are the square and thin-inner products.
   for (bool quick : {true, false}) {
     bool column = false, row = false;
-    unsigned columns = 0, rows = 0;
+    unsigned columns = 0, rows = 0, thinInner = 0, thinCols = 0, thinRows = 0;
     for (const Observation &o :
          benchSizes(cmmrt::plan::CostClass::Gemm, quick)) {
       if (o.n == 1 && o.m == o.k && o.m > 1)
         column = true, ++columns;
       if (o.m == 1 && o.n == o.k && o.n > 1)
         row = true, ++rows;
+      // An eighth in one dimension (DFT's 1433 x 1433 by 1433 x 256 tiles
+      // ran 1.4x a fit without the thin results).
+      thinInner += o.m == o.n && o.k == std::floor(o.m / 8) && o.k > 1;
+      thinCols += o.m == o.k && o.n == std::floor(o.m / 8) && o.n > 1;
+      thinRows += o.n == o.k && o.m == std::floor(o.n / 8) && o.m > 1;
     }
     EXPECT_TRUE(column && row) << "quick=" << quick;
+    EXPECT_GE(thinInner, 3u);
+    EXPECT_EQ(thinCols, thinInner);
+    EXPECT_EQ(thinRows, thinInner);
     EXPECT_GE(columns, 2u);
     EXPECT_GE(rows, 2u);
   }

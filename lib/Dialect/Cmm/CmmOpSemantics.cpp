@@ -290,7 +290,7 @@ LogicalResult TransposeOp::evaluate(ArrayRef<const Matrix *> in,
 
 double ScaleOp::getFlops() { return elements(getResult()); }
 TilingRule ScaleOp::getTilingRule() {
-  return rule(TileStrategy::Elementwise, CostClass::Elementwise);
+  return rule(TileStrategy::Elementwise, CostClass::Scale);
 }
 std::optional<OpCode> ScaleOp::getRuntimeOp(NamedAttrList &params) {
   Params(params, getContext()).real("value", getFactor());
@@ -303,7 +303,7 @@ LogicalResult ScaleOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
 
 double NegOp::getFlops() { return elements(getResult()); }
 TilingRule NegOp::getTilingRule() {
-  return rule(TileStrategy::Elementwise, CostClass::Elementwise);
+  return rule(TileStrategy::Elementwise, CostClass::Scale);
 }
 std::optional<OpCode> NegOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Neg;
@@ -342,11 +342,27 @@ LogicalResult MapOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
   return success();
 }
 
+/// A binary elementwise op's class: `scale` when exactly one operand has
+/// the result's shape (the other a scalar or a vector broadcast from cache:
+/// one tile streamed), else `cost`.
+static CostClass binaryCostClass(Operation *op, CostClass cost) {
+  if (cost != CostClass::Elementwise)
+    return cost;
+  auto shape = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
+  };
+  ArrayRef<int64_t> out = shape(op->getResult(0));
+  bool lhsWhole = shape(op->getOperand(0)) == out;
+  bool rhsWhole = shape(op->getOperand(1)) == out;
+  return lhsWhole != rhsWhole ? CostClass::Scale : cost;
+}
+
 // The broadcasting binary ops differ only in their function.
 #define CMM_BROADCAST_OP(Op, Code, Fn, Cost)                                   \
   double Op::getFlops() { return elements(getResult()); }                      \
   TilingRule Op::getTilingRule() {                                             \
-    return rule(TileStrategy::Elementwise, CostClass::Cost);                   \
+    return rule(TileStrategy::Elementwise,                                     \
+                binaryCostClass(getOperation(), CostClass::Cost));             \
   }                                                                            \
   std::optional<OpCode> Op::getRuntimeOp(NamedAttrList &) {                    \
     return OpCode::Code;                                                       \
@@ -360,13 +376,13 @@ CMM_BROADCAST_OP(MulOp, Mul, Mul, Elementwise)
 CMM_BROADCAST_OP(DivOp, Div, Div, Elementwise)
 CMM_BROADCAST_OP(MaxOp, Max, Max, Elementwise)
 CMM_BROADCAST_OP(MinOp, Min, Min, Elementwise)
-CMM_BROADCAST_OP(ModOp, Mod, Mod, Elementwise)
+CMM_BROADCAST_OP(ModOp, Mod, Mod, Mod)
 #undef CMM_BROADCAST_OP
 
 // A power is costed as pow, except a square by a constant 2 (x .^ 2, the
 // common case): the runtime computes it as x * x (cmmrt::broadcastTo),
-// at the rate of an elementwise product, measured 30x below pow's (DFT's
-// squares were predicted 0.017 s and ran 0.0005 s).
+// streaming x alone, measured 30x below pow's (DFT's squares were
+// predicted 0.017 s and ran 0.0005 s).
 static bool isTwoEverywhere(Value v) {
   if (auto fill = v.getDefiningOp<FillOp>())
     return fill.getValue().convertToDouble() == 2.0;
@@ -377,7 +393,7 @@ static bool isTwoEverywhere(Value v) {
 double EPowOp::getFlops() { return elements(getResult()); }
 TilingRule EPowOp::getTilingRule() {
   return rule(TileStrategy::Elementwise, isTwoEverywhere(getRhs())
-                                             ? CostClass::Elementwise
+                                             ? CostClass::Scale
                                              : CostClass::Pow);
 }
 std::optional<OpCode> EPowOp::getRuntimeOp(NamedAttrList &) {
@@ -389,7 +405,8 @@ LogicalResult EPowOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
 
 double CmpOp::getFlops() { return elements(getResult()); }
 TilingRule CmpOp::getTilingRule() {
-  return rule(TileStrategy::Elementwise, CostClass::Elementwise);
+  return rule(TileStrategy::Elementwise,
+              binaryCostClass(getOperation(), CostClass::Elementwise));
 }
 std::optional<OpCode> CmpOp::getRuntimeOp(NamedAttrList &) {
   switch (getPredicate()) {
