@@ -392,9 +392,8 @@ static bool isTwoEverywhere(Value v) {
 }
 double EPowOp::getFlops() { return elements(getResult()); }
 TilingRule EPowOp::getTilingRule() {
-  return rule(TileStrategy::Elementwise, isTwoEverywhere(getRhs())
-                                             ? CostClass::Scale
-                                             : CostClass::Pow);
+  return rule(TileStrategy::Elementwise,
+              isTwoEverywhere(getRhs()) ? CostClass::Scale : CostClass::Pow);
 }
 std::optional<OpCode> EPowOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::EPow;
