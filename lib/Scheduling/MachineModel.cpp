@@ -508,25 +508,29 @@ public:
       return fail("nodes", "expected a non-empty array of node objects");
     if (nodes->size() > static_cast<size_t>(kMaxNodes))
       return fail("nodes", "more than " + std::to_string(kMaxNodes) + " nodes");
-    for (size_t i = 0; i < nodes->size(); ++i) {
-      NodeSpec node = defaults;
-      node.name = "node" + std::to_string(i);
+    // A node object: node_defaults, then its own fields, then the
+    // fallbacks of the classes neither gave.
+    auto readNode = [&](const json::Value &v, const std::string &path,
+                        std::string name, NodeSpec &node) {
+      node = defaults;
+      node.name = std::move(name);
       std::bitset<kNumCostClasses> given = defaultsGiven;
-      if (!nodeFields((*nodes)[i], index("nodes", i), node, /*allowName=*/true,
-                      given))
+      if (!nodeFields(v, path, node, /*allowName=*/true, given))
         return false;
       applyFallbacks(node, given);
+      return true;
+    };
+    for (size_t i = 0; i < nodes->size(); ++i) {
+      NodeSpec node;
+      if (!readNode((*nodes)[i], index("nodes", i), "node" + std::to_string(i),
+                    node))
+        return false;
       m.nodes.push_back(std::move(node));
     }
-    if (const json::Value *v = o->get("master_alone")) {
-      NodeSpec node = defaults;
-      node.name = "master_alone";
-      std::bitset<kNumCostClasses> given = defaultsGiven;
-      if (!nodeFields(*v, "master_alone", node, /*allowName=*/true, given))
+    if (const json::Value *v = o->get("master_alone"))
+      if (!readNode(*v, "master_alone", "master_alone",
+                    m.masterAlone.emplace()))
         return false;
-      applyFallbacks(node, given);
-      m.masterAlone = std::move(node);
-    }
     if (const json::Value *v = o->get("replicate_last_node_to")) {
       unsigned count = 0;
       if (!positiveInteger(*v, "replicate_last_node_to", kMaxNodes, count))

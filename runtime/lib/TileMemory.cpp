@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <new>
@@ -60,18 +61,15 @@ struct Pool {
   /// Keeps [at, at + bytes), merged with the kept runs it touches.
   void keep(uintptr_t at, size_t bytes) {
     auto next = byAddress.lower_bound(at);
-    if (next != byAddress.end() && at + bytes == next->first) {
-      bytes += next->second;
-      erase(next);
-    }
-    auto prev = byAddress.lower_bound(at);
-    if (prev != byAddress.begin()) {
-      --prev;
-      if (prev->first + prev->second == at) {
+    if (next != byAddress.begin())
+      if (auto prev = std::prev(next); prev->first + prev->second == at) {
         at = prev->first;
         bytes += prev->second;
         erase(prev);
       }
+    if (next != byAddress.end() && at + bytes == next->first) {
+      bytes += next->second;
+      erase(next);
     }
     insert(at, bytes);
   }

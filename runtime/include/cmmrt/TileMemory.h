@@ -9,8 +9,9 @@
 // block is kept (within a cap), adjacent kept pages merged, and the next
 // request is served from the smallest kept run that holds it (the rest
 // stays kept), so a node's pages are faulted once, up to the high-water
-// mark of its live tiles, whatever their shapes. That is what the planner's time model charges (first touch of
-// the bytes above the node's previous peak, docs/machine-model.md).
+// mark of its live tiles, whatever their shapes. That is what the planner's
+// time model charges (first touch of the bytes above the node's previous peak,
+// docs/machine-model.md).
 //
 //===----------------------------------------------------------------------===//
 
