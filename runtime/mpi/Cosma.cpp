@@ -38,12 +38,13 @@ struct Coords {
 
 Coords coordsOf(const CosmaStrategy &s, int rank) {
   Coords c;
-  if (rank >= s.usedRanks())
+  int place = s.placeOf(rank);
+  if (place >= s.usedRanks())
     return c;
   c.active = true;
-  c.i = rank / (s.gn * s.gk);
-  c.j = (rank / s.gk) % s.gn;
-  c.l = rank % s.gk;
+  c.i = place / (s.gn * s.gk);
+  c.j = (place / s.gk) % s.gn;
+  c.l = place % s.gk;
   return c;
 }
 
@@ -91,8 +92,10 @@ void cmmrt::cosmaPredictedWords(const CosmaStrategy &s,
                                 std::vector<double> &received) {
   sent.assign(s.p, 0.0);
   received.assign(s.p, 0.0);
-  for (int rank = 0; rank < s.usedRanks(); ++rank) {
+  for (int rank = 0; rank < s.p; ++rank) {
     Coords c = coordsOf(s, rank);
+    if (!c.active)
+      continue;
     Work w = workOf(s, c);
     for (const Range &round : w.rounds) {
       // A panel: mi x kr, split along k among the gn ranks (i, *, l).
@@ -146,15 +149,18 @@ void multiplyPieces(const CosmaStrategy &s, const Coords &c,
   // A rank alone along j (gn = 1) already holds its whole A panel, and
   // alone along i its B panel: no gather, no panel buffer.
   const bool ownA = s.gn == 1, ownB = s.gm == 1;
-  std::vector<double> panelA[2], panelB[2];
+  // Pooled buffers (cmmrt/TileMemory.h): fresh pages for them cost more
+  // than a small product's arithmetic.
+  ScratchBuffer panelA[2], panelB[2];
   for (int x = 0; x < 2; ++x) {
     if (!ownA)
-      panelA[x].resize(size_t(mi * maxRound));
+      panelA[x] = ScratchBuffer(size_t(mi * maxRound));
     if (!ownB)
-      panelB[x].resize(size_t(maxRound * nj));
+      panelB[x] = ScratchBuffer(size_t(maxRound * nj));
   }
-  std::vector<double> scratchB(transB ? size_t(maxRound * nj) : 0);
-  std::vector<double> partial(size_t(mi * nj), 0.0);
+  ScratchBuffer scratchB(transB ? size_t(maxRound * nj) : 0);
+  ScratchBuffer partial(size_t(mi * nj));
+  std::fill(partial.data(), partial.data() + partial.size(), 0.0);
   std::vector<int> countsA(s.gn), displsA(s.gn), countsB(s.gm), displsB(s.gm);
 
   MPI_Barrier(comm);
@@ -217,7 +223,7 @@ void multiplyPieces(const CosmaStrategy &s, const Coords &c,
             (ownB ? myB[r] : panelB[slot].data()) + rowOffset * nj;
         for (int64_t y = 0; y < nj; ++y)
           for (int64_t x = 0; x < kb; ++x)
-            scratchB[size_t((rowOffset + x) * nj + y)] = src[y * kb + x];
+            scratchB.data()[size_t((rowOffset + x) * nj + y)] = src[y * kb + x];
         rowOffset += kb;
       }
       bPanel = scratchB.data();
@@ -242,7 +248,7 @@ void multiplyPieces(const CosmaStrategy &s, const Coords &c,
   // piece l of the block (a reduce-scatter moves (gk - 1) / gk of the block
   // per rank, where a reduce onto one rank would move all of it).
   Range mine = s.gk > 1 ? piece(mi, s.gk, c.l) : Range{0, mi};
-  std::vector<double> reduced;
+  ScratchBuffer reduced;
   const double *own = partial.data();
   if (s.gk > 1) {
     std::vector<int> counts(s.gk);
@@ -252,7 +258,7 @@ void multiplyPieces(const CosmaStrategy &s, const Coords &c,
           part == c.l ? double(counts[part]) * (s.gk - 1)
                       : double(counts[part]);
     }
-    reduced.resize(size_t(std::max(1, counts[c.l])));
+    reduced = ScratchBuffer(size_t(std::max(1, counts[c.l])));
     MPI_Reduce_scatter(partial.data(), reduced.data(), counts.data(),
                        MPI_DOUBLE, MPI_SUM, depthComm);
     own = reduced.data();

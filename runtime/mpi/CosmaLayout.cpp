@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <memory>
 
 using namespace cmmrt;
 
@@ -62,7 +61,104 @@ void intersect(const std::vector<CosmaBlock> &blocks,
   }
 }
 
+/// Elements of `rects` ([operand, row0, col0, rows, cols] each, 0 for
+/// A, 1 for B) inside `regions` of the operand.
+int64_t overlap(const long long *rects, size_t count, int operand,
+                const std::vector<CosmaRegion> &regions) {
+  int64_t words = 0;
+  for (size_t x = 0; x < count; ++x) {
+    const long long *r = rects + 5 * x;
+    if (r[0] != operand)
+      continue;
+    for (const CosmaRegion &g : regions) {
+      int64_t r0 = std::max<int64_t>(g.row0, r[1]),
+              r1 = std::min<int64_t>(g.row0 + g.rows, r[1] + r[3]),
+              c0 = std::max<int64_t>(g.col0, r[2]),
+              c1 = std::min<int64_t>(g.col0 + g.cols, r[2] + r[4]);
+      if (r0 < r1 && c0 < c1)
+        words += (r1 - r0) * (c1 - c0);
+    }
+  }
+  return words;
+}
+
 } // namespace
+
+void cmmrt::cosmaPlaceRanks(CosmaStrategy &s, const std::vector<CosmaBlock> &a,
+                            const std::vector<CosmaBlock> &b, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  s.places.clear();
+  std::vector<long long> mine;
+  for (int operand = 0; operand < 2; ++operand)
+    for (const CosmaBlock &x : operand ? b : a)
+      mine.insert(mine.end(), {operand, x.row0, x.col0, x.rows, x.cols});
+  int count = int(mine.size());
+  std::vector<int> counts(size), displs(size);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (int r = 0; r < size; ++r) {
+    displs[r] = total;
+    total += counts[r];
+  }
+  std::vector<long long> all(size_t(std::max(1, total)));
+  MPI_Allgatherv(mine.data(), count, MPI_LONG_LONG, all.data(), counts.data(),
+                 displs.data(), MPI_LONG_LONG, comm);
+
+  // Words of each working place's pieces that each rank already holds.
+  struct Candidate {
+    int64_t words;
+    int rank, place;
+  };
+  std::vector<Candidate> candidates;
+  for (int place = 0; place < s.usedRanks(); ++place) {
+    std::vector<CosmaRegion> ra, rb;
+    cosmaInputRegions(s, place, ra, rb); // places are still rank numbers
+    for (int r = 0; r < size; ++r) {
+      const long long *rects = all.data() + displs[r];
+      size_t n = size_t(counts[r] / 5);
+      int64_t words = overlap(rects, n, 0, ra) + overlap(rects, n, 1, rb);
+      if (words > 0)
+        candidates.push_back({words, r, place});
+    }
+  }
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Candidate &x, const Candidate &y) {
+              if (x.words != y.words)
+                return x.words > y.words;
+              if ((x.rank == x.place) != (y.rank == y.place))
+                return x.rank == x.place;
+              return std::make_pair(x.rank, x.place) <
+                     std::make_pair(y.rank, y.place);
+            });
+  std::vector<int> places(size, -1);
+  std::vector<bool> taken(size, false);
+  for (const Candidate &c : candidates)
+    if (places[c.rank] < 0 && !taken[c.place]) {
+      places[c.rank] = c.place;
+      taken[c.place] = true;
+    }
+  // The rest in order, each keeping its own number when that is free.
+  for (int r = 0; r < size; ++r)
+    if (places[r] < 0 && !taken[r]) {
+      places[r] = r;
+      taken[r] = true;
+    }
+  for (int r = 0, next = 0; r < size; ++r) {
+    if (places[r] >= 0)
+      continue;
+    while (taken[next])
+      ++next;
+    places[r] = next;
+    taken[next] = true;
+  }
+  bool identity = true;
+  for (int r = 0; r < size; ++r)
+    identity = identity && places[r] == r;
+  if (!identity)
+    s.places = std::move(places);
+}
 
 bool cmmrt::cosmaRedistribute(const CosmaStrategy &s,
                               const std::vector<CosmaBlock> &a,
@@ -75,7 +171,7 @@ bool cmmrt::cosmaRedistribute(const CosmaStrategy &s,
   const Layout mine = layoutOf(s, rank);
   // Buffers are not zeroed: every word is written once (an extra pass over
   // them cost about a third of a small product's time).
-  pieces.buffer.reset(new double[size_t(std::max<int64_t>(1, mine.words))]);
+  pieces.buffer = ScratchBuffer(size_t(std::max<int64_t>(1, mine.words)));
 
   // Pass 1: what goes to each rank (our own parts are copied directly).
   std::vector<Layout> layouts(size);
@@ -123,10 +219,10 @@ bool cmmrt::cosmaRedistribute(const CosmaStrategy &s,
     recvDispls[r] = from;
     from += recvCounts[r];
   }
-  std::unique_ptr<double[]> out(new double[size_t(std::max(1LL, totalSend))]);
+  ScratchBuffer out(size_t(std::max(1LL, totalSend)));
   for (int r = 0; r < size; ++r) {
     const Layout &l = layouts[r];
-    double *next = out.get() + sendDispls[r];
+    double *next = out.data() + sendDispls[r];
     auto pack = [&](int64_t offset, const CosmaRegion &region,
                     const CosmaBlock &block, int64_t r0, int64_t r1, int64_t c0,
                     int64_t c1) {
@@ -137,7 +233,7 @@ bool cmmrt::cosmaRedistribute(const CosmaStrategy &s,
       if (r == rank) {
         for (int64_t x = 0; x < r1 - r0; ++x)
           std::copy(src + x * block.stride, src + x * block.stride + (c1 - c0),
-                    pieces.buffer.get() + at + x * region.cols);
+                    pieces.buffer.data() + at + x * region.cols);
         return;
       }
       next[0] = double(at);
@@ -155,20 +251,20 @@ bool cmmrt::cosmaRedistribute(const CosmaStrategy &s,
     intersect(b, l.b, l.offsetB, pack);
   }
 
-  std::unique_ptr<double[]> in(new double[size_t(std::max(1LL, totalRecv))]);
-  MPI_Alltoallv(out.get(), sendCounts.data(), sendDispls.data(), MPI_DOUBLE,
-                in.get(), recvCounts.data(), recvDispls.data(), MPI_DOUBLE,
+  ScratchBuffer in(size_t(std::max(1LL, totalRecv)));
+  MPI_Alltoallv(out.data(), sendCounts.data(), sendDispls.data(), MPI_DOUBLE,
+                in.data(), recvCounts.data(), recvDispls.data(), MPI_DOUBLE,
                 comm);
-  out.reset();
+  out = ScratchBuffer();
 
   // Unpack the records.
-  const double *next = in.get(), *end = in.get() + totalRecv;
+  const double *next = in.data(), *end = in.data() + totalRecv;
   while (next + kHeader <= end) {
     int64_t at = int64_t(next[0]), rows = int64_t(next[1]),
             cols = int64_t(next[2]), stride = int64_t(next[3]);
     next += kHeader;
     for (int64_t x = 0; x < rows; ++x, next += cols)
-      std::copy(next, next + cols, pieces.buffer.get() + at + x * stride);
+      std::copy(next, next + cols, pieces.buffer.data() + at + x * stride);
     (at < mine.wordsA ? coveredA : coveredB) += rows * cols;
     pieces.wordsReceived += double(rows * cols);
   }
@@ -179,7 +275,7 @@ bool cmmrt::cosmaRedistribute(const CosmaStrategy &s,
             "(an element is missing or held twice)";
     return false;
   }
-  const double *piece = pieces.buffer.get();
+  const double *piece = pieces.buffer.data();
   for (const CosmaRegion &r : mine.a) {
     pieces.a.push_back(piece);
     piece += r.rows * r.cols;

@@ -75,9 +75,11 @@ bool cmmrt::runDistributedGemm(const Plan &plan, const Task &task,
                         t.tile->cols(), t.tile->cols()});
     return blocks;
   };
+  std::vector<CosmaBlock> blocksA = blocksOf(tilesA),
+                          blocksB = blocksOf(tilesB);
+  cosmaPlaceRanks(s, blocksA, blocksB, comm);
   CosmaPieces pieces;
-  if (!cosmaRedistribute(s, blocksOf(tilesA), blocksOf(tilesB), comm, pieces,
-                         error))
+  if (!cosmaRedistribute(s, blocksA, blocksB, comm, pieces, error))
     return false;
   stats.bytesSent += 8.0 * pieces.wordsSent;
   stats.bytesReceived += 8.0 * pieces.wordsReceived;
@@ -111,7 +113,7 @@ bool cmmrt::runDistributedGemm(const Plan &plan, const Task &task,
             "words in one exchange";
     return false;
   }
-  std::vector<double> all(size_t(std::max<int64_t>(1, total)));
+  ScratchBuffer all(size_t(std::max<int64_t>(1, total)));
   if (rank == 0)
     stats.bytesReceived += 8.0 * double(total);
   else

@@ -58,7 +58,37 @@ double elementB(const Case &c, int64_t i, int64_t j) {
 
 /// Where the operands start: generated in COSMA's layout, or held as
 /// blocks somewhere and moved there by cosmaRedistribute.
-enum class Start { InPlace, BlockCyclic, OnRankZero, RoundRobinTiles };
+/// (MirroredPlaces: each working rank r holds exactly the pieces of place
+/// used - 1 - r, so only a placement by the data avoids moving them all.)
+enum class Start {
+  InPlace,
+  BlockCyclic,
+  OnRankZero,
+  RoundRobinTiles,
+  MirroredPlaces
+};
+
+/// The blocks of place `place`'s pieces, as cosmaInputRegions lists them.
+void blocksOfPlace(const CosmaStrategy &s, int place,
+                   const std::function<double(int64_t, int64_t)> &opA,
+                   const std::function<double(int64_t, int64_t)> &opB,
+                   std::vector<std::vector<double>> &storage,
+                   std::vector<CosmaBlock> &blocksA,
+                   std::vector<CosmaBlock> &blocksB) {
+  std::vector<CosmaRegion> ra, rb;
+  cosmaInputRegions(s, place, ra, rb);
+  for (int operand = 0; operand < 2; ++operand)
+    for (const CosmaRegion &g : operand ? rb : ra) {
+      storage.emplace_back(size_t(g.rows * g.cols));
+      for (int64_t x = 0; x < g.rows; ++x)
+        for (int64_t y = 0; y < g.cols; ++y)
+          storage.back()[size_t(x * g.cols + y)] =
+              (operand ? opB : opA)(g.row0 + x, g.col0 + y);
+      (operand ? blocksB : blocksA)
+          .push_back(
+              {storage.back().data(), g.row0, g.col0, g.rows, g.cols, g.cols});
+    }
+}
 
 /// The blocks of op(A) (or op(B)), `rows x cols`, this rank holds under
 /// `start`: nb x nb blocks cyclic on a 1 x p grid, every block of size nb
@@ -101,8 +131,15 @@ void check(const Case &c, Start start = Start::InPlace) {
     std::vector<std::vector<double>> storage;
     storage.reserve(size_t(c.m * c.k + c.k * c.n)); // pointers stay put
     std::vector<CosmaBlock> blocksA, blocksB;
-    blocksFor(start, c.m, c.k, 7, opA, storage, blocksA);
-    blocksFor(start, c.k, c.n, 7, opB, storage, blocksB);
+    if (start == Start::MirroredPlaces) {
+      if (rank < s.usedRanks())
+        blocksOfPlace(s, s.usedRanks() - 1 - rank, opA, opB, storage, blocksA,
+                      blocksB);
+    } else {
+      blocksFor(start, c.m, c.k, 7, opA, storage, blocksA);
+      blocksFor(start, c.k, c.n, 7, opB, storage, blocksB);
+    }
+    cosmaPlaceRanks(s, blocksA, blocksB, MPI_COMM_WORLD);
     CosmaPieces pieces;
     ASSERT_TRUE(
         cosmaRedistribute(s, blocksA, blocksB, MPI_COMM_WORLD, pieces, error))
@@ -125,6 +162,14 @@ void check(const Case &c, Start start = Start::InPlace) {
       }
       if (rank == 0) {
         EXPECT_EQ(pieces.wordsSent, others);
+      }
+    }
+    if (start == Start::MirroredPlaces) {
+      // Every rank is placed where its pieces are: nothing moves.
+      EXPECT_EQ(pieces.wordsSent, 0) << "rank " << rank;
+      EXPECT_EQ(pieces.wordsReceived, 0) << "rank " << rank;
+      if (rank < s.usedRanks()) {
+        EXPECT_EQ(s.placeOf(rank), s.usedRanks() - 1 - rank);
       }
     }
     cosmaMultiplyPieces(s, pieces.a, pieces.b, MPI_COMM_WORLD, r);
@@ -217,6 +262,13 @@ TEST(Cosma, FromRankZero) {
 TEST(Cosma, FromTilesEverywhere) {
   check({2048, 16, 16, false, false, 1e9}, Start::RoundRobinTiles);
   check({40, 36, 500, true, true, 2600}, Start::RoundRobinTiles);
+}
+// Operands whose pieces sit on other ranks than COSMA's numbering puts
+// them (cosmaPlaceRanks): the ranks move into the places instead.
+TEST(Cosma, RanksArePlacedWhereTheirPiecesAre) {
+  check({16, 16, 2048, false, false, 1e9}, Start::MirroredPlaces);
+  check({96, 96, 96, false, false, 1e9}, Start::MirroredPlaces);
+  check({40, 36, 500, true, true, 2600}, Start::MirroredPlaces);
 }
 // A block held twice is refused on every rank, not multiplied.
 TEST(Cosma, RedistributeRefusesOverlap) {

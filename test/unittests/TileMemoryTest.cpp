@@ -146,3 +146,26 @@ TEST_F(TileMemoryTest, FreedHeapMemoryStaysWithTheProcess) {
     releaseTileMemory(t, bytes);
   EXPECT_GE(mallinfo2().arena, held.arena);
 }
+
+TEST_F(TileMemoryTest, ScratchBuffersReuseTheTilesPages) {
+  const size_t count = size_t(1) << 18; // 2 MiB of doubles: pooled
+  const double *first;
+  {
+    Matrix a(512, 512);
+    first = a.data();
+  }
+  TileMemoryStats kept = tileMemoryStats();
+  ScratchBuffer scratch(count);
+  EXPECT_EQ(scratch.data(), first);
+  EXPECT_EQ(scratch.size(), count);
+  EXPECT_EQ(tileMemoryStats().reusedBlocks, kept.reusedBlocks + 1);
+  scratch.data()[count - 1] = 3.0;
+  // Moving hands the block over; only its last owner gives it back.
+  ScratchBuffer moved(std::move(scratch));
+  EXPECT_EQ(scratch.data(), nullptr);
+  EXPECT_EQ(moved.data(), first);
+  EXPECT_EQ(moved.data()[count - 1], 3.0);
+  moved = ScratchBuffer();
+  EXPECT_EQ(moved.size(), 0u);
+  EXPECT_EQ(tileMemoryStats().keptBytes, uint64_t(count * 8));
+}

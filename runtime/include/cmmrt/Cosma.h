@@ -93,12 +93,24 @@ struct CosmaBlock {
 
 /// A rank's pieces in the layout above, ready for cosmaMultiplyPieces.
 struct CosmaPieces {
-  // A's pieces then B's, in region order (not zeroed first: every word is
-  // written once).
-  std::unique_ptr<double[]> buffer;
+  // A's pieces then B's, in region order (pooled; not zeroed first: every
+  // word is written once).
+  ScratchBuffer buffer;
   std::vector<const double *> a, b;        // into buffer, one per round
   double wordsSent = 0, wordsReceived = 0; // to and from other ranks
 };
+
+/// Places the ranks of `comm` in the grid where their blocks of op(A) and
+/// op(B) already cover most of a place's pieces, so that cosmaRedistribute
+/// moves least: the blocks' rectangles (not their values) are exchanged,
+/// and the grid's places go, largest overlap first, each to a rank without
+/// a place (ties: a rank keeps its own number). Sets `strategy.places`,
+/// the same on every rank. A plan's tiles seldom sit where COSMA's layout
+/// wants them: in the neural network's X' G on 2 ranks, one rank held both
+/// operands' tiles of the other's k range, and the product moved 3 of its
+/// 4 tiles instead of 1.
+void cosmaPlaceRanks(CosmaStrategy &strategy, const std::vector<CosmaBlock> &a,
+                     const std::vector<CosmaBlock> &b, MPI_Comm comm);
 
 /// Moves op(A) and op(B), held as blocks by the ranks of `comm` in any
 /// distribution (every element on exactly one rank: one rank with all the

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cmmrt {
 
@@ -43,6 +44,12 @@ struct CosmaStrategy {
   int rounds = 1;
   int64_t roundK = 0;
   int usedRanks() const { return gm * gn * gk; }
+  /// Where each rank of the communicator sits: places[rank] is its place
+  /// in the grid (places in rank order of gm x gn x gk; places from
+  /// usedRanks() on are idle). Empty: every rank at its own number.
+  /// cosmaPlaceRanks (cmmrt/Cosma.h) puts ranks where their operands are.
+  std::vector<int> places;
+  int placeOf(int rank) const { return places.empty() ? rank : places[rank]; }
   /// The paper's I/O of the local domain, |A panel| + |B panel| + |C face|
   /// = tileM tileK + tileK tileN + tileM tileN words (the denominator of
   /// equation (3)).

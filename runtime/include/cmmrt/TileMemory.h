@@ -55,6 +55,52 @@ void trimTileMemory();
 /// memory); blocks freed beyond it are unmapped.
 void setTileMemoryCap(size_t bytes);
 
+/// An uninitialised array of doubles in tile memory: scratch buffers that
+/// are made per call (a distributed product's messages, pieces and partial
+/// results) reuse kept pages as tiles do. From malloc's fresh mappings they
+/// paid their page faults on every call: 56 ms of a 2-rank product's 100 ms
+/// (512 x 512 x 4096, 24 MB of buffers at about 0.6 ns per byte).
+class ScratchBuffer {
+public:
+  ScratchBuffer() = default;
+  explicit ScratchBuffer(size_t count)
+      : data_(count ? static_cast<double *>(
+                          allocateTileMemory(count * sizeof(double)))
+                    : nullptr),
+        count_(count) {}
+  ScratchBuffer(ScratchBuffer &&o) noexcept : data_(o.data_), count_(o.count_) {
+    o.data_ = nullptr;
+    o.count_ = 0;
+  }
+  ScratchBuffer &operator=(ScratchBuffer &&o) noexcept {
+    if (this != &o) {
+      release();
+      data_ = o.data_;
+      count_ = o.count_;
+      o.data_ = nullptr;
+      o.count_ = 0;
+    }
+    return *this;
+  }
+  ScratchBuffer(const ScratchBuffer &) = delete;
+  ScratchBuffer &operator=(const ScratchBuffer &) = delete;
+  ~ScratchBuffer() { release(); }
+
+  double *data() { return data_; }
+  const double *data() const { return data_; }
+  size_t size() const { return count_; }
+
+private:
+  void release() {
+    if (data_)
+      releaseTileMemory(data_, count_ * sizeof(double));
+    data_ = nullptr;
+    count_ = 0;
+  }
+  double *data_ = nullptr;
+  size_t count_ = 0;
+};
+
 /// std::allocator's interface over the pool, for Matrix's element vector.
 template <typename T> struct TileAllocator {
   using value_type = T;
