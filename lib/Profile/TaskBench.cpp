@@ -211,11 +211,17 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
     }
     // Matrix-vector products (a vector operand runs dgemv), both ways: A * x
     // streams A as m x k (the mk term), x' * A as k x n (the nk term), and a
-    // small one for their per-call cost.
+    // small one for their per-call cost; and outer products.
     for (double s : quick ? std::vector<double>{200, 1000}
                           : std::vector<double>{200, 1000, 3000}) {
       out.push_back({s, 1, s, 0});
       out.push_back({1, s, s, 0});
+      // Outer products (inner dimension 1) are all writes: the mn term.
+      // Without them the fit set it to 0, and a 5000 x 1 by 1 x 5000
+      // product was predicted 25x faster than it ran (2x with them; the
+      // rest is its 200 MB result's first touch, which the model charges
+      // apart).
+      out.push_back({s, s, 1, 0});
     }
     break;
   }

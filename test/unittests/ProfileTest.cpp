@@ -195,13 +195,14 @@ TEST(ProfileFit, SkipsUnusableObservations) {
   EXPECT_NEAR(fit.poly.a[MN], 1e-9, 1e-15);
 }
 
-TEST(ProfileBench, ProductsAreTimedWithVectorsOnEitherSide) {
+TEST(ProfileBench, ProductsAreTimedWithVectorsOnEitherSideAndOuter) {
   // A * x streams A through the mk term, x' * A through nk: both are
   // measured (x' * A was not, and BFS's f * A was predicted 7x fast), at a
   // small and a large size, as are the square and thin-inner products.
   for (bool quick : {true, false}) {
     bool column = false, row = false;
-    unsigned columns = 0, rows = 0, thinInner = 0, thinCols = 0, thinRows = 0;
+    unsigned columns = 0, rows = 0, thinInner = 0, thinCols = 0, thinRows = 0,
+             outer = 0;
     for (const Observation &o :
          benchSizes(cmmrt::plan::CostClass::Gemm, quick)) {
       if (o.n == 1 && o.m == o.k && o.m > 1)
@@ -213,7 +214,10 @@ TEST(ProfileBench, ProductsAreTimedWithVectorsOnEitherSide) {
       thinInner += o.m == o.n && o.k == std::floor(o.m / 8) && o.k > 1;
       thinCols += o.m == o.k && o.n == std::floor(o.m / 8) && o.n > 1;
       thinRows += o.n == o.k && o.m == std::floor(o.n / 8) && o.m > 1;
+      // Outer products: their mn term was fitted as 0 without them.
+      outer += o.k == 1 && o.m == o.n && o.m > 1;
     }
+    EXPECT_GE(outer, 2u) << "quick=" << quick;
     EXPECT_TRUE(column && row) << "quick=" << quick;
     EXPECT_GE(thinInner, 3u);
     EXPECT_EQ(thinCols, thinInner);
