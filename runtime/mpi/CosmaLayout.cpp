@@ -61,27 +61,6 @@ void intersect(const std::vector<CosmaBlock> &blocks,
   }
 }
 
-/// Elements of `rects` ([operand, row0, col0, rows, cols] each, 0 for
-/// A, 1 for B) inside `regions` of the operand.
-int64_t overlap(const long long *rects, size_t count, int operand,
-                const std::vector<CosmaRegion> &regions) {
-  int64_t words = 0;
-  for (size_t x = 0; x < count; ++x) {
-    const long long *r = rects + 5 * x;
-    if (r[0] != operand)
-      continue;
-    for (const CosmaRegion &g : regions) {
-      int64_t r0 = std::max<int64_t>(g.row0, r[1]),
-              r1 = std::min<int64_t>(g.row0 + g.rows, r[1] + r[3]),
-              c0 = std::max<int64_t>(g.col0, r[2]),
-              c1 = std::min<int64_t>(g.col0 + g.cols, r[2] + r[4]);
-      if (r0 < r1 && c0 < c1)
-        words += (r1 - r0) * (c1 - c0);
-    }
-  }
-  return words;
-}
-
 } // namespace
 
 void cmmrt::cosmaPlaceRanks(CosmaStrategy &s, const std::vector<CosmaBlock> &a,
@@ -106,19 +85,28 @@ void cmmrt::cosmaPlaceRanks(CosmaStrategy &s, const std::vector<CosmaBlock> &a,
   MPI_Allgatherv(mine.data(), count, MPI_LONG_LONG, all.data(), counts.data(),
                  displs.data(), MPI_LONG_LONG, comm);
 
-  // Words of each working place's pieces that each rank already holds.
+  // Words of each working place's pieces that each rank already holds:
+  // its blocks (rectangles only) cut against the place's regions, as
+  // cosmaRedistribute cuts them.
+  std::vector<std::vector<CosmaBlock>> heldA(size), heldB(size);
+  for (int r = 0; r < size; ++r)
+    for (int x = displs[r]; x < displs[r] + counts[r]; x += 5)
+      (all[x] ? heldB : heldA)[r].push_back(
+          {nullptr, all[x + 1], all[x + 2], all[x + 3], all[x + 4], 0});
   struct Candidate {
     int64_t words;
     int rank, place;
   };
   std::vector<Candidate> candidates;
   for (int place = 0; place < s.usedRanks(); ++place) {
-    std::vector<CosmaRegion> ra, rb;
-    cosmaInputRegions(s, place, ra, rb); // places are still rank numbers
+    const Layout l = layoutOf(s, place); // places are still rank numbers
     for (int r = 0; r < size; ++r) {
-      const long long *rects = all.data() + displs[r];
-      size_t n = size_t(counts[r] / 5);
-      int64_t words = overlap(rects, n, 0, ra) + overlap(rects, n, 1, rb);
+      int64_t words = 0;
+      auto add = [&](int64_t, const CosmaRegion &, const CosmaBlock &,
+                     int64_t r0, int64_t r1, int64_t c0,
+                     int64_t c1) { words += (r1 - r0) * (c1 - c0); };
+      intersect(heldA[r], l.a, l.offsetA, add);
+      intersect(heldB[r], l.b, l.offsetB, add);
       if (words > 0)
         candidates.push_back({words, r, place});
     }
@@ -153,11 +141,7 @@ void cmmrt::cosmaPlaceRanks(CosmaStrategy &s, const std::vector<CosmaBlock> &a,
     places[r] = next;
     taken[next] = true;
   }
-  bool identity = true;
-  for (int r = 0; r < size; ++r)
-    identity = identity && places[r] == r;
-  if (!identity)
-    s.places = std::move(places);
+  s.places = std::move(places);
 }
 
 bool cmmrt::cosmaRedistribute(const CosmaStrategy &s,

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 namespace cmmrt {
 
@@ -68,17 +69,14 @@ public:
                           allocateTileMemory(count * sizeof(double)))
                     : nullptr),
         count_(count) {}
-  ScratchBuffer(ScratchBuffer &&o) noexcept : data_(o.data_), count_(o.count_) {
-    o.data_ = nullptr;
-    o.count_ = 0;
-  }
+  ScratchBuffer(ScratchBuffer &&o) noexcept
+      : data_(std::exchange(o.data_, nullptr)),
+        count_(std::exchange(o.count_, 0)) {}
   ScratchBuffer &operator=(ScratchBuffer &&o) noexcept {
     if (this != &o) {
       release();
-      data_ = o.data_;
-      count_ = o.count_;
-      o.data_ = nullptr;
-      o.count_ = 0;
+      data_ = std::exchange(o.data_, nullptr);
+      count_ = std::exchange(o.count_, 0);
     }
     return *this;
   }
