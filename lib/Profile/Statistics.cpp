@@ -16,6 +16,21 @@ void RunningStats::add(double x) {
   s += delta * (x - m);
 }
 
+void RunningStats::merge(const RunningStats &other) {
+  if (other.n == 0)
+    return;
+  if (n == 0) {
+    *this = other;
+    return;
+  }
+  double total = double(n) + other.n;
+  double delta = other.m - m;
+  s += other.s + delta * delta * n * other.n / total;
+  m += delta * other.n / total;
+  lo = std::min(lo, other.lo);
+  n += other.n;
+}
+
 double RunningStats::stddev() const { return std::sqrt(variance()); }
 
 double RunningStats::cov() const { return m != 0 ? stddev() / m : 0.0; }

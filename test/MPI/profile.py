@@ -31,6 +31,12 @@ def check(ok, what):
         failures.append(what)
 
 
+def median_of(xs):
+    xs = sorted(xs)
+    mid = len(xs) // 2
+    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+
+
 def poly(a, m, n, k):
     a = list(a) + [0] * (8 - len(a))
     return (a[0] + a[1] * m + a[2] * n + a[3] * k + a[4] * m * n +
@@ -74,7 +80,13 @@ for fit in prov["fits"]:
     r = fit["rank"]
     for cls, rep in fit["classes"].items():
         a = nodes[r]["time"][cls]
-        rel = [poly(a, m, n, k) / t - 1 for m, n, k, t in rep["measured"]]
+        rel = [poly(a, m, n, k) / t - 1 for m, n, k, t, _ in rep["measured"]]
+        # Each signature's time is the median of its rounds' means.
+        for m, n, k, t, rounds in rep["measured"]:
+            check(len(rounds) == prov["sampling"]["passes"] and
+                  abs(t - median_of(rounds)) <= 1e-12 * t,
+                  "rank %d %s %dx%dx%d: %g is not the median of rounds %s"
+                  % (r, cls, m, n, k, t, rounds))
         rms = math.sqrt(sum(x * x for x in rel) / len(rel))
         check(abs(rms - rep["rms_relative_error"]) <= 1e-6 * max(1, rms),
               "rank %d %s: reported rms %.6g, recomputed %.6g"
@@ -83,10 +95,15 @@ for fit in prov["fits"]:
               "rank %d %s: max error" % (r, cls))
         check(rep["signatures"] == len(rep["measured"]),
               "rank %d %s: signatures" % (r, cls))
-        hw = rep["max_relative_half_width"]
-        check(rep["capped"] > 0 or (hw is not None and hw <= tolerance),
-              "rank %d %s: half-width %s above %g and not capped"
-              % (r, cls, hw, tolerance))
+        # Each round samples to the round tolerance, tolerance * sqrt(rounds).
+        hw = rep["max_round_relative_half_width"]
+        round_tolerance = prov["sampling"]["round_tolerance"]
+        check(abs(round_tolerance - tolerance *
+                  math.sqrt(prov["sampling"]["passes"])) <= 1e-12,
+              "round tolerance %g" % round_tolerance)
+        check(rep["capped"] > 0 or (hw is not None and hw <= round_tolerance),
+              "rank %d %s: a round's half-width %s above %g and not capped"
+              % (r, cls, hw, round_tolerance))
     # First touch: the median over the recorded fresh blocks of
     # (first write - second write) / bytes, not below 0.
     blocks = fit["first_touch_measured"]
@@ -179,7 +196,7 @@ if host0["host_ranks"] > 1:
           "master_alone classes %s" % sorted(rep.get("classes", {})))
     for cls, fit in rep.get("classes", {}).items():
         rel = [poly(alone["time"][cls], m, n, k) / t - 1
-               for m, n, k, t in fit["measured"]]
+               for m, n, k, t, _ in fit["measured"]]
         rms = math.sqrt(sum(x * x for x in rel) / len(rel))
         check(abs(rms - fit["rms_relative_error"]) <= 1e-6 * max(1, rms),
               "master_alone %s: reported rms %.6g, recomputed %.6g"

@@ -52,6 +52,23 @@ TEST(ProfileStatistics, RunningStatsAgreesWithTwoPass) {
   EXPECT_EQ(s.count(), 8u);
 }
 
+TEST(ProfileStatistics, MergedStatsAgreeWithOneRun) {
+  std::vector<double> xs = {3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0};
+  RunningStats all, first, second, none;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    all.add(xs[i]);
+    (i < 3 ? first : second).add(xs[i]);
+  }
+  first.merge(none);
+  none.merge(first);
+  EXPECT_EQ(none.count(), 3u);
+  first.merge(second);
+  EXPECT_EQ(first.count(), all.count());
+  EXPECT_NEAR(first.mean(), all.mean(), 1e-12);
+  EXPECT_NEAR(first.variance(), all.variance(), 1e-12);
+  EXPECT_EQ(first.min(), 1.0);
+}
+
 TEST(ProfileStatistics, SteadyKernelStopsAtTheMinimum) {
   SamplingRule rule;
   rule.minReps = 4;

@@ -90,6 +90,11 @@ static cl::opt<double> maxSeconds(
     cl::desc("Time spent on one kernel signature at most, seconds (default "
              "2; --quick 0.5)"),
     cl::init(0), cl::cat(category));
+static cl::opt<unsigned>
+    passes("passes",
+           cl::desc("Time every compute signature in this many rounds over all "
+                    "classes and keep each one's median (default 3)"),
+           cl::init(3), cl::cat(category));
 static cl::opt<std::string> refineTrace(
     "refine",
     cl::desc("Instead of measuring: refit the class polynomials of the model "
@@ -159,40 +164,94 @@ struct ComputeProfile {
   std::array<scheduling::TimePolynomial, kNumCostClasses> time{};
   json::Object report;
   double seconds = 0;
+  double roundTolerance = 0; // each round's sampling tolerance
 };
 
 /// Every cost class's polynomial, fitted over its bench sizes; the ranks of
-/// `comm` start each size together.
+/// `comm` start each size together. The sizes are timed in `passes` rounds
+/// over all classes and each signature's time is the median of its rounds'
+/// means: this VM has phases of seconds in which DGEMM runs at half its rate
+/// (one profile's 512 x 512 x 64 product measured 2.6x another's), and a
+/// phase spans a few signatures of one round, not one signature of every
+/// round.
 ComputeProfile profileCompute(const SamplingRule &rule,
                               MPI_Comm comm = MPI_COMM_WORLD) {
   ComputeProfile out;
   double begin = MPI_Wtime();
+  // A round samples to a looser tolerance and smaller caps, so that the
+  // rounds together take about as many samples as one round to `rule`
+  // would: the half-width of a mean shrinks with the square root of the
+  // samples.
+  unsigned rounds = std::max(1u, unsigned(passes));
+  SamplingRule roundRule = rule;
+  roundRule.tolerance = rule.tolerance * std::sqrt(double(rounds));
+  roundRule.maxSeconds = rule.maxSeconds / rounds;
+  roundRule.maxReps = std::max(rule.minReps, rule.maxReps / rounds);
+  out.roundTolerance = roundRule.tolerance;
+  struct Signature {
+    Observation shape;
+    std::vector<double> roundMeans;
+    RunningStats pooled; // every sample of every round
+    double worstRoundHalfWidth = 0;
+    unsigned capped = 0;
+  };
+  std::array<std::vector<Signature>, kNumCostClasses> signatures;
+  std::array<double, kNumCostClasses> classSeconds{};
+  for (unsigned round = 0; round < rounds; ++round)
+    for (unsigned c = 0; c < kNumCostClasses; ++c) {
+      CostClass cost = CostClass(c);
+      std::vector<Observation> sizes = benchSizes(cost, quick);
+      signatures[c].resize(sizes.size());
+      double classBegin = MPI_Wtime();
+      for (size_t i = 0; i < sizes.size(); ++i) {
+        const Observation &size = sizes[i];
+        // Ranks sharing a host start each size together, so they contend
+        // for its cores and memory as a program's ranks do.
+        MPI_Barrier(comm);
+        TaskBench bench(cost, int64_t(size.m), int64_t(size.n),
+                        int64_t(size.k));
+        Sampled s =
+            sampleUntilConfident([&] { return bench.run(); }, roundRule);
+        Signature &sig = signatures[c][i];
+        sig.shape = bench.signature();
+        sig.roundMeans.push_back(s.stats.mean());
+        sig.pooled.merge(s.stats);
+        sig.worstRoundHalfWidth =
+            std::max(sig.worstRoundHalfWidth,
+                     relativeHalfWidth(s.stats, rule.confidence));
+        sig.capped += s.reason != StopReason::Confident;
+      }
+      classSeconds[c] += MPI_Wtime() - classBegin;
+    }
   for (unsigned c = 0; c < kNumCostClasses; ++c) {
     CostClass cost = CostClass(c);
     std::vector<Observation> points;
-    double worstHalfWidth = 0, worstCov = 0;
+    double worstHalfWidth = 0, worstRoundHalfWidth = 0, worstCov = 0,
+           worstSpread = 1;
     unsigned capped = 0, samples = 0;
-    double classBegin = MPI_Wtime();
-    for (const Observation &size : benchSizes(cost, quick)) {
-      // Ranks sharing a host start each size together, so they contend for
-      // its cores and memory as a program's ranks do.
-      MPI_Barrier(comm);
-      TaskBench bench(cost, int64_t(size.m), int64_t(size.n), int64_t(size.k));
-      Sampled s = sampleUntilConfident([&] { return bench.run(); }, rule);
-      Observation o = bench.signature();
-      o.seconds = s.stats.mean();
+    json::Array measured;
+    for (Signature &sig : signatures[c]) {
+      Observation o = sig.shape;
+      o.seconds = median(sig.roundMeans);
       points.push_back(o);
-      worstHalfWidth =
-          std::max(worstHalfWidth, relativeHalfWidth(s.stats, rule.confidence));
-      worstCov = std::max(worstCov, s.stats.cov());
-      capped += s.reason != StopReason::Confident;
-      samples += s.stats.count();
+      auto [fastest, slowest] =
+          std::minmax_element(sig.roundMeans.begin(), sig.roundMeans.end());
+      worstSpread = std::max(worstSpread, *slowest / *fastest);
+      worstHalfWidth = std::max(worstHalfWidth,
+                                relativeHalfWidth(sig.pooled, rule.confidence));
+      worstRoundHalfWidth =
+          std::max(worstRoundHalfWidth, sig.worstRoundHalfWidth);
+      worstCov = std::max(worstCov, sig.pooled.cov());
+      capped += sig.capped;
+      samples += sig.pooled.count();
+      json::Array rounds;
+      for (double t : sig.roundMeans)
+        rounds.push_back(t);
+      measured.push_back(
+          json::Array{o.m, o.n, o.k, o.seconds, std::move(rounds)});
     }
     PolynomialFit fit = fitTimePolynomial(points, fittedTerms(cost));
     out.time[c] = fit.poly;
-    json::Array measured;
-    for (const Observation &o : points)
-      measured.push_back(json::Array{o.m, o.n, o.k, o.seconds});
     out.report[cmmrt::plan::costClassName(cost)] = json::Object{
         {"signatures", int64_t(points.size())},
         {"samples", int64_t(samples)},
@@ -201,9 +260,13 @@ ComputeProfile profileCompute(const SamplingRule &rule,
         {"max_relative_half_width", std::isfinite(worstHalfWidth)
                                         ? json::Value(worstHalfWidth)
                                         : json::Value(nullptr)},
+        {"max_round_relative_half_width", std::isfinite(worstRoundHalfWidth)
+                                              ? json::Value(worstRoundHalfWidth)
+                                              : json::Value(nullptr)},
+        {"max_round_spread", worstSpread},
         {"rms_relative_error", fit.rmsRelativeError},
         {"max_relative_error", fit.maxRelativeError},
-        {"seconds", MPI_Wtime() - classBegin},
+        {"seconds", classSeconds[c]},
         {"measured", std::move(measured)}};
   }
   out.seconds = MPI_Wtime() - begin;
@@ -262,8 +325,8 @@ ConfigurationProfile profileConfigurations(unsigned cores,
     if (split.workers == 1 && split.threads == cores)
       reference = seconds;
     out.measured.push_back(json::Array{
-        int64_t(split.workers), int64_t(split.threads), seconds,
-        s.stats.cov(), int64_t(s.stats.count()),
+        int64_t(split.workers), int64_t(split.threads), seconds, s.stats.cov(),
+        int64_t(s.stats.count()),
         split.workers * 2.0 * double(size) * size * size / seconds / 1e9});
   }
   for (scheduling::NodeConfiguration &c : out.splits)
@@ -888,12 +951,15 @@ int main(int argc, char **argv) {
       {"blas", openblas_get_config()},
       {"openblas_coretype",
        coretype ? json::Value(coretype) : json::Value(nullptr)},
-      {"sampling", json::Object{{"tolerance", rule.tolerance},
-                                {"confidence", rule.confidence},
-                                {"min_reps", int64_t(rule.minReps)},
-                                {"max_reps", int64_t(rule.maxReps)},
-                                {"max_seconds", rule.maxSeconds},
-                                {"quick", bool(quick)}}},
+      {"sampling",
+       json::Object{{"tolerance", rule.tolerance},
+                    {"confidence", rule.confidence},
+                    {"min_reps", int64_t(rule.minReps)},
+                    {"max_reps", int64_t(rule.maxReps)},
+                    {"max_seconds", rule.maxSeconds},
+                    {"passes", int64_t(std::max(1u, unsigned(passes)))},
+                    {"round_tolerance", compute.roundTolerance},
+                    {"quick", bool(quick)}}},
       {"seconds", json::Object{{"compute", compute.seconds},
                                {"network", networkSeconds},
                                {"total", MPI_Wtime() - begin}}},

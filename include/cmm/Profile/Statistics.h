@@ -27,6 +27,9 @@ double median(std::vector<double> samples);
 class RunningStats {
 public:
   void add(double x);
+  /// Adds every sample `other` saw (Chan, Golub and LeVeque's pairwise
+  /// update): the statistics of both sets of samples together.
+  void merge(const RunningStats &other);
   unsigned count() const { return n; }
   double mean() const { return m; }
   /// The sample variance (n - 1 in the denominator); 0 below two samples.
