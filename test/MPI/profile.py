@@ -256,7 +256,7 @@ def nonnegative_line(points):
     return min(only_b, only_a, key=lambda ab: residual(*ab))
 
 
-# The receive CPU: per link, the receiving communicator's CPU per transfer
+# The receive CPU: per link, the charged communicator CPU per transfer
 # over the tiles of 320 KB and up, fitted as per transfer + per byte
 # (non-negative least squares on the relative error); each node's is the
 # mean over the links into it.
@@ -267,8 +267,20 @@ for rep in prov["links"]:
     check(rep["cpu_measured"][-1][2] > 0,
           "link %d->%d: no receiver CPU for the largest tile: %s"
           % (rep["from"], rep["to"], rep["cpu_measured"]))
+    # Ranks on one host share its cores: a transfer's CPU at either end is
+    # charged to the receiver (the receiver's alone across hosts).
+    shared = (prov["hosts"][rep["from"]]["host"] ==
+              prov["hosts"][rep["to"]]["host"])
+    check(rep["shared_cores"] == shared,
+          "link %d->%d: shared_cores %s" % (rep["from"], rep["to"],
+                                            rep["shared_cores"]))
+    for b, sent, recv, charged in rep["cpu_measured"]:
+        check(charged == recv if not shared else
+              charged >= max(sent, recv) - 1e-12,
+              "link %d->%d: %g B charged %g (sent %g, received %g)"
+              % (rep["from"], rep["to"], b, charged, sent, recv))
     # The C++ clamps a time at 1 ns (a tick-sampled zero).
-    pts = [(b, max(recv, 1e-9)) for b, _, recv in rep["cpu_measured"]
+    pts = [(b, max(charged, 1e-9)) for b, _, _, charged in rep["cpu_measured"]
            if b >= 320000]
     a, b = nonnegative_line(pts)
     for key, want in (("receive_cpu_s", a), ("receive_cpu_s_per_byte", b)):

@@ -351,6 +351,7 @@ struct LinkProfile {
   /// [bytes, sender CPU s, receiver CPU s] per transfer.
   double receiveCpu = 0, receiveCpuPerByte = 0, receiveCpuError = 0;
   json::Array cpuMeasured;
+  bool sharedCores = false; // receive CPU charged with the sender's
 };
 
 /// `out`'s latency + bytes / bandwidth, fitted to (bytes, seconds) points
@@ -367,10 +368,17 @@ void fitLink(const std::vector<Observation> &points, LinkProfile &out) {
 /// tiles of 1.6 KB to 8 MB (32 MB), the median over three runs of the mean
 /// seconds per transfer, fitted as latency + bytes / bandwidth. Collective;
 /// the result on rank 0.
-LinkProfile profileExecutorLink(int from, int to, int rank) {
+/// Where the two ranks share a host (`sharedCores`), the receive CPU is
+/// fitted to both ends' communicator CPU: which end copies a large message
+/// through shared memory depends on which posts first (on 2026-11-27 a 320 KB
+/// transfer's receiver took 3 us one way and 130 us the other, the sender
+/// 96-100 us), and either end's CPU comes out of the cores the host's
+/// workers share.
+LinkProfile profileExecutorLink(int from, int to, int rank, bool sharedCores) {
   LinkProfile out;
   out.from = from;
   out.to = to;
+  out.sharedCores = sharedCores;
   // From a 1.6 KB vector tile up (an 8-byte send completes at the sender
   // before the receiver has it: eager MPI, nothing of the link's time).
   std::vector<std::pair<int64_t, int64_t>> tiles = {
@@ -381,18 +389,20 @@ LinkProfile profileExecutorLink(int from, int to, int rank) {
   std::vector<Observation> points, cpuPoints;
   for (auto [rows, cols] : tiles) {
     std::vector<double> runs, sent, received;
+    std::vector<double> charged;
     for (int r = 0; r < 3; ++r) {
       TransferTiming t = executorTransfer(from, to, rows, cols, count);
       runs.push_back(t.seconds);
       sent.push_back(t.senderCpu);
       received.push_back(t.receiverCpu);
+      charged.push_back(t.receiverCpu + (sharedCores ? t.senderCpu : 0));
     }
     double bytes = 8.0 * double(rows) * double(cols);
     points.push_back({bytes, 1, 1, std::max(median(runs), 1e-9)});
-    cpuPoints.push_back({bytes, 1, 1, std::max(median(received), 1e-9)});
+    cpuPoints.push_back({bytes, 1, 1, std::max(median(charged), 1e-9)});
     out.measured.push_back(json::Array{bytes, median(runs)});
-    out.cpuMeasured.push_back(
-        json::Array{bytes, median(sent), median(received)});
+    out.cpuMeasured.push_back(json::Array{bytes, median(sent), median(received),
+                                          median(charged)});
   }
   if (rank != 0)
     return out;
@@ -680,6 +690,12 @@ int main(int argc, char **argv) {
                       &hostComm);
   int hostRanks = 1;
   MPI_Comm_size(hostComm, &hostRanks);
+  // Each rank's host, as the world rank of its host's first rank.
+  int hostLeader = rank;
+  MPI_Bcast(&hostLeader, 1, MPI_INT, 0, hostComm);
+  std::vector<int> hostLeaders(ranks);
+  MPI_Allgather(&hostLeader, 1, MPI_INT, hostLeaders.data(), 1, MPI_INT,
+                MPI_COMM_WORLD);
   unsigned threads = std::max(1u, host.cores / unsigned(hostRanks));
   openblas_set_num_threads(int(threads));
   // mpirun binds each rank to one core by default: the profile would then
@@ -767,7 +783,8 @@ int main(int argc, char **argv) {
         // program's transfers cost that, not the ping-pong's time).
         if (provided >= MPI_THREAD_MULTIPLE) {
           MPI_Barrier(MPI_COMM_WORLD);
-          LinkProfile path = profileExecutorLink(from, to, rank);
+          LinkProfile path = profileExecutorLink(
+              from, to, rank, hostLeaders[from] == hostLeaders[to]);
           if (rank == 0)
             executorLinks.push_back(std::move(path));
         }
@@ -926,8 +943,10 @@ int main(int argc, char **argv) {
       entry["receive_cpu_s"] = l.receiveCpu;
       entry["receive_cpu_s_per_byte"] = l.receiveCpuPerByte;
       entry["receive_cpu_rms_relative_error"] = l.receiveCpuError;
-      // [bytes, sender CPU s, receiver CPU s] per transfer.
+      // [bytes, sender CPU s, receiver CPU s, charged CPU s] per transfer
+      // (charged: the receiver's, plus the sender's on shared cores).
       entry["cpu_measured"] = std::move(l.cpuMeasured);
+      entry["shared_cores"] = l.sharedCores;
       entry["mpi_ping_pong"] =
           json::Object{{"latency_s", ping.link.latency},
                        {"bandwidth_Bps", ping.link.bandwidth},
