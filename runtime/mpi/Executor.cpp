@@ -6,6 +6,7 @@
 #include "cmmrt/DistributedGemm.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/MatrixIO.h"
+#include "cmmrt/Placement.h"
 #include "cmmrt/TaskKernels.h"
 #include "cmmrt/ThreadPriority.h"
 #include "cmmrt/TileMemory.h"
@@ -53,6 +54,8 @@ bool complete(MPI_Request &request, double timeout, bool collective = false,
 /// A generated program's command line and environment.
 struct Options : ExecOptions {
   bool stats = false;
+  bool strictPlacement = false; // crowded hosts are an error
+
   std::string dumpPrints;
 };
 
@@ -978,6 +981,8 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
     std::string arg = argv[i];
     if (arg == "--stats")
       options.stats = true;
+    else if (arg == "--strict-placement")
+      options.strictPlacement = true;
     else if (arg.rfind("--recv-timeout=", 0) == 0)
       options.recvTimeout = std::atof(arg.c_str() + 15);
     else if (arg.rfind("--comm-priority=", 0) == 0)
@@ -987,7 +992,7 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
       options.keepPrinted = true;
     } else {
       error = "unknown option '" + arg +
-              "' (options: --stats, --recv-timeout=SECONDS, "
+              "' (options: --stats, --strict-placement, --recv-timeout=SECONDS, "
               "--comm-priority=realtime|normal, --dump-prints=DIR, --help)";
       return false;
     }
@@ -1003,6 +1008,29 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
     return false;
   }
   return true;
+}
+
+/// Every rank's host name and online cores, on every rank.
+std::vector<RankHost> gatherHosts() {
+  constexpr int nameLength = 256;
+  int size = worldSize();
+  char name[nameLength] = {};
+  gethostname(name, nameLength - 1);
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  int cores = online > 0 ? int(online) : 1;
+  std::vector<char> names(size_t(size) * nameLength);
+  std::vector<int> allCores(size);
+  MPI_Allgather(name, nameLength, MPI_CHAR, names.data(), nameLength, MPI_CHAR,
+                MPI_COMM_WORLD);
+  MPI_Allgather(&cores, 1, MPI_INT, allCores.data(), 1, MPI_INT,
+                MPI_COMM_WORLD);
+  std::vector<RankHost> out(size);
+  for (int r = 0; r < size; ++r) {
+    const char *n = names.data() + size_t(r) * nameLength;
+    out[r].host.assign(n, strnlen(n, nameLength));
+    out[r].cores = unsigned(allCores[r]);
+  }
+  return out;
 }
 
 } // namespace
@@ -1088,6 +1116,8 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
           "options:\n"
           "  --stats              predicted and measured makespan, tasks, "
           "transfers, MB moved and cache hits, on stderr\n"
+          "  --strict-placement   stop when ranks the plan runs as separate "
+          "nodes share a host too small for them (default: a warning)\n"
           "  --recv-timeout=S     seconds a send or receive may wait "
           "(default 60; also CMM_RECV_TIMEOUT)\n"
           "  --comm-priority=P    realtime (default: communicator threads "
@@ -1116,6 +1146,22 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
   std::string error;
   if (!parseOptions(argc, argv, options, error))
     return refuse(error);
+
+  // Where the ranks landed: every rank sees every host, so all stop alike.
+  std::vector<RankHost> hosts = gatherHosts();
+  std::vector<CrowdedHost> crowded = crowdedHosts(hosts, plannedCores(plan));
+  if (!crowded.empty()) {
+    std::string text = describeCrowding(crowded) +
+                       "; map one rank per host (mpirun --map-by "
+                       "ppr:1:node, as cmmc --run does with a hostfile)";
+    if (options.strictPlacement)
+      return refuse(text + " (--strict-placement)");
+    if (rank == 0)
+      std::fprintf(stderr, "cmm: warning: %s\n", text.c_str());
+  }
+  if (options.stats && rank == 0)
+    std::fprintf(stderr, "cmm stats: placement: %s\n",
+                 describePlacement(hosts).c_str());
 
   ExecResult result;
   executePlan(plan, options, result);

@@ -119,35 +119,92 @@ bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
   return false;
 }
 
-int cmmc::runProgram(StringRef program, const RunOptions &options,
-                     std::string &error) {
+std::vector<std::string> cmmc::launchCommand(StringRef program,
+                                             const RunOptions &options,
+                                             std::string &error) {
+  std::vector<std::string> args;
+  auto passThrough = [&] {
+    for (const std::string &a : options.launcherArgs)
+      args.push_back(a);
+    args.push_back(program.str());
+    for (const std::string &a : options.programArgs)
+      args.push_back(a);
+  };
+  if (options.launcher == "srun") {
+    if (!options.hostfile.empty() || options.preloadBinary) {
+      error = std::string(options.hostfile.empty() ? "--preload-binary"
+                                                   : "--hostfile") +
+              " is mpirun's: under Slurm the allocation decides the hosts, "
+              "and the program must be on a file system every node sees";
+      return {};
+    }
+    std::string srun = findTool("CMM_SRUN", "", "srun");
+    args = {srun.empty() ? "srun" : srun,
+            "--ntasks=" + std::to_string(options.ranks), "--ntasks-per-node=1",
+            "--cpu-bind=none"};
+    passThrough();
+    return args;
+  }
+  if (options.launcher != "mpirun") {
+    error = "unknown launcher '" + options.launcher + "' (mpirun or srun)";
+    return {};
+  }
   std::string mpirun = findTool("CMM_MPIRUN", CMMC_MPIEXEC, "mpirun");
   if (mpirun.empty()) {
     error = "mpirun not found: install Open MPI (apt-get install "
             "openmpi-bin) or set CMM_MPIRUN to an executable";
-    return -1;
+    return {};
   }
   // The executor runs worker, BLAS and communicator threads in each rank:
   // Open MPI's default binding of a rank to one core would serialise them.
-  std::vector<std::string> args = {mpirun, "-np", std::to_string(options.ranks),
-                                   "--bind-to", "none"};
-  // More ranks than cores on one machine: Open MPI refuses unless asked.
-  if (options.hostfile.empty() &&
-      options.ranks > std::max(1u, std::thread::hardware_concurrency()))
-    args.push_back("--oversubscribe");
+  args = {mpirun, "-np", std::to_string(options.ranks), "--bind-to", "none"};
+  bool mapped = llvm::any_of(options.launcherArgs, [](StringRef a) {
+    return a.starts_with("--map-by") || a.starts_with("-map-by");
+  });
   if (!options.hostfile.empty()) {
     args.push_back("--hostfile");
     args.push_back(options.hostfile);
+    // Without a policy Open MPI fills the first host's slots first, and a
+    // plan of N nodes would run on one host (issue 16).
+    if (!mapped) {
+      args.push_back("--map-by");
+      args.push_back("ppr:1:node");
+    }
+  } else if (!mapped &&
+             options.ranks > std::max(1u, std::thread::hardware_concurrency())) {
+    // More ranks than cores on one machine: Open MPI refuses unless asked.
+    args.push_back("--oversubscribe");
   }
-  args.push_back(program.str());
-  for (const std::string &a : options.programArgs)
-    args.push_back(a);
+  if (options.preloadBinary)
+    args.push_back("--preload-binary");
+  passThrough();
+  return args;
+}
+
+int cmmc::runProgram(StringRef program, const RunOptions &options,
+                     std::string &error) {
+  std::vector<std::string> args = launchCommand(program, options, error);
+  if (args.empty())
+    return -1;
+  std::string launcher = args.front();
+  if (!sys::path::is_absolute(launcher)) {
+    auto found = sys::findProgramByName(launcher);
+    if (!found) {
+      error = launcher + " not found" +
+              (options.launcher == "srun"
+                   ? std::string(": run inside a Slurm installation, or set "
+                                 "CMM_SRUN")
+                   : std::string());
+      return -1;
+    }
+    launcher = *found;
+  }
   std::vector<StringRef> argv(args.begin(), args.end());
   std::string execError;
   int rc =
-      sys::ExecuteAndWait(mpirun, argv, std::nullopt, {}, 0, 0, &execError);
+      sys::ExecuteAndWait(launcher, argv, std::nullopt, {}, 0, 0, &execError);
   if (rc < 0) {
-    error = "cannot run " + mpirun + ": " + execError;
+    error = "cannot run " + launcher + ": " + execError;
     return -1;
   }
   return rc;

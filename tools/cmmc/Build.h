@@ -24,11 +24,23 @@ bool compileProgram(llvm::StringRef cppPath, llvm::StringRef outputPath,
 
 struct RunOptions {
   unsigned ranks = 1;
-  std::string hostfile;
+  std::string launcher = "mpirun"; // or "srun"
+  std::string hostfile;            // mpirun only
+  bool preloadBinary = false;      // mpirun copies the program to each host
+  std::vector<std::string> launcherArgs; // passed through, before the program
   std::vector<std::string> programArgs;
 };
 
-/// Runs `program` under mpirun; returns its exit code, or -1 with a message.
+/// The command that starts `program` on `options.ranks` ranks, one per
+/// node: mpirun maps one rank per host of a hostfile (--map-by ppr:1:node)
+/// and binds none (the executor runs worker, BLAS and communicator threads);
+/// srun asks for one task per node. Empty with a message when the options
+/// do not fit the launcher.
+std::vector<std::string> launchCommand(llvm::StringRef program,
+                                       const RunOptions &options,
+                                       std::string &error);
+
+/// Runs launchCommand; returns its exit code, or -1 with a message.
 int runProgram(llvm::StringRef program, const RunOptions &options,
                std::string &error);
 

@@ -37,12 +37,16 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <unistd.h>
 
 namespace cl = llvm::cl;
 namespace planning = cmm::planning;
@@ -115,6 +119,44 @@ static cl::opt<std::string>
     hostfile("hostfile",
              cl::desc("With --run: Open MPI hostfile, passed to mpirun"),
              cl::value_desc("file"), cl::init(""), cl::cat(runCategory));
+
+static cl::opt<std::string> launcher(
+    "launcher",
+    cl::desc("With --run: mpirun (default; one rank per host of --hostfile) "
+             "or srun (Slurm: one task per node of the allocation)"),
+    cl::init("mpirun"), cl::cat(runCategory));
+
+static cl::list<std::string> launcherArgs(
+    "launcher-arg",
+    cl::desc("With --run: an argument for the launcher (repeatable), e.g. "
+             "--launcher-arg=--mca --launcher-arg=btl=tcp,self; a --map-by "
+             "replaces cmmc's one rank per host"),
+    cl::cat(runCategory));
+
+static cl::opt<bool> preloadBinary(
+    "preload-binary",
+    cl::desc("With --run: mpirun copies the program to every host (Open "
+             "MPI's --preload-binary) for hosts without a shared file system"),
+    cl::init(false), cl::cat(runCategory));
+
+static cl::opt<std::string> outDir(
+    "out-dir",
+    cl::desc("With --run and no -o: where the program is built (default: "
+             "the working directory when it runs on other hosts, a "
+             "temporary directory otherwise); every host must see it"),
+    cl::value_desc("dir"), cl::init(""), cl::cat(runCategory));
+
+static cl::opt<bool> strictPlacement(
+    "strict-placement",
+    cl::desc("With --run: stop when ranks the plan runs as separate nodes "
+             "share a host too small for them (default: a warning)"),
+    cl::init(false), cl::cat(runCategory));
+
+static cl::opt<bool> dryRun(
+    "dry-run",
+    cl::desc("With --run: print the launch command instead of building and "
+             "running the program"),
+    cl::init(false), cl::cat(runCategory));
 
 static cl::list<std::string> programArgs(
     "run-arg",
@@ -211,6 +253,65 @@ static cmm::DefaultPipelineOptions pipelineOptions(unsigned nodes,
   return options;
 }
 
+/// The launch options of --run for `nodes` ranks.
+static cmmc::RunOptions runOptions(unsigned nodes) {
+  cmmc::RunOptions run;
+  run.ranks = nodes;
+  run.launcher = launcher;
+  run.hostfile = hostfile;
+  run.preloadBinary = preloadBinary;
+  run.launcherArgs.assign(launcherArgs.begin(), launcherArgs.end());
+  run.programArgs.assign(programArgs.begin(), programArgs.end());
+  if (strictPlacement)
+    run.programArgs.push_back("--strict-placement");
+  return run;
+}
+
+/// Where --run without -o builds the program: --out-dir, else the working
+/// directory when other hosts run it (a hostfile, or srun) and it is not
+/// copied to them, else the temporary directory.
+static std::string programDirectory() {
+  if (!outDir.empty())
+    return outDir;
+  bool otherHosts = !hostfile.empty() || launcher == "srun";
+  if (otherHosts && !preloadBinary)
+    return ".";
+  llvm::SmallString<128> tmp;
+  llvm::sys::path::system_temp_directory(/*erasedOnReboot=*/true, tmp);
+  return tmp.str().str();
+}
+
+/// --dry-run: the launch command, one shell-quoted word per argument.
+static int printLaunch(unsigned nodes) {
+  std::string program = outputFilename;
+  if (program == "-") {
+    llvm::SmallString<128> path(programDirectory());
+    llvm::sys::path::append(path, "cmm-program-XXXXXX");
+    program = path.str().str();
+  }
+  std::string error;
+  std::vector<std::string> args =
+      cmmc::launchCommand(program, runOptions(nodes), error);
+  if (args.empty()) {
+    llvm::errs() << "cmmc: error: " << error << "\n";
+    return 1;
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    llvm::StringRef a = args[i];
+    bool plain = !a.empty() &&
+                 a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                                     "OPQRSTUVWXYZ0123456789-_=.,:/+@%") ==
+                     llvm::StringRef::npos;
+    llvm::outs() << (i ? " " : "");
+    if (plain)
+      llvm::outs() << a;
+    else // a ' inside closes the quotes, escapes itself, reopens them
+      llvm::outs() << "'" << llvm::join(llvm::split(a, '\''), "'\\''") << "'";
+  }
+  llvm::outs() << "\n";
+  return 0;
+}
+
 /// `-o prog` and `--run`: translate the planned module, compile it with
 /// mpicxx, maybe run it on `nodes` ranks.
 static int buildAndRun(mlir::ModuleOp module, unsigned nodes) {
@@ -236,12 +337,18 @@ static int buildAndRun(mlir::ModuleOp module, unsigned nodes) {
   std::string program = outputFilename;
   llvm::SmallString<128> tempProgram;
   if (program == "-") {
-    if (auto ec = llvm::sys::fs::createTemporaryFile("cmm-program", "",
-                                                     tempProgram)) {
-      llvm::errs() << "cmmc: error: cannot create a temporary file: "
-                   << ec.message() << "\n";
+    llvm::SmallString<128> model(programDirectory());
+    llvm::sys::path::append(model, "cmm-program-%%%%%%");
+    int fd = -1;
+    if (auto ec = llvm::sys::fs::createUniqueFile(model, fd, tempProgram)) {
+      llvm::errs() << "cmmc: error: cannot create the program in "
+                   << programDirectory() << ": " << ec.message() << "\n";
       return 1;
     }
+    ::close(fd);
+    // Absolute: other hosts start it from their own working directory.
+    llvm::sys::fs::make_absolute(tempProgram);
+    llvm::sys::path::remove_dots(tempProgram, /*remove_dot_dot=*/true);
     program = tempProgram.str().str();
   }
   llvm::FileRemover removeProgram(tempProgram);
@@ -252,12 +359,8 @@ static int buildAndRun(mlir::ModuleOp module, unsigned nodes) {
   }
   if (!runProgramFlag)
     return 0;
-  cmmc::RunOptions run;
-  run.ranks = nodes;
-  run.hostfile = hostfile;
-  run.programArgs.assign(programArgs.begin(), programArgs.end());
   llvm::outs().flush();
-  int rc = cmmc::runProgram(program, run, error);
+  int rc = cmmc::runProgram(program, runOptions(nodes), error);
   if (rc < 0) {
     llvm::errs() << "cmmc: error: " << error << "\n";
     return 1;
@@ -324,6 +427,8 @@ static int cmmcMain(int argc, char **argv) {
       return 1;
     }
     nodes = rankCount ? rankCount : (nodeCount ? nodeCount : 1);
+    if (dryRun)
+      return printLaunch(nodes);
   }
   auto output = mlir::openOutputFile(
       build || emitPlan ? "-" : outputFilename.getValue(), &errorMessage);

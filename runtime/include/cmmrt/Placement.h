@@ -1,0 +1,56 @@
+//===- Placement.h - Where a run's ranks landed, against the plan -*- C++
+//-*-===//
+//
+// A plan for N nodes assumes each rank has the cores its node was given
+// (workers x BLAS threads). mpirun without a mapping policy packs ranks onto
+// the first host of a hostfile, so a "2-node" plan can run on one host with
+// half the cores it was planned for (issue 16). At start-up every rank
+// reports its host; the hosts whose ranks together need more cores than the
+// host has are reported by name (a warning, or an error with
+// --strict-placement).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMMRT_PLACEMENT_H
+#define CMMRT_PLACEMENT_H
+
+#include "cmmrt/Plan.h"
+
+#include <string>
+#include <vector>
+
+namespace cmmrt {
+
+/// One rank's host: its name and the cores online there.
+struct RankHost {
+  std::string host;
+  unsigned cores = 1;
+};
+
+/// A host whose ranks need more cores than it has.
+struct CrowdedHost {
+  std::string host;
+  unsigned cores = 0;        // online on the host
+  unsigned plannedCores = 0; // the plan's total for the ranks there
+  std::vector<int> ranks;
+};
+
+/// The cores the plan gives each node: workers x threads per worker where
+/// the node has a task (its own or a share of a gang's), 0 where the plan
+/// leaves it idle.
+std::vector<unsigned> plannedCores(const plan::Plan &plan);
+
+/// The hosts (in order of their first rank) where two or more ranks need
+/// more cores together than the host has. `hosts[r]` is rank r's host.
+std::vector<CrowdedHost> crowdedHosts(const std::vector<RankHost> &hosts,
+                                      const std::vector<unsigned> &planned);
+
+/// "rank 0 on a, rank 1 on b": the start-up report of --stats.
+std::string describePlacement(const std::vector<RankHost> &hosts);
+
+/// The warning (or error) text for `crowded`, one sentence per host.
+std::string describeCrowding(const std::vector<CrowdedHost> &crowded);
+
+} // namespace cmmrt
+
+#endif // CMMRT_PLACEMENT_H

@@ -1,0 +1,79 @@
+"""Where the ranks landed (issue 16, cmmrt/Placement.h): a compiled program
+reports every rank's host with --stats; ranks the plan runs as separate
+nodes that share a host too small for them are named in a warning, and
+--strict-placement stops the run before any task. The host name and core
+count come from this machine (socket.gethostname, os.cpu_count), not from
+the program.
+usage: placement.py CMMC WORKDIR
+"""
+
+import os
+import socket
+import subprocess
+import sys
+
+cmmc, work = sys.argv[1:]
+os.makedirs(work, exist_ok=True)
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+HOST = socket.gethostname()
+CORES = os.cpu_count()
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+
+
+source = os.path.join(work, "p.cmm")
+with open(source, "w") as f:
+    f.write("A = ones(300, 300)\nprint(sum(A * A))\n")
+
+
+def run(nodes, *args):
+    exe = os.path.join(work, "p%d" % nodes)
+    if not os.path.exists(exe):
+        subprocess.run([cmmc, source, "-o", exe, "--nodes=%d" % nodes],
+                       check=True, env=ENV, timeout=300)
+    return subprocess.run(["mpirun", "-np", str(nodes), "--oversubscribe",
+                           "--bind-to", "none", exe] + list(args),
+                          capture_output=True, text=True, env=ENV,
+                          timeout=300)
+
+
+# The sum of the entries of ones(300,300)^2 is 300^3.
+ANSWER = "[2.7e+07]"
+
+# Each node of the built-in model has one core: as many ranks as cores fit.
+fits = min(2, CORES)
+r = run(fits, "--stats")
+check(r.returncode == 0, "%d ranks failed: %s" % (fits, r.stderr))
+check(ANSWER in r.stdout, "%d ranks printed %r" % (fits, r.stdout))
+want = ", ".join("rank %d on %s" % (i, HOST) for i in range(fits))
+check("cmm stats: placement: " + want + "\n" in r.stderr,
+      "no placement report %r in %r" % (want, r.stderr))
+check("warning" not in r.stderr,
+      "%d ranks on %d cores warned: %s" % (fits, CORES, r.stderr))
+
+# Twice as many ranks as cores: every rank is named, the run goes on.
+crowd = 2 * CORES
+names = ", ".join(str(i) for i in range(crowd - 1)) + " and %d" % (crowd - 1)
+message = ("ranks %s share host %s (%d cores), but the plan runs them as "
+           "separate nodes needing %d cores" % (names, HOST, CORES, crowd))
+r = run(crowd)
+check(r.returncode == 0, "%d ranks failed: %s" % (crowd, r.stderr))
+check(ANSWER in r.stdout, "%d ranks printed %r" % (crowd, r.stdout))
+check("cmm: warning: " + message in r.stderr,
+      "no warning %r in %r" % (message, r.stderr))
+
+# ... and with --strict-placement the program stops before printing.
+r = run(crowd, "--strict-placement")
+check(r.returncode != 0, "--strict-placement exited 0")
+check("cmm: error: " + message in r.stderr,
+      "no error %r in %r" % (message, r.stderr))
+check(ANSWER not in r.stdout, "--strict-placement still ran: %r" % r.stdout)
+
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)

@@ -1,0 +1,84 @@
+//===- PlacementTest.cpp - Ranks' hosts against the plan's nodes ----------===//
+
+#include "cmmrt/Placement.h"
+
+#include <gtest/gtest.h>
+
+using namespace cmmrt;
+using namespace cmmrt::plan;
+
+namespace {
+
+Task taskOn(int32_t node, TaskKind kind = TaskKind::Elementwise) {
+  Task t{};
+  t.kind = kind;
+  t.node = node;
+  return t;
+}
+
+} // namespace
+
+TEST(PlacementTest, IdleNodesNeedNoCores) {
+  // Three nodes of 2 workers x 3 threads; node 2 has nothing to do.
+  int32_t workers[] = {2, 2, 2}, threads[] = {3, 3, 3}, comms[] = {1, 1, 1};
+  Task tasks[] = {taskOn(0), taskOn(1), taskOn(0)};
+  Plan plan{};
+  plan.nodes = 3;
+  plan.workers = workers;
+  plan.threads = threads;
+  plan.communicators = comms;
+  plan.tasks = tasks;
+  plan.numTasks = 3;
+  EXPECT_EQ(plannedCores(plan), (std::vector<unsigned>{6, 6, 0}));
+}
+
+TEST(PlacementTest, AGangBusiesItsNodes) {
+  int32_t workers[] = {1, 1, 1}, threads[] = {2, 2, 2}, comms[] = {1, 1, 1};
+  int32_t gang[] = {2, 1};
+  Task product = taskOn(0, TaskKind::DistributedGemm);
+  product.firstGangNode = 0;
+  product.numGangNodes = 2;
+  Plan plan{};
+  plan.nodes = 3;
+  plan.workers = workers;
+  plan.threads = threads;
+  plan.communicators = comms;
+  plan.tasks = &product;
+  plan.numTasks = 1;
+  plan.gangNodes = gang;
+  plan.numGangNodes = 2;
+  EXPECT_EQ(plannedCores(plan), (std::vector<unsigned>{0, 2, 2}));
+  product.numGangNodes = 0; // every node
+  EXPECT_EQ(plannedCores(plan), (std::vector<unsigned>{2, 2, 2}));
+}
+
+TEST(PlacementTest, SharedHostWithEnoughCoresIsFine) {
+  // Two ranks of one core each on a 2-core host: the built-in model's
+  // local plan.
+  std::vector<RankHost> hosts = {{"vm", 2}, {"vm", 2}};
+  EXPECT_TRUE(crowdedHosts(hosts, {1, 1}).empty());
+}
+
+TEST(PlacementTest, RanksPackedOntoOneHostAreNamed) {
+  // mpirun without a mapping policy: ranks 0, 1 and 3 on host a (8 cores),
+  // each planned as a node of 4 cores; rank 2 alone on b.
+  std::vector<RankHost> hosts = {{"a", 8}, {"a", 8}, {"b", 8}, {"a", 8}};
+  std::vector<CrowdedHost> crowded = crowdedHosts(hosts, {4, 4, 4, 4});
+  ASSERT_EQ(crowded.size(), 1u);
+  EXPECT_EQ(crowded[0].host, "a");
+  EXPECT_EQ(crowded[0].cores, 8u);
+  EXPECT_EQ(crowded[0].plannedCores, 12u);
+  EXPECT_EQ(crowded[0].ranks, (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(describeCrowding(crowded),
+            "ranks 0, 1 and 3 share host a (8 cores), but the plan runs them "
+            "as separate nodes needing 12 cores");
+  EXPECT_EQ(describePlacement(hosts),
+            "rank 0 on a, rank 1 on a, rank 2 on b, rank 3 on a");
+}
+
+TEST(PlacementTest, OneRankPerHostIsNeverCrowded) {
+  // A rank alone on a host planned for more cores than it has is a model
+  // question, not a placement one.
+  std::vector<RankHost> hosts = {{"a", 2}, {"b", 2}};
+  EXPECT_TRUE(crowdedHosts(hosts, {36, 36}).empty());
+}
