@@ -55,7 +55,6 @@ bool complete(MPI_Request &request, double timeout, bool collective = false,
 struct Options : ExecOptions {
   bool stats = false;
   bool strictPlacement = false; // crowded hosts are an error
-
   std::string dumpPrints;
 };
 
@@ -992,8 +991,9 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
       options.keepPrinted = true;
     } else {
       error = "unknown option '" + arg +
-              "' (options: --stats, --strict-placement, --recv-timeout=SECONDS, "
-              "--comm-priority=realtime|normal, --dump-prints=DIR, --help)";
+              "' (options: --stats, --strict-placement, "
+              "--recv-timeout=SECONDS, --comm-priority=realtime|normal, "
+              "--dump-prints=DIR, --help)";
       return false;
     }
   }

@@ -170,8 +170,8 @@ std::vector<std::string> cmmc::launchCommand(StringRef program,
       args.push_back("--map-by");
       args.push_back("ppr:1:node");
     }
-  } else if (!mapped &&
-             options.ranks > std::max(1u, std::thread::hardware_concurrency())) {
+  } else if (!mapped && options.ranks >
+                            std::max(1u, std::thread::hardware_concurrency())) {
     // More ranks than cores on one machine: Open MPI refuses unless asked.
     args.push_back("--oversubscribe");
   }
