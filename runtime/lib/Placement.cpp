@@ -2,11 +2,23 @@
 
 #include "cmmrt/Placement.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <map>
 
 using namespace cmmrt;
 using namespace cmmrt::plan;
+
+RankHost cmmrt::thisRankHost() {
+  RankHost out;
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  out.host = name;
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  out.cores = online > 0 ? unsigned(online) : 1;
+  return out;
+}
 
 std::vector<unsigned> cmmrt::plannedCores(const Plan &plan) {
   std::vector<bool> busy(plan.nodes, false);

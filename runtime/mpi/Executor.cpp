@@ -1014,10 +1014,10 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
 std::vector<RankHost> gatherHosts() {
   constexpr int nameLength = 256;
   int size = worldSize();
+  RankHost mine = thisRankHost();
   char name[nameLength] = {};
-  gethostname(name, nameLength - 1);
-  long online = sysconf(_SC_NPROCESSORS_ONLN);
-  int cores = online > 0 ? int(online) : 1;
+  mine.host.copy(name, nameLength - 1);
+  int cores = int(mine.cores);
   std::vector<char> names(size_t(size) * nameLength);
   std::vector<int> allCores(size);
   MPI_Allgather(name, nameLength, MPI_CHAR, names.data(), nameLength, MPI_CHAR,

@@ -26,6 +26,7 @@
 #include "cmm/Profile/Statistics.h"
 #include "cmm/Profile/TaskBench.h"
 #include "cmm/Scheduling/MachineModel.h"
+#include "cmmrt/Placement.h"
 #include "cmmrt/TileMemory.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -122,9 +123,9 @@ struct Host {
 
 Host thisHost() {
   Host h;
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  h.name = name;
+  cmmrt::RankHost rankHost = cmmrt::thisRankHost();
+  h.name = rankHost.host;
+  h.cores = rankHost.cores;
   std::ifstream cpuinfo("/proc/cpuinfo");
   for (std::string line; std::getline(cpuinfo, line);)
     if (line.rfind("model name", 0) == 0) {
@@ -132,8 +133,6 @@ Host thisHost() {
       h.cpu = colon == std::string::npos ? line : line.substr(colon + 2);
       break;
     }
-  long online = sysconf(_SC_NPROCESSORS_ONLN);
-  h.cores = online > 0 ? unsigned(online) : 1;
   h.memoryBytes = double(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
   return h;
 }
@@ -164,6 +163,7 @@ struct ComputeProfile {
   std::array<scheduling::TimePolynomial, kNumCostClasses> time{};
   json::Object report;
   double seconds = 0;
+  unsigned rounds = 1;       // the compute signatures' rounds (--passes)
   double roundTolerance = 0; // each round's sampling tolerance
 };
 
@@ -182,7 +182,7 @@ ComputeProfile profileCompute(const SamplingRule &rule,
   // rounds together take about as many samples as one round to `rule`
   // would: the half-width of a mean shrinks with the square root of the
   // samples.
-  unsigned rounds = std::max(1u, unsigned(passes));
+  unsigned rounds = out.rounds = std::max(1u, unsigned(passes));
   SamplingRule roundRule = rule;
   roundRule.tolerance = rule.tolerance * std::sqrt(double(rounds));
   roundRule.maxSeconds = rule.maxSeconds / rounds;
@@ -346,9 +346,10 @@ struct LinkProfile {
   scheduling::LinkSpec link;
   double rmsRelativeError = 0;
   json::Array measured;
-  /// Through the executor only: the receiving communicator's CPU seconds,
-  /// fitted as per transfer + per byte, and the fit's error; measured as
-  /// [bytes, sender CPU s, receiver CPU s] per transfer.
+  /// Through the executor only: the communicator CPU seconds charged to the
+  /// receiver (with the sender's on shared cores), fitted as per transfer +
+  /// per byte, and the fit's error; measured as [bytes, sender CPU s,
+  /// receiver CPU s, charged CPU s] per transfer.
   double receiveCpu = 0, receiveCpuPerByte = 0, receiveCpuError = 0;
   json::Array cpuMeasured;
   bool sharedCores = false; // receive CPU charged with the sender's
@@ -388,8 +389,7 @@ LinkProfile profileExecutorLink(int from, int to, int rank, bool sharedCores) {
   int count = quick ? 12 : 24;
   std::vector<Observation> points, cpuPoints;
   for (auto [rows, cols] : tiles) {
-    std::vector<double> runs, sent, received;
-    std::vector<double> charged;
+    std::vector<double> runs, sent, received, charged;
     for (int r = 0; r < 3; ++r) {
       TransferTiming t = executorTransfer(from, to, rows, cols, count);
       runs.push_back(t.seconds);
@@ -401,8 +401,8 @@ LinkProfile profileExecutorLink(int from, int to, int rank, bool sharedCores) {
     points.push_back({bytes, 1, 1, std::max(median(runs), 1e-9)});
     cpuPoints.push_back({bytes, 1, 1, std::max(median(charged), 1e-9)});
     out.measured.push_back(json::Array{bytes, median(runs)});
-    out.cpuMeasured.push_back(json::Array{bytes, median(sent), median(received),
-                                          median(charged)});
+    out.cpuMeasured.push_back(
+        json::Array{bytes, median(sent), median(received), median(charged)});
   }
   if (rank != 0)
     return out;
@@ -970,15 +970,14 @@ int main(int argc, char **argv) {
       {"blas", openblas_get_config()},
       {"openblas_coretype",
        coretype ? json::Value(coretype) : json::Value(nullptr)},
-      {"sampling",
-       json::Object{{"tolerance", rule.tolerance},
-                    {"confidence", rule.confidence},
-                    {"min_reps", int64_t(rule.minReps)},
-                    {"max_reps", int64_t(rule.maxReps)},
-                    {"max_seconds", rule.maxSeconds},
-                    {"passes", int64_t(std::max(1u, unsigned(passes)))},
-                    {"round_tolerance", compute.roundTolerance},
-                    {"quick", bool(quick)}}},
+      {"sampling", json::Object{{"tolerance", rule.tolerance},
+                                {"confidence", rule.confidence},
+                                {"min_reps", int64_t(rule.minReps)},
+                                {"max_reps", int64_t(rule.maxReps)},
+                                {"max_seconds", rule.maxSeconds},
+                                {"passes", int64_t(compute.rounds)},
+                                {"round_tolerance", compute.roundTolerance},
+                                {"quick", bool(quick)}}},
       {"seconds", json::Object{{"compute", compute.seconds},
                                {"network", networkSeconds},
                                {"total", MPI_Wtime() - begin}}},

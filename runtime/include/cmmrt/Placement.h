@@ -27,6 +27,9 @@ struct RankHost {
   unsigned cores = 1;
 };
 
+/// This process's host: gethostname and the cores online.
+RankHost thisRankHost();
+
 /// A host whose ranks need more cores than it has.
 struct CrowdedHost {
   std::string host;
