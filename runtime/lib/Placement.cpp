@@ -2,6 +2,7 @@
 
 #include "cmmrt/Placement.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,8 +16,21 @@ RankHost cmmrt::thisRankHost() {
   char name[256] = {};
   gethostname(name, sizeof name - 1);
   out.host = name;
+  // The host's cores as its launcher sees them: the parent's affinity mask
+  // (orted, slurmstepd, a shell) carries a cpuset, a Slurm allocation or an
+  // emulated host's taskset, but not the binding mpirun gives the rank
+  // itself (--bind-to core), which would make a 2-core host look like one.
   long online = sysconf(_SC_NPROCESSORS_ONLN);
   out.cores = online > 0 ? unsigned(online) : 1;
+  cpu_set_t allowed;
+  for (pid_t pid : {getppid(), pid_t(0)}) {
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(pid, sizeof allowed, &allowed) == 0 &&
+        CPU_COUNT(&allowed) > 0) {
+      out.cores = unsigned(CPU_COUNT(&allowed));
+      break;
+    }
+  }
   return out;
 }
 

@@ -2,8 +2,8 @@
 reports every rank's host with --stats; ranks the plan runs as separate
 nodes that share a host too small for them are named in a warning, and
 --strict-placement stops the run before any task. The host name and core
-count come from this machine (socket.gethostname, os.cpu_count), not from
-the program.
+count come from this machine (socket.gethostname, the cores this process
+may run on), not from the program.
 usage: placement.py CMMC WORKDIR
 """
 
@@ -17,7 +17,7 @@ os.makedirs(work, exist_ok=True)
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 HOST = socket.gethostname()
-CORES = os.cpu_count()
+CORES = len(os.sched_getaffinity(0))
 failures = []
 
 

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace cmmrt;
 using namespace cmmrt::plan;
 
@@ -81,4 +85,47 @@ TEST(PlacementTest, OneRankPerHostIsNeverCrowded) {
   // question, not a placement one.
   std::vector<RankHost> hosts = {{"a", 2}, {"b", 2}};
   EXPECT_TRUE(crowdedHosts(hosts, {36, 36}).empty());
+}
+
+// Runs `body` in a child process confined to one core and returns what it
+// exits with.
+static int inConfinedChild(int (*body)()) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    cpu_set_t mask, one;
+    sched_getaffinity(0, sizeof mask, &mask);
+    int first = 0;
+    while (!CPU_ISSET(first, &mask))
+      ++first;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    sched_setaffinity(0, sizeof one, &one);
+    _exit(body());
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// A process launched into one core (taskset, a cpuset, an emulated host)
+// has a one-core host, whatever the machine has online.
+TEST(PlacementTest, HostCoresFollowTheLaunchersAffinity) {
+  int cores = inConfinedChild([] {
+    pid_t grandchild = fork();
+    if (grandchild == 0)
+      _exit(int(cmmrt::thisRankHost().cores));
+    int status = 0;
+    waitpid(grandchild, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+  });
+  EXPECT_EQ(cores, 1);
+}
+
+// A rank that mpirun bound to one core (its own mask, not its launcher's)
+// still sees the host's cores: the binding is checked apart.
+TEST(PlacementTest, HostCoresIgnoreTheRanksOwnBinding) {
+  cpu_set_t mine;
+  ASSERT_EQ(sched_getaffinity(0, sizeof mine, &mine), 0);
+  int cores = inConfinedChild([] { return int(cmmrt::thisRankHost().cores); });
+  EXPECT_EQ(cores, CPU_COUNT(&mine));
 }

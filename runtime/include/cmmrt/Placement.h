@@ -21,19 +21,21 @@
 
 namespace cmmrt {
 
-/// One rank's host: its name and the cores online there.
+/// One rank's host: its name and the cores the rank may run on there.
 struct RankHost {
   std::string host;
   unsigned cores = 1;
 };
 
-/// This process's host: gethostname and the cores online.
+/// This process's host: gethostname and the cores in its parent's affinity
+/// mask (a cpuset, Slurm's allocation, taskset), not counting a binding of
+/// the rank itself; the cores online when no mask can be read.
 RankHost thisRankHost();
 
 /// A host whose ranks need more cores than it has.
 struct CrowdedHost {
   std::string host;
-  unsigned cores = 0;        // online on the host
+  unsigned cores = 0;        // the host's, as its ranks see them
   unsigned plannedCores = 0; // the plan's total for the ranks there
   std::vector<int> ranks;
 };
