@@ -1010,7 +1010,7 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
   return true;
 }
 
-/// Every rank's host name and online cores, on every rank.
+/// Every rank's host name and cores (thisRankHost), on every rank.
 std::vector<RankHost> gatherHosts() {
   constexpr int nameLength = 256;
   int size = worldSize();

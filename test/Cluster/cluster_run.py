@@ -20,7 +20,8 @@ sees. Checked, against the reference interpreter (relative Frobenius error
     output lands only there;
   * the start-up report names one rank per host (node0, node1);
   * a hostfile that puts both ranks on node0 makes the program warn, naming
-    them, and --strict-placement stops it.
+    them, and --strict-placement stops it;
+  * a failed `cmm-cluster up` leaves nothing behind.
 Exits 77 (skipped) with the reason when the cluster is not up because this
 machine cannot make one.
 usage: cluster_run.py CMM_CLUSTER CMMC CMM_PROFILE EXAMPLES WORKDIR
@@ -230,6 +231,23 @@ def main():
     assert p.returncode != 0 and "cmm: error: " + message in p.stderr, \
         "--strict-placement: exit %d\n%s" % (p.returncode, p.stderr)
     print("ok crowded host: warned, and stopped with --strict-placement")
+
+    # A failed `up` (here: a subnet ip refuses, after the bridge is made)
+    # leaves no namespace, link or state behind.
+    broken = dict(os.environ, CMM_CLUSTER_PREFIX="cmmf",
+                  CMM_CLUSTER_SUBNET="10.300.0",
+                  CMM_CLUSTER_DIR=os.path.join(work, "broken"))
+    p = subprocess.run([tool, "up"], env=broken, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode != 0 and "removing what was made" in p.stderr, \
+        "a broken up: exit %d\n%s" % (p.returncode, p.stderr)
+    left = subprocess.run(["ip", "-o", "link"], capture_output=True,
+                          text=True).stdout + subprocess.run(
+        ["ip", "netns", "list"], capture_output=True, text=True).stdout
+    assert "cmmf" not in left, "a failed up left:\n" + left
+    assert not os.path.exists(broken["CMM_CLUSTER_DIR"]), \
+        "a failed up left its state"
+    print("ok a failed up removes what it made")
 
 
 if __name__ == "__main__":

@@ -369,7 +369,8 @@ void fitLink(const std::vector<Observation> &points, LinkProfile &out) {
 /// tiles of 1.6 KB to 8 MB (32 MB), the median over three runs of the mean
 /// seconds per transfer, fitted as latency + bytes / bandwidth. Collective;
 /// the result on rank 0.
-/// Where the two ranks share a host (`sharedCores`), the receive CPU is
+/// Between hosts (not `sharedCores`) the link is fitted to the large tiles
+/// only (below). Where the two ranks share a host, the receive CPU is
 /// fitted to both ends' communicator CPU: which end copies a large message
 /// through shared memory depends on which posts first (on 2026-11-27 a 320 KB
 /// transfer's receiver took 3 us one way and 130 us the other, the sender
@@ -406,7 +407,6 @@ LinkProfile profileExecutorLink(int from, int to, int rank, bool sharedCores) {
   }
   if (rank != 0)
     return out;
-  fitLink(points, out);
   // Between hosts, a tile below Open MPI's eager limits (64 KB over TCP) is
   // done for the sender once the socket buffer takes it, before the link
   // carries it: on the emulated cluster's 100 Mbit link 16 KB transfers
@@ -414,15 +414,16 @@ LinkProfile profileExecutorLink(int from, int to, int rank, bool sharedCores) {
   // came out at 10 GB/s. There the link is fitted to the tiles of 256 KiB
   // and up (rendezvous on every transport), and its latency is at least the
   // smallest tile's time, what any transfer costs.
-  if (!sharedCores) {
-    std::vector<Observation> wire;
+  std::vector<Observation> wire;
+  if (!sharedCores)
     for (const Observation &p : points)
       if (p.m >= 262144)
         wire.push_back(p);
-    if (wire.size() >= 2) {
-      fitLink(wire, out);
-      out.link.latency = std::max(out.link.latency, points.front().seconds);
-    }
+  if (wire.size() >= 2) {
+    fitLink(wire, out);
+    out.link.latency = std::max(out.link.latency, points.front().seconds);
+  } else {
+    fitLink(points, out);
   }
   // Non-negative least squares on the relative error, over the tiles of
   // 320 KB and up: below that a receive's CPU is a few microseconds of

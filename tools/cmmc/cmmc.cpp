@@ -135,8 +135,10 @@ static cl::list<std::string> launcherArgs(
 
 static cl::opt<bool> preloadBinary(
     "preload-binary",
-    cl::desc("With --run: mpirun copies the program to every host (Open "
-             "MPI's --preload-binary) for hosts without a shared file system"),
+    cl::desc("With --run: pass Open MPI's --preload-binary, which is meant "
+             "to copy the program to every host (Open MPI 4.1 then starts "
+             "./prog from the working directory, where it may be missing: "
+             "prefer --out-dir on a shared path; docs/runtime.md)"),
     cl::init(false), cl::cat(runCategory));
 
 static cl::opt<std::string> outDir(
