@@ -20,7 +20,7 @@ static tg::NodeAttr toNodeAttr(MLIRContext *context, const NodeSpec &n) {
     time.push_back(b.getNamedAttr(costClassName(CostClass(c)),
                                   b.getDenseF64ArrayAttr(n.time[c].a)));
   // Printed only where they say something: no first touch, no limit, no
-  // overhead, no receive CPU.
+  // overhead, no receive or send CPU.
   FloatAttr network = std::isfinite(n.networkBandwidth)
                           ? b.getF64FloatAttr(n.networkBandwidth)
                           : FloatAttr();
@@ -35,6 +35,7 @@ static tg::NodeAttr toNodeAttr(MLIRContext *context, const NodeSpec &n) {
       b.getF64FloatAttr(n.memoryBytes), b.getDictionaryAttr(time),
       nonZero(n.firstTouch), network, nonZero(n.taskOverhead),
       nonZero(n.receiveCpu), nonZero(n.receiveCpuPerByte),
+      nonZero(n.sendCpu), nonZero(n.sendCpuPerByte),
       splits.empty() ? DenseF64ArrayAttr() : b.getDenseF64ArrayAttr(splits));
 }
 
@@ -72,7 +73,9 @@ static bool fromNodeAttr(tg::NodeAttr n, NodeSpec &node, std::string &error) {
         std::pair{n.getNetwork(), &node.networkBandwidth},
         std::pair{n.getTaskOverhead(), &node.taskOverhead},
         std::pair{n.getReceiveCpu(), &node.receiveCpu},
-        std::pair{n.getReceiveCpuPerByte(), &node.receiveCpuPerByte}})
+        std::pair{n.getReceiveCpuPerByte(), &node.receiveCpuPerByte},
+        std::pair{n.getSendCpu(), &node.sendCpu},
+        std::pair{n.getSendCpuPerByte(), &node.sendCpuPerByte}})
     if (attr)
       *out = attr.getValueAsDouble();
   if (DenseF64ArrayAttr splits = n.getConfigurations())

@@ -89,6 +89,11 @@ double MachineModel::receiveCpuTime(unsigned node, double bytes) const {
   return n.oversubscribed() ? n.receiveCpu + bytes * n.receiveCpuPerByte : 0.0;
 }
 
+double MachineModel::sendCpuTime(unsigned node, double bytes) const {
+  const NodeSpec &n = nodes[node];
+  return n.oversubscribed() ? n.sendCpu + bytes * n.sendCpuPerByte : 0.0;
+}
+
 unsigned MachineModel::totalWorkers() const {
   unsigned total = 0;
   for (const NodeSpec &n : nodes)
@@ -147,7 +152,7 @@ MachineModel MachineModel::withFreeCommunication() const {
   for (auto &entry : out.links)
     entry.second = free;
   for (NodeSpec &n : out.nodes)
-    n.receiveCpu = n.receiveCpuPerByte = 0;
+    n.receiveCpu = n.receiveCpuPerByte = n.sendCpu = n.sendCpuPerByte = 0;
   return out;
 }
 
@@ -379,6 +384,8 @@ public:
                                            "network_bandwidth_Bps",
                                            "receive_cpu_s",
                                            "receive_cpu_s_per_byte",
+                                           "send_cpu_s",
+                                           "send_cpu_s_per_byte",
                                            "configurations",
                                            "time"};
     if (!onlyKeys(*o, path, llvm::ArrayRef(keys).drop_front(allowName ? 0 : 1)))
@@ -409,7 +416,9 @@ public:
     } costs[] = {{"first_touch_s_per_byte", &node.firstTouch},
                  {"task_overhead_s", &node.taskOverhead},
                  {"receive_cpu_s", &node.receiveCpu},
-                 {"receive_cpu_s_per_byte", &node.receiveCpuPerByte}};
+                 {"receive_cpu_s_per_byte", &node.receiveCpuPerByte},
+                 {"send_cpu_s", &node.sendCpu},
+                 {"send_cpu_s_per_byte", &node.sendCpuPerByte}};
     for (const Cost &c : costs)
       if (const json::Value *x = o->get(c.key))
         if (!nonNegativeNumber(*x, field(path, c.key), *c.out))
@@ -685,6 +694,10 @@ std::string cmm::scheduling::printMachineModel(const MachineModel &model) {
           bandwidth("network_bandwidth_Bps", n.networkBandwidth);
           number("receive_cpu_s", n.receiveCpu);
           number("receive_cpu_s_per_byte", n.receiveCpuPerByte);
+          if (n.sendCpu != 0 || n.sendCpuPerByte != 0) {
+            number("send_cpu_s", n.sendCpu);
+            number("send_cpu_s_per_byte", n.sendCpuPerByte);
+          }
           if (!n.configurations.empty())
             j.attributeArray("configurations", [&] {
               for (const NodeConfiguration &c : n.configurations)

@@ -131,8 +131,15 @@ def main():
         assert 0.5 * rate <= link["bandwidth_Bps"] <= 1.05 * rate, \
             "link %d->%d fitted at %.3g B/s on a %.3g B/s link" % (
                 link["from"], link["to"], link["bandwidth_Bps"], rate)
-    print("ok cmm-profile: nodes %s, links %s MB/s" % (names, [
-        round(l["bandwidth_Bps"] / 1e6, 1) for l in spec["links"]]))
+    # Each rank sends to another host, whose TCP stack costs the sender's
+    # one core CPU (about 10 ns per byte here on 2026-11-27): it must be in
+    # the model, or every spread plan is predicted too fast.
+    for n in spec["nodes"]:
+        assert n.get("send_cpu_s_per_byte", 0) > 0, \
+            "node %s: no send CPU in the model: %s" % (n["name"], n)
+    print("ok cmm-profile: nodes %s, links %s MB/s, send CPU %s ns/B" % (
+        names, [round(l["bandwidth_Bps"] / 1e6, 1) for l in spec["links"]],
+        [round(n["send_cpu_s_per_byte"] * 1e9, 2) for n in spec["nodes"]]))
 
     # On the cluster's own model these programs stay on the master at their
     # test sizes (a tile moved over 1 Gbit/s costs more than its product).

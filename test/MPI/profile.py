@@ -260,7 +260,7 @@ def nonnegative_line(points):
 # over the tiles of 320 KB and up, fitted as per transfer + per byte
 # (non-negative least squares on the relative error); each node's is the
 # mean over the links into it.
-into = {}
+into, out_of = {}, {}
 for rep in prov["links"]:
     # Receiving the largest tile (8 MB or more) takes the receiver some CPU:
     # the getrusage of its communicator thread reached the report.
@@ -290,12 +290,33 @@ for rep in prov["links"]:
               % (rep["from"], rep["to"], key, rep[key], want))
     into.setdefault(rep["to"], []).append((rep["receive_cpu_s"],
                                            rep["receive_cpu_s_per_byte"]))
+    # A send's CPU counts between hosts only (within one it is in the
+    # receive's): fitted the same way to the sender's CPU.
+    pts = [(b, max(sent, 1e-9)) for b, sent, _, _ in rep["cpu_measured"]
+           if b >= 320000]
+    a, b = nonnegative_line(pts) if not shared else (0.0, 0.0)
+    for key, want in (("send_cpu_s", a), ("send_cpu_s_per_byte", b)):
+        check(abs(rep[key] - want) <= 1e-6 * abs(want) + 1e-12 * (
+            key == "send_cpu_s") + 1e-18,
+              "link %d->%d: %s %g, expected %g"
+              % (rep["from"], rep["to"], key, rep[key], want))
+    if not shared:
+        out_of.setdefault(rep["from"], []).append((rep["send_cpu_s"],
+                                                   rep["send_cpu_s_per_byte"]))
 for r, fits in into.items():
     for i, key in enumerate(("receive_cpu_s", "receive_cpu_s_per_byte")):
         want = sum(f[i] for f in fits) / len(fits)
         check(abs(nodes[r][key] - want) <= 1e-9 * abs(want) + 1e-20,
               "rank %d: %s %g, mean of its links %g"
               % (r, key, nodes[r][key], want))
+for r in range(len(nodes)):
+    fits = out_of.get(r, [])
+    for i, key in enumerate(("send_cpu_s", "send_cpu_s_per_byte")):
+        want = sum(f[i] for f in fits) / len(fits) if fits else 0.0
+        got = nodes[r].get(key, 0.0)
+        check(abs(got - want) <= 1e-9 * abs(want) + 1e-20,
+              "rank %d: %s %g, mean of its links to other hosts %g"
+              % (r, key, got, want))
 
 plan = subprocess.run([cmmc, "--emit=plan", "--machine-model=" + model_path,
                        "-D", "n=400", example], capture_output=True,

@@ -30,10 +30,12 @@
 // RUN: cmm-opt %s --cmm-attach-machine-model | FileCheck %s --check-prefix=TOUCH
 // TOUCH: first_touch = {{[0-9.]+}}E-10 : f64
 // A plan from the attached model is the plan from the model itself, first
-// touch, network, task overhead, receive CPU and measured splits included:
+// touch, network, task overhead, receive and send CPU and measured splits
+// included:
 // Inputs/shared-network.json has them (2 communicators share 4 B/s on 8 B/s
 // links; 1 us per fresh byte; 0.5 s per task; 0.25 s + 1 ms per byte of
-// each receive, charged since 2 cores run 1 worker and 2 communicators;
+// each receive, 0.125 s + 0.5 ms per byte of each send, charged since 2
+// cores run 1 worker and 2 communicators;
 // products at twice the polynomial's time in its split of 1 worker x 1
 // thread), and its
 // 4000x4000 product at tile 2000 has pool-sized tiles and transfers, so
@@ -41,7 +43,7 @@
 // RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-plan="machine-model=%S/Inputs/shared-network.json tile-sizes=2000 gemm=tiled" -mlir-print-debuginfo -o %t.direct
 // RUN: cmm-opt %S/Inputs/big-product.mlir --cmm-attach-machine-model="file=%S/Inputs/shared-network.json" -mlir-print-debuginfo | cmm-opt --cmm-plan="tile-sizes=2000 gemm=tiled" -mlir-print-debuginfo | diff %t.direct -
 // RUN: FileCheck %s --check-prefix=SHARED < %t.direct
-// SHARED: network = 4.000000e+00 : f64, task_overhead = 5.000000e-01 : f64, receive_cpu = 2.500000e-01 : f64, receive_cpu_per_byte = 1.000000e-03 : f64, configurations = [1.000000e+00, 1.000000e+00, 2.000000e+00, 2.000000e+00, 1.000000e+00, 3.000000e+00]
+// SHARED: network = 4.000000e+00 : f64, task_overhead = 5.000000e-01 : f64, receive_cpu = 2.500000e-01 : f64, receive_cpu_per_byte = 1.000000e-03 : f64, send_cpu = 1.250000e-01 : f64, send_cpu_per_byte = 5.000000e-04 : f64, configurations = [1.000000e+00, 1.000000e+00, 2.000000e+00, 2.000000e+00, 1.000000e+00, 3.000000e+00]
 // RUN: cmm-opt %s --cmm-plan="tile-sizes=32" | cmm-opt | FileCheck %s --check-prefix=TOUCH
 //
 // Measured splits (Inputs/measured-splits.json, Table 3): two 4-core nodes

@@ -86,3 +86,9 @@ module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.no
 // expected-error @+1 {{node 'alone' needs a positive memory}}
 module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 1, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64, master_alone = <name = "alone", cores = 2, workers = 1, threads = 2, communicators = 1, memory = 0.0 : f64, time = {}>>} {
 }
+
+// -----
+
+// expected-error @+1 {{node 'n' needs a send_cpu of at least 0}}
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, send_cpu = -1.0e-5 : f64>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
+}

@@ -215,12 +215,14 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
        "nodes[1].wrokers: unknown key (expected one of: name, cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
        "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, "
-       "receive_cpu_s, receive_cpu_s_per_byte, configurations, time)"},
+       "receive_cpu_s, receive_cpu_s_per_byte, send_cpu_s, send_cpu_s_per_byte, "
+       "configurations, time)"},
       {R"({"node_defaults": {"name": "x"}, "nodes": [{}]})",
        "node_defaults.name: unknown key (expected one of: cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
        "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, "
-       "receive_cpu_s, receive_cpu_s_per_byte, configurations, time)"},
+       "receive_cpu_s, receive_cpu_s_per_byte, send_cpu_s, send_cpu_s_per_byte, "
+       "configurations, time)"},
       {R"({"nodes": [{"network_bandwidth_Bps": 0}]})",
        "nodes[0].network_bandwidth_Bps: expected a positive number or \"inf\""},
       {R"({"node_defaults": {"time": {"gemmm": []}}, "nodes": [{}]})",
@@ -503,6 +505,28 @@ TEST(MachineModelTest, ReceiveCpuCountsWhereCommunicatorsShareCores) {
       R"({"nodes": [{"receive_cpu_s_per_byte": -1e-9}]})", bad, error));
   EXPECT_EQ(error,
             "nodes[0].receive_cpu_s_per_byte: expected a non-negative number");
+}
+
+// Sending to another host likewise (cmm-profile measures it between hosts).
+TEST(MachineModelTest, SendCpuCountsWhereCommunicatorsShareCores) {
+  MachineModel m = parseOk(R"({"nodes": [
+    {"cores": 1, "workers": 1, "threads_per_worker": 1, "communicators": 1,
+     "send_cpu_s": 7e-4, "send_cpu_s_per_byte": 1e-8},
+    {"cores": 2, "workers": 1, "threads_per_worker": 1, "communicators": 1,
+     "send_cpu_s": 7e-4, "send_cpu_s_per_byte": 1e-8}]})");
+  EXPECT_DOUBLE_EQ(m.sendCpuTime(0, 1e6), 7e-4 + 1e-2);
+  EXPECT_EQ(m.sendCpuTime(1, 1e6), 0.0);
+  EXPECT_EQ(m.receiveCpuTime(0, 1e6), 0.0);
+  EXPECT_EQ(m.withFreeCommunication().sendCpuTime(0, 1e6), 0.0);
+  DataItem tile;
+  tile.bytes = 1e6;
+  EXPECT_DOUBLE_EQ(MachineCostModel(m).sendCpu(tile, 0), 7e-4 + 1e-2);
+  expectRoundTrip(m);
+  MachineModel bad;
+  std::string error;
+  EXPECT_FALSE(parseMachineModel(R"({"nodes": [{"send_cpu_s": -1}]})", bad,
+                                 error));
+  EXPECT_EQ(error, "nodes[0].send_cpu_s: expected a non-negative number");
 }
 
 TEST(MachineModelTest, PerPairLinks) {

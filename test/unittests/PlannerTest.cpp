@@ -188,6 +188,54 @@ TEST(ReceiveCpu, TheFetcherAlsoPaysTheReceivedPagesFirstTouch) {
   EXPECT_DOUBLE_EQ(r.makespan, 17.5);
 }
 
+namespace {
+/// fanOutCost's times, and node 0 spending `send` CPU seconds of its
+/// workers' time on each tile it sends (NodeSpec::sendCpu).
+class SendsOnWorkers : public TableCostModel {
+public:
+  SendsOnWorkers(int consumers, double transfer, double send)
+      : TableCostModel(fanOutCost(consumers, transfer)), send(send) {}
+  double sendCpu(const DataItem &, unsigned node) const override {
+    return node == 0 ? send : 0;
+  }
+
+private:
+  double send;
+};
+} // namespace
+
+TEST(SendCpu, TheTasksOverlappingASendRunLongerByTheirShare) {
+  // t0 (2 s) on node 0 [0,2]; d0 to node 1 [2,7] costs node 0 2.5 s of CPU,
+  // 0.5 s per second on the wire; c1 on node 0 [2,5] overlaps it for 3 s
+  // and runs 3 + 1.5 s; c0 on node 1 [7,10] is not the sender's. t0 ended
+  // before the send and is not charged.
+  TaskGraph g = fanOut(2, /*pin=*/false);
+  SendsOnWorkers cost(2, 5, 2.5);
+  Schedule plan;
+  plan.placement = {{0, 0, 0, 2}, {1, 0, 7, 10}, {0, 0, 2, 5}};
+  plan.transfers = {{0, 0, 1, 0, 0, 2, 7}};
+  SimulationReport r = simulate(g, cost, plan);
+  EXPECT_DOUBLE_EQ(r.replayed.placement[0].finish, 2);
+  EXPECT_DOUBLE_EQ(r.replayed.placement[2].start, 2);
+  EXPECT_DOUBLE_EQ(r.replayed.placement[2].finish, 6.5);
+  EXPECT_DOUBLE_EQ(r.replayed.placement[1].finish, 10);
+  EXPECT_DOUBLE_EQ(r.makespan, 10);
+  // A send that overlaps no task of its node costs nothing: c1 planned
+  // on node 1 after c0, node 0 idle while d0 is on the wire.
+  plan.placement = {{0, 0, 0, 2}, {1, 0, 7, 10}, {1, 0, 10, 13}};
+  r = simulate(g, cost, plan);
+  EXPECT_DOUBLE_EQ(r.makespan, 13);
+  // A send longer than the task it overlaps charges the overlap only: d0
+  // on the wire [2,12] (10 s, 0.25 s of CPU per second), c1 on node 0
+  // [2,5]: 3 s overlap, 0.75 s more.
+  SendsOnWorkers slow(2, 10, 2.5);
+  plan.placement = {{0, 0, 0, 2}, {1, 0, 12, 15}, {0, 0, 2, 5}};
+  plan.transfers = {{0, 0, 1, 0, 0, 2, 12}};
+  r = simulate(g, slow, plan);
+  EXPECT_DOUBLE_EQ(r.replayed.placement[2].finish, 5.75);
+  EXPECT_DOUBLE_EQ(r.makespan, 15);
+}
+
 TEST(Simulator, MatchesTheSchedulersPrediction) {
   TaskGraph g = fanOut(6, /*pin=*/false);
   TableCostModel cost = fanOutCost(6, 1);

@@ -351,6 +351,9 @@ struct LinkProfile {
   /// per byte, and the fit's error; measured as [bytes, sender CPU s,
   /// receiver CPU s, charged CPU s] per transfer.
   double receiveCpu = 0, receiveCpuPerByte = 0, receiveCpuError = 0;
+  /// Between hosts only: the sending communicator's CPU seconds, fitted
+  /// the same way (0 on shared cores, where the receive is charged both).
+  double sendCpu = 0, sendCpuPerByte = 0, sendCpuError = 0;
   json::Array cpuMeasured;
   bool sharedCores = false; // receive CPU charged with the sender's
 };
@@ -363,6 +366,38 @@ void fitLink(const std::vector<Observation> &points, LinkProfile &out) {
   out.link.bandwidth =
       fit.poly.a[M] > 0 ? 1 / fit.poly.a[M] : scheduling::LinkSpec().bandwidth;
   out.rmsRelativeError = fit.rmsRelativeError;
+}
+
+/// CPU seconds per transfer and per byte fitted to (bytes, CPU seconds)
+/// points by non-negative least squares on the relative error, over the
+/// tiles of 320 KB and up: below that a transfer's CPU is a few
+/// microseconds of polling noise, and a plain fit let the largest tile's
+/// milliseconds set the intercept to 0 (on 2026-11-26 320 KB receives
+/// measured 135-184 us against 93 us from such a fit; PageRank's 2210 of
+/// them ran 2x its prediction). Weighting each point by 1 / its time makes
+/// the 320 KB tiles, a program's common size, count as much as the largest.
+void fitCpu(const std::vector<Observation> &points, double &perTransfer,
+            double &perByte, double &rmsRelativeError) {
+  std::vector<Observation> large;
+  for (const Observation &p : points)
+    if (p.m >= 320000)
+      large.push_back(p);
+  std::vector<double> a, b; // column-major: 1 / t, then MB / t
+  for (const Observation &p : large)
+    a.push_back(1 / p.seconds);
+  for (const Observation &p : large) {
+    a.push_back(p.m * 1e-6 / p.seconds);
+    b.push_back(1.0);
+  }
+  std::vector<double> x = nonNegativeLeastSquares(a, large.size(), 2, b);
+  perTransfer = x[0];
+  perByte = x[1] * 1e-6;
+  double sum = 0;
+  for (const Observation &p : large) {
+    double e = (perTransfer + perByte * p.m) / p.seconds - 1;
+    sum += e * e;
+  }
+  rmsRelativeError = large.empty() ? 0.0 : std::sqrt(sum / large.size());
 }
 
 /// A directed link through the runtime's executor (ExecutorTimings.h): for
@@ -388,7 +423,7 @@ LinkProfile profileExecutorLink(int from, int to, int rank, bool sharedCores) {
   if (!quick)
     tiles.push_back({2000, 2000});
   int count = quick ? 12 : 24;
-  std::vector<Observation> points, cpuPoints;
+  std::vector<Observation> points, cpuPoints, sendPoints;
   for (auto [rows, cols] : tiles) {
     std::vector<double> runs, sent, received, charged;
     for (int r = 0; r < 3; ++r) {
@@ -401,6 +436,7 @@ LinkProfile profileExecutorLink(int from, int to, int rank, bool sharedCores) {
     double bytes = 8.0 * double(rows) * double(cols);
     points.push_back({bytes, 1, 1, std::max(median(runs), 1e-9)});
     cpuPoints.push_back({bytes, 1, 1, std::max(median(charged), 1e-9)});
+    sendPoints.push_back({bytes, 1, 1, std::max(median(sent), 1e-9)});
     out.measured.push_back(json::Array{bytes, median(runs)});
     out.cpuMeasured.push_back(
         json::Array{bytes, median(sent), median(received), median(charged)});
@@ -425,33 +461,14 @@ LinkProfile profileExecutorLink(int from, int to, int rank, bool sharedCores) {
   } else {
     fitLink(points, out);
   }
-  // Non-negative least squares on the relative error, over the tiles of
-  // 320 KB and up: below that a receive's CPU is a few microseconds of
-  // polling noise, and a plain fit let the largest tile's milliseconds set
-  // the intercept to 0 (on 2026-11-26 320 KB receives measured 135-184 us
-  // against 93 us from such a fit; PageRank's 2210 of them ran 2x its
-  // prediction). Weighting each point by 1 / its time makes the 320 KB
-  // tiles, a program's common size, count as much as the largest.
-  std::vector<Observation> large;
-  for (const Observation &p : cpuPoints)
-    if (p.m >= 320000)
-      large.push_back(p);
-  std::vector<double> a, b; // column-major: 1 / t, then MB / t
-  for (const Observation &p : large)
-    a.push_back(1 / p.seconds);
-  for (const Observation &p : large) {
-    a.push_back(p.m * 1e-6 / p.seconds);
-    b.push_back(1.0);
-  }
-  std::vector<double> x = nonNegativeLeastSquares(a, large.size(), 2, b);
-  out.receiveCpu = x[0];
-  out.receiveCpuPerByte = x[1] * 1e-6;
-  double sum = 0;
-  for (const Observation &p : large) {
-    double e = (out.receiveCpu + out.receiveCpuPerByte * p.m) / p.seconds - 1;
-    sum += e * e;
-  }
-  out.receiveCpuError = large.empty() ? 0.0 : std::sqrt(sum / large.size());
+  fitCpu(cpuPoints, out.receiveCpu, out.receiveCpuPerByte,
+         out.receiveCpuError);
+  // Over TCP the sender's kernel works for about as long as the wire
+  // carries the tile (on the emulated cluster, 2026-11-27: 10 ns per byte
+  // sent on a 1 Gbit/s link, against 2.4 ns received); on a host without a
+  // spare core that is its workers' time (MachineModel.h, sendCpu).
+  if (!sharedCores)
+    fitCpu(sendPoints, out.sendCpu, out.sendCpuPerByte, out.sendCpuError);
   return out;
 }
 
@@ -895,6 +912,19 @@ int main(int argc, char **argv) {
       node.receiveCpu /= into;
       node.receiveCpuPerByte /= into;
     }
+    // The send CPU: the mean over the executor links out of this rank to
+    // other hosts (a link within a host charges it to the receive).
+    unsigned outOf = 0;
+    for (const LinkProfile &l : executorLinks)
+      if (l.from == r && !l.sharedCores) {
+        node.sendCpu += l.sendCpu;
+        node.sendCpuPerByte += l.sendCpuPerByte;
+        ++outOf;
+      }
+    if (outOf) {
+      node.sendCpu /= outOf;
+      node.sendCpuPerByte /= outOf;
+    }
     for (const json::Value &c : *o.getArray("configurations")) {
       const json::Array &a = *c.getAsArray();
       node.configurations.push_back({unsigned(*a[0].getAsInteger()),
@@ -961,6 +991,9 @@ int main(int argc, char **argv) {
       entry["receive_cpu_s"] = l.receiveCpu;
       entry["receive_cpu_s_per_byte"] = l.receiveCpuPerByte;
       entry["receive_cpu_rms_relative_error"] = l.receiveCpuError;
+      entry["send_cpu_s"] = l.sendCpu;
+      entry["send_cpu_s_per_byte"] = l.sendCpuPerByte;
+      entry["send_cpu_rms_relative_error"] = l.sendCpuError;
       // [bytes, sender CPU s, receiver CPU s, charged CPU s] per transfer
       // (charged: the receiver's, plus the sender's on shared cores).
       entry["cpu_measured"] = std::move(l.cpuMeasured);

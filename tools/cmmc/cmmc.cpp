@@ -188,6 +188,13 @@ static cl::opt<planning::SchedulerKind>
                     cl::init(planning::SchedulerKind::HEFT),
                     planning::schedulerKindValues(), cl::cat(planCategory));
 
+static cl::opt<bool> tileCache(
+    "tile-cache",
+    cl::desc("Reuse tiles already on a node (the node-level tile cache, paper "
+             "section 3.2); --tile-cache=false sends a tile for every use on "
+             "another node"),
+    cl::init(true), cl::cat(planCategory));
+
 static cl::opt<planning::DynamicTiling> dynamicTiling(
     "dynamic-tiling",
     cl::desc("Start matrices with fewer tiles than workers in sub-tiles "
@@ -246,6 +253,7 @@ static cmm::DefaultPipelineOptions pipelineOptions(unsigned nodes,
   plan.machineModel = machineModelPath;
   plan.nodes = nodes;
   plan.scheduler = schedulerChoice;
+  plan.tileCache = tileCache;
   plan.gemm = gemmChoice;
   plan.configure = configure;
   plan.dynamicTiling = dynamicTiling;

@@ -40,6 +40,12 @@ public:
   virtual double receiveCpu(const DataItem &data, unsigned node) const {
     return 0;
   }
+  /// Worker seconds `node` loses sending `data` to another node (0 where
+  /// the node has a spare core): the simulator charges it to the task the
+  /// node runs while the send starts.
+  virtual double sendCpu(const DataItem &data, unsigned node) const {
+    return 0;
+  }
 
   /// Means over nodes / over ordered pairs of distinct nodes (HEFT ranks).
   double averageTaskTime(const Task &task, TaskId id) const;
@@ -75,6 +81,9 @@ public:
   }
   double receiveCpu(const DataItem &data, unsigned node) const override {
     return model.receiveCpuTime(node, data.bytes);
+  }
+  double sendCpu(const DataItem &data, unsigned node) const override {
+    return model.sendCpuTime(node, data.bytes);
   }
   /// latency + bytes / bandwidth is linear in bytes, so its mean over node
   /// pairs is mean latency + bytes * mean 1/bandwidth, both computed once

@@ -90,6 +90,15 @@ struct NodeSpec {
   /// so on a node whose workers and communicators need more cores than it
   /// has (oversubscribed()) every receive is time the workers lose.
   double receiveCpu = 0, receiveCpuPerByte = 0;
+  /// CPU seconds the node's communicator takes to send a transfer to
+  /// another host, per transfer and per byte (JSON "send_cpu_s",
+  /// "send_cpu_s_per_byte"; cmm-profile: the sending communicator's
+  /// getrusage time between ranks on different hosts, where a TCP send
+  /// costs the sender's kernel about as long as the wire takes). Charged,
+  /// like a receive, only where the node is oversubscribed(), to the task
+  /// the node runs while the send starts (Simulator.cpp). A link within a
+  /// host charges both ends' CPU to the receive instead.
+  double sendCpu = 0, sendCpuPerByte = 0;
   /// The workers' threads and the communicators together need more cores
   /// than the node has: communication takes CPU from the workers.
   bool oversubscribed() const {
@@ -143,6 +152,8 @@ struct MachineModel {
   /// node's receive CPU where it is oversubscribed, else 0 (a spare core
   /// runs the communicator).
   double receiveCpuTime(unsigned node, double bytes) const;
+  /// The same for sending `bytes` from `node` (NodeSpec::sendCpu).
+  double sendCpuTime(unsigned node, double bytes) const;
   unsigned totalWorkers() const;
 
   /// The same machine with `count` nodes: node 0 as is, the others copies of
@@ -174,6 +185,7 @@ inline bool operator==(const NodeSpec &a, const NodeSpec &b) {
          a.networkBandwidth == b.networkBandwidth &&
          a.receiveCpu == b.receiveCpu &&
          a.receiveCpuPerByte == b.receiveCpuPerByte &&
+         a.sendCpu == b.sendCpu && a.sendCpuPerByte == b.sendCpuPerByte &&
          a.configurations == b.configurations && a.time == b.time;
 }
 inline bool operator==(const LinkSpec &a, const LinkSpec &b) {

@@ -96,7 +96,9 @@ static LogicalResult verifyNode(function_ref<InFlightDiagnostic()> emitError,
        {std::pair{"first_touch", spec.getFirstTouch()},
         std::pair{"task_overhead", spec.getTaskOverhead()},
         std::pair{"receive_cpu", spec.getReceiveCpu()},
-        std::pair{"receive_cpu_per_byte", spec.getReceiveCpuPerByte()}})
+        std::pair{"receive_cpu_per_byte", spec.getReceiveCpuPerByte()},
+        std::pair{"send_cpu", spec.getSendCpu()},
+        std::pair{"send_cpu_per_byte", spec.getSendCpuPerByte()}})
     if (value && !(value.getValueAsDouble() >= 0))
       return emitError() << "node '" << spec.getName() << "' needs a " << key
                          << " of at least 0";

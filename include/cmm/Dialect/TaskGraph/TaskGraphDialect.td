@@ -97,9 +97,11 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
     (`first_touch`, absent: 0), the bandwidth the node's communicators
     share (`network`, bytes per second, absent: unlimited), the
     runtime's seconds per task beyond its kernel (`task_overhead`, absent:
-    0) and the CPU seconds a receive takes per transfer and per byte
-    (`receive_cpu`, `receive_cpu_per_byte`, absent: 0; charged to the
-    workers where they and the communicators need more than the cores), and
+    0), the CPU seconds a receive takes per transfer and per byte
+    (`receive_cpu`, `receive_cpu_per_byte`, absent: 0) and a send to
+    another host (`send_cpu`, `send_cpu_per_byte`, absent: 0), both
+    charged to the workers where they and the communicators need more than
+    the cores, and
     the splits of its cores cmm-profile timed (`configurations`: workers,
     threads and gemm factor of each, three numbers a split; absent: none).
 
@@ -118,6 +120,8 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
                         OptionalParameter<"::mlir::FloatAttr">:$task_overhead,
                         OptionalParameter<"::mlir::FloatAttr">:$receive_cpu,
                         OptionalParameter<"::mlir::FloatAttr">:$receive_cpu_per_byte,
+                        OptionalParameter<"::mlir::FloatAttr">:$send_cpu,
+                        OptionalParameter<"::mlir::FloatAttr">:$send_cpu_per_byte,
                         OptionalParameter<"::mlir::DenseF64ArrayAttr">:$configurations);
   let assemblyFormat = "`<` struct(params) `>`";
 }
