@@ -82,21 +82,20 @@ class Runner:
         if not os.path.exists(examples):
             os.symlink(os.path.join(self.root, "examples"), examples)
 
+    def cmmc_run(self, prog, extra):
+        """cmmc on `prog` for the cluster's 2 nodes and model."""
+        args = [self.cmmc, os.path.join(self.root, prog), "--nodes=2",
+                "--machine-model=" + os.path.abspath(self.opts.model)] + extra
+        return subprocess.run(args, check=True, capture_output=True,
+                              text=True, cwd=self.root).stdout
+
     def compile(self, prog, extra, name):
         exe = os.path.join(self.bindir, name)
-        args = [self.cmmc, os.path.join(self.root, prog), "--nodes=2",
-                "--machine-model=" + os.path.abspath(self.opts.model),
-                "-o", exe] + extra
-        subprocess.run(args, check=True, capture_output=True, text=True,
-                       cwd=self.root)
+        self.cmmc_run(prog, ["-o", exe] + extra)
         return exe
 
     def plan(self, prog, extra):
-        args = [self.cmmc, os.path.join(self.root, prog), "--nodes=2",
-                "--machine-model=" + os.path.abspath(self.opts.model),
-                "--emit=plan"] + extra
-        return subprocess.run(args, check=True, capture_output=True,
-                              text=True, cwd=self.root).stdout
+        return self.cmmc_run(prog, ["--emit=plan"] + extra)
 
     def run(self, exe, count_bytes=False, repeat=None):
         """Median over `repeat` runs (default --repeat): (tile, predicted,

@@ -400,6 +400,26 @@ void fitCpu(const std::vector<Observation> &points, double &perTransfer,
   rmsRelativeError = large.empty() ? 0.0 : std::sqrt(sum / large.size());
 }
 
+/// The mean per-transfer and per-byte CPU (the `perTransfer` and `perByte`
+/// fields) over the links `take` selects; 0 when it selects none.
+template <typename Take>
+void meanCpu(const std::vector<LinkProfile> &links, Take take,
+             double LinkProfile::*perTransfer, double LinkProfile::*perByte,
+             double &meanPerTransfer, double &meanPerByte) {
+  unsigned count = 0;
+  meanPerTransfer = meanPerByte = 0;
+  for (const LinkProfile &l : links)
+    if (take(l)) {
+      meanPerTransfer += l.*perTransfer;
+      meanPerByte += l.*perByte;
+      ++count;
+    }
+  if (count) {
+    meanPerTransfer /= count;
+    meanPerByte /= count;
+  }
+}
+
 /// A directed link through the runtime's executor (ExecutorTimings.h): for
 /// tiles of 1.6 KB to 8 MB (32 MB), the median over three runs of the mean
 /// seconds per transfer, fitted as latency + bytes / bandwidth. Collective;
@@ -900,31 +920,18 @@ int main(int argc, char **argv) {
     node.taskOverhead = *o.getNumber("task_overhead");
     if (std::optional<double> b = o.getNumber("network_bandwidth"))
       node.networkBandwidth = *b;
-    // The receive CPU: the mean over the executor links into this rank.
-    unsigned into = 0;
-    for (const LinkProfile &l : executorLinks)
-      if (l.to == r) {
-        node.receiveCpu += l.receiveCpu;
-        node.receiveCpuPerByte += l.receiveCpuPerByte;
-        ++into;
-      }
-    if (into) {
-      node.receiveCpu /= into;
-      node.receiveCpuPerByte /= into;
-    }
-    // The send CPU: the mean over the executor links out of this rank to
-    // other hosts (a link within a host charges it to the receive).
-    unsigned outOf = 0;
-    for (const LinkProfile &l : executorLinks)
-      if (l.from == r && !l.sharedCores) {
-        node.sendCpu += l.sendCpu;
-        node.sendCpuPerByte += l.sendCpuPerByte;
-        ++outOf;
-      }
-    if (outOf) {
-      node.sendCpu /= outOf;
-      node.sendCpuPerByte /= outOf;
-    }
+    // The receive CPU: the mean over the executor links into this rank;
+    // the send CPU: over those out of it to other hosts (a link within a
+    // host charges it to the receive).
+    meanCpu(
+        executorLinks, [&](const LinkProfile &l) { return l.to == r; },
+        &LinkProfile::receiveCpu, &LinkProfile::receiveCpuPerByte,
+        node.receiveCpu, node.receiveCpuPerByte);
+    meanCpu(
+        executorLinks,
+        [&](const LinkProfile &l) { return l.from == r && !l.sharedCores; },
+        &LinkProfile::sendCpu, &LinkProfile::sendCpuPerByte, node.sendCpu,
+        node.sendCpuPerByte);
     for (const json::Value &c : *o.getArray("configurations")) {
       const json::Array &a = *c.getAsArray();
       node.configurations.push_back({unsigned(*a[0].getAsInteger()),

@@ -41,8 +41,8 @@ public:
     return 0;
   }
   /// Worker seconds `node` loses sending `data` to another node (0 where
-  /// the node has a spare core): the simulator charges it to the task the
-  /// node runs while the send starts.
+  /// the node has a spare core): the simulator spreads it over the send's
+  /// time on the wire and charges the node's tasks that overlap it.
   virtual double sendCpu(const DataItem &data, unsigned node) const {
     return 0;
   }

@@ -95,9 +95,9 @@ struct NodeSpec {
   /// "send_cpu_s_per_byte"; cmm-profile: the sending communicator's
   /// getrusage time between ranks on different hosts, where a TCP send
   /// costs the sender's kernel about as long as the wire takes). Charged,
-  /// like a receive, only where the node is oversubscribed(), to the task
-  /// the node runs while the send starts (Simulator.cpp). A link within a
-  /// host charges both ends' CPU to the receive instead.
+  /// like a receive, only where the node is oversubscribed(), to the
+  /// node's tasks that overlap the send, each by its share (Simulator.cpp).
+  /// A link within a host charges both ends' CPU to the receive instead.
   double sendCpu = 0, sendCpuPerByte = 0;
   /// The workers' threads and the communicators together need more cores
   /// than the node has: communication takes CPU from the workers.
