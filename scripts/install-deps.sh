@@ -7,7 +7,7 @@ packages=(
   cmake g++ make ninja-build
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
   libopenblas-dev libopenmpi-dev openmpi-bin
-  libgtest-dev python3 python3-numpy
+  libgtest-dev libsleef-dev python3 python3-numpy
 )
 
 # --bench: also the peers and tools of bench/ (Octave, ScaLAPACK).

@@ -7,7 +7,9 @@
 using namespace mlir;
 using namespace cmm;
 
-static bool isMatrixProduct(Operation *op) { return isa<MatmulOp, PowOp>(op); }
+static bool isMatrixProduct(Operation *op) {
+  return isa<MatmulOp, GemmOp, PowOp>(op);
+}
 
 double cmm::flopsOf(Operation *op) {
   if (auto semantics = dyn_cast<OpSemantics>(op))

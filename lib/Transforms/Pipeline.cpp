@@ -6,7 +6,8 @@
 // ordered; chain ordering then decides, by cost, between squaring and vector
 // products for powers inside larger chains; the powers it keeps are expanded
 // into explicit squarings last. A static pass after the dynamic one cleans up
-// what it exposes.
+// what it exposes. Transposes are folded into the products that read them
+// last, once nothing else needs to see them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,7 @@ void cmm::buildSimplifyPipeline(OpPassManager &pm,
   f.addPass(createCSEPass());
   f.addPass(createAlgebraicSimplify());
   f.addPass(createCSEPass());
+  f.addPass(createFoldTransposes());
   if (options.flopReport)
     f.addPass(createFlopReport(FlopReportOptions{"after"}));
 }

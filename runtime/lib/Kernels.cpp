@@ -3,6 +3,7 @@
 #include "cmmrt/Kernels.h"
 
 #include "cmmrt/Format.h"
+#include "cmmrt/VectorMath.h"
 
 #include <cblas.h>
 
@@ -51,30 +52,64 @@ Matrix cmmrt::range(int64_t start, int64_t stop) {
   return m;
 }
 
+namespace {
+bool isSymmetric(const Matrix &c) {
+  for (int64_t i = 0; i < c.rows(); ++i)
+    for (int64_t j = 0; j < i; ++j)
+      if (c(i, j) != c(j, i))
+        return false;
+  return true;
+}
+} // namespace
+
 void cmmrt::multiplyAdd(const Matrix &a, const Matrix &b, double beta,
-                        Matrix &c) {
-  assert(a.cols() == b.rows() && c.rows() == a.rows() && c.cols() == b.cols() &&
-         "matmul shape mismatch");
-  if (a.cols() == 0 || c.size() == 0)
+                        Matrix &c, bool transposeA, bool transposeB) {
+  const int64_t m = transposeA ? a.cols() : a.rows(),
+                k = transposeA ? a.rows() : a.cols(),
+                n = transposeB ? b.rows() : b.cols();
+  assert(k == (transposeB ? b.cols() : b.rows()) && c.rows() == m &&
+         c.cols() == n && "matmul shape mismatch");
+  if (k == 0 || c.size() == 0)
     return;
+  const CBLAS_TRANSPOSE opA = transposeA ? CblasTrans : CblasNoTrans,
+                        opB = transposeB ? CblasTrans : CblasNoTrans;
   // Matrix-vector products on dgemv: dgemm with one column streams the
-  // matrix several times slower.
-  if (b.cols() == 1)
-    cblas_dgemv(CblasRowMajor, CblasNoTrans, a.rows(), a.cols(), 1.0, a.data(),
-                a.cols(), b.data(), 1, beta, c.data(), 1);
-  else if (a.rows() == 1)
-    cblas_dgemv(CblasRowMajor, CblasTrans, b.rows(), b.cols(), 1.0, b.data(),
-                b.cols(), a.data(), 1, beta, c.data(), 1);
-  else
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, a.rows(), b.cols(),
-                a.cols(), 1.0, a.data(), a.cols(), b.data(), b.cols(), beta,
-                c.data(), c.cols());
+  // matrix several times slower. A vector is contiguous transposed or not.
+  if (n == 1) {
+    cblas_dgemv(CblasRowMajor, opA, a.rows(), a.cols(), 1.0, a.data(), a.cols(),
+                b.data(), 1, beta, c.data(), 1);
+    return;
+  }
+  if (m == 1) { // c' = op(B)' * op(A)'
+    cblas_dgemv(CblasRowMajor, transposeB ? CblasNoTrans : CblasTrans, b.rows(),
+                b.cols(), 1.0, b.data(), b.cols(), a.data(), 1, beta, c.data(),
+                1);
+    return;
+  }
+  // A' * A and A * A': dsyrk computes the upper triangle (half the flops of
+  // dgemm, as NumPy does for A.T @ A); the lower one is its mirror. With an
+  // accumulator, only where that is symmetric too (a tiled product's
+  // diagonal tile accumulates symmetric partial products).
+  if (a.data() == b.data() && transposeA != transposeB &&
+      (beta == 0.0 || isSymmetric(c))) {
+    cblas_dsyrk(CblasRowMajor, CblasUpper, opA, n, k, 1.0, a.data(), a.cols(),
+                beta, c.data(), c.cols());
+    const int64_t block = 64; // the mirror in blocks, to stay in cache
+    for (int64_t i0 = 0; i0 < n; i0 += block)
+      for (int64_t j0 = 0; j0 <= i0; j0 += block)
+        for (int64_t i = i0; i < std::min(n, i0 + block); ++i)
+          for (int64_t j = j0; j < std::min(i, j0 + block); ++j)
+            c(i, j) = c(j, i);
+    return;
+  }
+  cblas_dgemm(CblasRowMajor, opA, opB, m, n, k, 1.0, a.data(), a.cols(),
+              b.data(), b.cols(), beta, c.data(), c.cols());
 }
 
-Matrix cmmrt::matmul(const Matrix &a, const Matrix &b) {
-  assert(a.cols() == b.rows() && "matmul shape mismatch");
-  Matrix c(a.rows(), b.cols());
-  multiplyAdd(a, b, 0.0, c);
+Matrix cmmrt::matmul(const Matrix &a, const Matrix &b, bool transposeA,
+                     bool transposeB) {
+  Matrix c(transposeA ? a.cols() : a.rows(), transposeB ? b.rows() : b.cols());
+  multiplyAdd(a, b, 0.0, c, transposeA, transposeB);
   return c;
 }
 
@@ -306,25 +341,22 @@ void cmmrt::broadcastTo(BinaryFn fn, const Matrix &a, const Matrix &b,
 }
 
 double cmmrt::applyMap(MapFn fn, double x) {
+  if (isVectorMathFunction(fn)) { // the same code path as a whole tile's
+    double y;
+    vectorMap(fn, &x, &y, 1);
+    return y;
+  }
   switch (fn) {
   case MapFn::Sqrt:
     return std::sqrt(x);
-  case MapFn::Exp:
-    return std::exp(x);
-  case MapFn::Log:
-    return std::log(x);
   case MapFn::Abs:
     return std::fabs(x);
-  case MapFn::Sin:
-    return std::sin(x);
-  case MapFn::Cos:
-    return std::cos(x);
-  case MapFn::Tanh:
-    return std::tanh(x);
   case MapFn::Floor:
     return std::floor(x);
   case MapFn::Round:
     return std::nearbyint(x); // ties to even in the default rounding mode
+  default:
+    break;
   }
   return x;
 }
@@ -351,9 +383,12 @@ void cmmrt::mapInPlace(MapFn fn, Matrix &r) {
     for (int64_t e = 0; e < n; ++e)
       x[e] = std::sqrt(x[e]);
     break;
-  default:
+  case MapFn::Round:
     for (int64_t e = 0; e < n; ++e)
-      x[e] = applyMap(fn, x[e]);
+      x[e] = std::nearbyint(x[e]);
+    break;
+  default: // exp, log, sin, cos, tanh: SLEEF on the CPU's widest vectors
+    vectorMap(fn, x, x, n);
   }
 }
 

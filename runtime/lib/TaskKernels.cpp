@@ -267,12 +267,18 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
       c = reuse && reuseInput == 2 ? std::move(*reuse) : *inputs[2].tile;
       beta = 1.0;
     }
-    if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols()) {
+    // A tile of A' is the transposed tile of A: read so (dgemm's TRANSA).
+    const bool ta = op->a & plan::kTransposeLhs,
+               tb = op->a & plan::kTransposeRhs;
+    const int64_t m = ta ? a.cols() : a.rows(), k = ta ? a.rows() : a.cols(),
+                  k2 = tb ? b.cols() : b.rows(), n = tb ? b.rows() : b.cols();
+    if (k != k2 || c.rows() != m || c.cols() != n) {
       error = "tile shapes do not agree: " + shapeString(a.rows(), a.cols()) +
-              " * " + shapeString(b.rows(), b.cols());
+              (ta ? "'" : "") + " * " + shapeString(b.rows(), b.cols()) +
+              (tb ? "'" : "");
       return false;
     }
-    multiplyAdd(a, b, beta, c);
+    multiplyAdd(a, b, beta, c, ta, tb);
     return true;
   }
   case TaskKind::Elementwise:

@@ -26,15 +26,17 @@ double cmmrt::distributedGemmMemory(double planned) {
 
 namespace {
 
-/// The product's m, n, k from its op: a matmul (inRows x inCols times
-/// inCols x cols) or a step of a matrix power (n x n).
+/// The product's m, n, k from its op: a matmul (rows x k times k x cols,
+/// its first operand inRows x inCols as stored, k x rows when it is read
+/// transposed: the gang gets that operand's transpose as tiles) or a step
+/// of a matrix power (n x n).
 void productShape(const Op &op, int64_t &m, int64_t &n, int64_t &k) {
   if (op.code == OpCode::Pow) {
     m = n = k = op.rows;
     return;
   }
-  m = op.inRows;
-  k = op.inCols;
+  m = op.rows;
+  k = (op.a & plan::kTransposeLhs) ? op.inRows : op.inCols;
   n = op.cols;
 }
 

@@ -17,6 +17,30 @@ func.func @matmul_result(%a: tensor<2x3xf64>, %b: tensor<3x5xf64>) {
 
 // -----
 
+func.func @gemm_inner(%a: tensor<2x3xf64>, %b: tensor<3x5xf64>) {
+  // expected-error @+1 {{'cmm.gemm' op inner dimensions differ: 3x2 (transposed) * 3x5}}
+  %0 = cmm.gemm %a transposed, %b : (tensor<2x3xf64>, tensor<3x5xf64>) -> tensor<3x5xf64>
+  return
+}
+
+// -----
+
+func.func @gemm_result(%a: tensor<2x3xf64>, %b: tensor<5x3xf64>) {
+  // expected-error @+1 {{'cmm.gemm' op result shape 2x3 does not match 2x5}}
+  %0 = cmm.gemm %a, %b transposed : (tensor<2x3xf64>, tensor<5x3xf64>) -> tensor<2x3xf64>
+  return
+}
+
+// -----
+
+func.func @gemm_no_transpose(%a: tensor<2x3xf64>, %b: tensor<3x5xf64>) {
+  // expected-error @+1 {{'cmm.gemm' op transposes neither operand: that product is 'cmm.matmul'}}
+  %0 = cmm.gemm %a, %b : (tensor<2x3xf64>, tensor<3x5xf64>) -> tensor<2x5xf64>
+  return
+}
+
+// -----
+
 func.func @add_mismatch(%a: tensor<2x3xf64>, %b: tensor<3x2xf64>) {
   // expected-error @+1 {{'cmm.add' op operand shapes 2x3 and 3x2 do not broadcast}}
   %0 = cmm.add %a, %b : (tensor<2x3xf64>, tensor<3x2xf64>) -> tensor<2x3xf64>

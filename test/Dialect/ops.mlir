@@ -43,6 +43,12 @@ func.func @linalg(%a: tensor<2x3xf64>, %b: tensor<3x4xf64>, %s: tensor<3x3xf64>,
                   %r: tensor<3x2xf64>) {
   // CHECK: cmm.matmul %[[A]], %[[B]] : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
   %0 = cmm.matmul %a, %b : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  // CHECK: cmm.gemm %[[A]] transposed, %[[A]] : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<3x3xf64>
+  %g0 = cmm.gemm %a transposed, %a : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<3x3xf64>
+  // CHECK: cmm.gemm %[[B]] transposed, %[[A]] transposed : (tensor<3x4xf64>, tensor<2x3xf64>) -> tensor<4x2xf64>
+  %g1 = cmm.gemm %b transposed, %a transposed : (tensor<3x4xf64>, tensor<2x3xf64>) -> tensor<4x2xf64>
+  // CHECK: cmm.gemm %[[A]], %[[S]] transposed : (tensor<2x3xf64>, tensor<3x3xf64>) -> tensor<2x3xf64>
+  %g2 = cmm.gemm %a, %s transposed : (tensor<2x3xf64>, tensor<3x3xf64>) -> tensor<2x3xf64>
   // CHECK: cmm.pow %[[S]], 3 : tensor<3x3xf64>
   %1 = cmm.pow %s, 3 : tensor<3x3xf64>
   // CHECK: cmm.pow %[[S]], 0 : tensor<3x3xf64>
@@ -225,6 +231,8 @@ func.func @effects(%m: tensor<1x100xf64>) {
 // GENERIC: "cmm.rand"() <{call_id = 9223372036854775807 : i64, distribution = 1 : i32, seed = 20260101 : i64}> : () -> tensor<3x1xf64>
 // GENERIC: "cmm.load"() <{path = "data/a.npy"}> : () -> tensor<200x200xf64>
 // GENERIC-LABEL: sym_name = "linalg"
+// GENERIC: "cmm.gemm"(%{{.*}}, %{{.*}}) <{transpose_lhs}>
+// GENERIC: "cmm.gemm"(%{{.*}}, %{{.*}}) <{transpose_lhs, transpose_rhs}>
 // GENERIC: "cmm.pow"(%{{.*}}) <{exponent = 3 : i64}>
 // GENERIC: "cmm.scale"(%{{.*}}) <{factor = 2.500000e+00 : f64}>
 // GENERIC-LABEL: sym_name = "maps"

@@ -29,6 +29,80 @@ TEST(Kernels, Matmul) {
   expectNear(matmul(a, b), make(2, 2, {58, 64, 139, 154}));
 }
 
+/// A naive triple loop: the oracle for the BLAS paths.
+static Matrix naiveProduct(const Matrix &a, const Matrix &b) {
+  Matrix c(a.rows(), b.cols());
+  for (int64_t i = 0; i < a.rows(); ++i)
+    for (int64_t j = 0; j < b.cols(); ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < a.cols(); ++k)
+        s += a(i, k) * b(k, j);
+      c(i, j) = s;
+    }
+  return c;
+}
+
+static Matrix randomMatrix(int64_t r, int64_t c, unsigned seed) {
+  std::mt19937 random(seed);
+  std::normal_distribution<double> normal;
+  Matrix m(r, c);
+  for (int64_t i = 0; i < m.size(); ++i)
+    m.data()[i] = normal(random);
+  return m;
+}
+
+TEST(Kernels, TransposedOperandsAreReadInPlace) {
+  // Every flag combination on dgemm, dgemv (a vector on either side, as a
+  // row or a column) and dsyrk shapes, against the naive product of the
+  // explicit transposes.
+  struct Shape {
+    int64_t m, k, n;
+  } shapes[] = {{5, 7, 4}, {1, 7, 4}, {5, 7, 1}, {1, 7, 1}, {6, 1, 3}};
+  for (Shape s : shapes)
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        Matrix a = ta ? randomMatrix(s.k, s.m, 1) : randomMatrix(s.m, s.k, 1);
+        Matrix b = tb ? randomMatrix(s.n, s.k, 2) : randomMatrix(s.k, s.n, 2);
+        Matrix expected =
+            naiveProduct(ta ? transpose(a) : a, tb ? transpose(b) : b);
+        expectNear(matmul(a, b, ta, tb), expected);
+        // Accumulating: C = op(A) op(B) + C.
+        Matrix c = randomMatrix(s.m, s.n, 3), sum = c;
+        for (int64_t i = 0; i < sum.size(); ++i)
+          sum.data()[i] += expected.data()[i];
+        multiplyAdd(a, b, 1.0, c, ta, tb);
+        expectNear(c, sum);
+      }
+}
+
+TEST(Kernels, SymmetricProductsOnDsyrkAreWholeAndSymmetric) {
+  Matrix a = randomMatrix(9, 6, 4);
+  Matrix ata = matmul(a, a, /*transposeA=*/true, false);
+  Matrix aat = matmul(a, a, false, /*transposeB=*/true);
+  expectNear(ata, naiveProduct(transpose(a), a));
+  expectNear(aat, naiveProduct(a, transpose(a)));
+  for (int64_t i = 0; i < 6; ++i)
+    for (int64_t j = 0; j < 6; ++j)
+      EXPECT_EQ(ata(i, j), ata(j, i)); // the mirror, bit for bit
+  // Accumulating onto a symmetric C (a diagonal tile's partial sums) stays
+  // on dsyrk; onto a non-symmetric C it must not (dsyrk would keep only
+  // C's upper triangle).
+  Matrix c = ata, skew = ata;
+  skew(0, 1) += 1.0;
+  multiplyAdd(a, a, 1.0, c, true, false);
+  Matrix twice = ata;
+  for (int64_t i = 0; i < twice.size(); ++i)
+    twice.data()[i] *= 2;
+  expectNear(c, twice);
+  multiplyAdd(a, a, 1.0, skew, true, false);
+  twice(0, 1) += 1.0;
+  expectNear(skew, twice);
+  // A 70x70 result crosses the 64-element blocks of the mirror.
+  Matrix tall = randomMatrix(70, 5, 5);
+  expectNear(matmul(tall, tall, false, true),
+             naiveProduct(tall, transpose(tall)));
+}
+
 TEST(Kernels, PowerBySquaringEqualsRepeatedProducts) {
   Matrix a = make(2, 2, {1, 1, 1, 0}); // Fibonacci matrix
   // [[1,1],[1,0]]^10 = [[F11, F10], [F10, F9]] = [[89, 55], [55, 34]]

@@ -155,6 +155,50 @@ TEST(TaskKernels, GemmAccChainEqualsTheProduct) {
   EXPECT_NE(error.find("do not agree"), std::string::npos);
 }
 
+TEST(TaskKernels, TransposedGemmReadsTilesOfTheStoredOperand) {
+  // C = A' * B' with A 7x5, B 4x7 (C 5x4), as the tiler cuts it at tile
+  // size 3: tile (i, k) of A' is tile (k, i) of A, tile (k, j) of B' is
+  // tile (j, k) of B, ragged at the edges (7 = 3 + 3 + 1).
+  Matrix a = randomMatrix(7, 5, 4), b = randomMatrix(4, 7, 5);
+  Matrix expected = matmul(transpose(a), transpose(b));
+  Op product = op(OpCode::Matmul, 5, 4);
+  product.a = kTransposeLhs | kTransposeRhs;
+  auto extent = [](int64_t n, int64_t t) {
+    return std::min<int64_t>(3, n - 3 * t);
+  };
+  for (int64_t i = 0; i < 2; ++i)     // C's row tiles: 3 + 2
+    for (int64_t j = 0; j < 2; ++j) { // C's column tiles: 3 + 1
+      int64_t rows = extent(5, i), cols = extent(4, j);
+      Matrix acc;
+      for (int64_t k = 0; k < 3; ++k) { // inner tiles: 3 + 3 + 1
+        int64_t depth = extent(7, k);
+        Matrix ak = block(a, 3 * k, 3 * i, depth, rows);
+        Matrix bk = block(b, 3 * j, 3 * k, cols, depth);
+        OneTask task(product, k ? TaskKind::GemmAcc : TaskKind::Gemm,
+                     {slot(rows, cols, 3 * i, 3 * j)});
+        std::vector<TileRef> inputs{{&ak, 3 * k, 3 * i}, {&bk, 3 * j, 3 * k}};
+        if (k)
+          inputs.push_back({&acc, 3 * i, 3 * j});
+        std::vector<Matrix> out;
+        std::string error;
+        ASSERT_TRUE(task.run(inputs, out, error)) << error;
+        acc = std::move(out[0]);
+      }
+      EXPECT_LT(relativeError(acc, block(expected, 3 * i, 3 * j, rows, cols)),
+                1e-15);
+    }
+  // Read without the flag, the same tiles do not agree.
+  OneTask plain(op(OpCode::Matmul, 3, 3), TaskKind::Gemm, {slot(3, 3)});
+  Matrix a0 = block(a, 0, 0, 3, 3), b0 = block(b, 0, 0, 3, 3);
+  Matrix a1 = block(a, 0, 0, 3, 2);
+  std::vector<Matrix> out;
+  std::string error;
+  EXPECT_FALSE(plain.run({{&a1, 0, 0}, {&b0, 0, 0}}, out, error));
+  OneTask flagged(product, TaskKind::Gemm, {slot(2, 3)});
+  EXPECT_FALSE(flagged.run({{&a0, 0, 0}, {&b0, 0, 0}}, out, error));
+  EXPECT_NE(error.find("3x3' * 3x3'"), std::string::npos) << error;
+}
+
 TEST(TaskKernels, ReductionsOfTilesEqualTheWholeReduction) {
   Matrix m = randomMatrix(6, 5, 4);
   m(2, 3) = -7.0;

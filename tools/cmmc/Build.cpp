@@ -87,9 +87,9 @@ bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
                                    "-L" + libDir,
                                    "-lcmmrt_mpi",
                                    "-lcmmrt"};
-  SmallVector<StringRef> blas;
-  StringRef(CMMC_BLAS_LIBRARIES).split(blas, ';', -1, false);
-  for (StringRef lib : blas)
+  SmallVector<StringRef> libraries;
+  StringRef(CMMC_RUNTIME_LIBRARIES).split(libraries, ';', -1, false);
+  for (StringRef lib : libraries)
     args.push_back(lib.str());
   args.push_back("-lpthread");
   args.push_back("-o");
@@ -114,6 +114,8 @@ bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
   if (StringRef(output).contains("lopenblas") ||
       StringRef(output).contains("cblas.h"))
     error += "\nOpenBLAS is missing: apt-get install libopenblas-dev";
+  if (StringRef(output).contains("sleef"))
+    error += "\nSLEEF is missing: apt-get install libsleef-dev";
   if (!output.empty())
     error += "\n" + output;
   return false;

@@ -32,7 +32,8 @@ struct SimplifyPipelineOptions
 };
 
 /// CSE, static simplification (with folding), CSE, power by squaring, chain
-/// ordering, dynamic simplification, CSE (SystemDS ProgramRewriter order).
+/// ordering, dynamic simplification, CSE (SystemDS ProgramRewriter order),
+/// then transposes folded into the products that read them.
 void buildSimplifyPipeline(mlir::OpPassManager &pm,
                            const SimplifyPipelineOptions &options = {});
 

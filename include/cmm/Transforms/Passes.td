@@ -100,6 +100,25 @@ def DynamicSimplify : Pass<"cmm-dynamic-simplify", "mlir::func::FuncOp"> {
   ];
 }
 
+def FoldTransposes : Pass<"cmm-fold-transposes", "mlir::func::FuncOp"> {
+  let summary = "Products read transposed operands in place (dgemm flags)";
+  let description = [{
+    `A' * B`, `A * B'` and `A' * B'` become `cmm.gemm` on A and B with the
+    operands marked `transposed`: the kernels pass BLAS's TRANSA/TRANSB
+    flags (and a tiled product reads tile (k, i) of A for tile (i, k) of
+    A'), so the transpose is not materialised; a transpose with no other
+    user is then dead. `A' * A` and `A * A'` become a product of one value
+    with itself, which the kernels compute with `dsyrk`. Runs last among
+    the rewrites: chain ordering and the simplifications see `cmm.matmul`
+    and `cmm.transpose` only.
+  }];
+  let dependentDialects = ["cmm::CmmDialect"];
+  let statistics = [
+    Statistic<"numFoldedTransposes", "fold-transpose", "A' * B -> gemm(A transposed, B)">,
+    Statistic<"numSymmetricProducts", "symmetric-product", "A' * A and A * A' (dsyrk)">,
+  ];
+}
+
 def FlopReport : Pass<"cmm-flop-report", "mlir::func::FuncOp"> {
   let summary = "Print the flop count of each function";
   let description = [{

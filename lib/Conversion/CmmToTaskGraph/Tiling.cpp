@@ -158,25 +158,54 @@ private:
     return g;
   }
 
-  Grid matmul(const Grid &a, const Grid &b, Grid c, const std::string &name) {
+  /// op(A) * op(B), op transposing A and/or B as it reads them (cmm.gemm):
+  /// tile (i, k) of A' is tile (k, i) of A read transposed, so no transpose
+  /// task is made, except for a gang product (COSMA takes its operands as
+  /// stored: the transposed operand is materialised first).
+  Grid matmul(const Grid &a, const Grid &b, Grid c, const std::string &name,
+              bool transposeA = false, bool transposeB = false) {
+    const int64_t inner = transposeA ? a.rows : a.cols;
     std::vector<unsigned> nodes;
     if (gang && gangError.empty() &&
-        gang->use(c.rows, c.cols, a.cols, nodes, gangError))
-      return distributed(a, b, std::move(c), std::move(nodes), name);
+        gang->use(c.rows, c.cols, inner, nodes, gangError))
+      return distributed(transposeA ? transposed(a, name + " A'") : a,
+                         transposeB ? transposed(b, name + " B'") : b,
+                         std::move(c), std::move(nodes), name);
+    const int64_t innerTiles = transposeA ? a.tileRows : a.tileCols;
     for (int64_t i = 0; i < c.tileRows; ++i)
       for (int64_t j = 0; j < c.tileCols; ++j) {
         DataId acc = 0;
-        for (int64_t k = 0; k < a.tileCols; ++k) {
-          std::vector<DataId> inputs{a.at(i, k), b.at(k, j)};
+        for (int64_t k = 0; k < innerTiles; ++k) {
+          DataId left = transposeA ? a.at(k, i) : a.at(i, k),
+                 right = transposeB ? b.at(j, k) : b.at(k, j);
+          std::vector<DataId> inputs{left, right};
           if (k)
             inputs.push_back(acc);
+          // One tile against its own transpose (a diagonal tile of A' * A)
+          // runs on dsyrk, half the flops; it is still charged as a product
+          // (docs/passes.md, cmm-fold-transposes).
+          int64_t depth = transposeA ? a.height(k) : a.width(k);
           acc = task(c, i, j, k ? TaskKind::GemmAcc : TaskKind::Gemm,
-                     CostClass::Gemm, c.height(i), c.width(j), a.width(k),
-                     inputs, name + " k=" + std::to_string(k));
+                     CostClass::Gemm, c.height(i), c.width(j), depth, inputs,
+                     name + " k=" + std::to_string(k));
         }
         c.tiles.push_back(acc);
       }
     return c;
+  }
+
+  /// The transpose of `g`, a task per tile.
+  Grid transposed(const Grid &g, const std::string &name) {
+    Grid t = g;
+    std::swap(t.rows, t.cols);
+    std::swap(t.tileRows, t.tileCols);
+    t.tiles.clear();
+    for (int64_t i = 0; i < t.tileRows; ++i)
+      for (int64_t j = 0; j < t.tileCols; ++j)
+        t.tiles.push_back(task(t, i, j, TaskKind::Transpose,
+                               CostClass::Transpose, t.height(i), t.width(j), 1,
+                               {g.at(j, i)}, name));
+    return t;
   }
 
   /// The product as one gang task (COSMA): A's tiles, then B's, in; C's
@@ -311,7 +340,8 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
       break;
     case TileStrategy::Product: {
       Grid a = in(op.getOperand(0));
-      grids[result] = matmul(a, in(op.getOperand(1)), gridFor(result), name);
+      grids[result] = matmul(a, in(op.getOperand(1)), gridFor(result), name,
+                             rule.transposeLhs, rule.transposeRhs);
       break;
     }
     case TileStrategy::Power: {
@@ -398,8 +428,8 @@ double cmm::tiling::countTasks(func::FuncOp func, int64_t size) {
       rule = semantics.getTilingRule();
     if (rule.strategy == TileStrategy::Product) {
       auto a = cast<RankedTensorType>(op->getOperand(0).getType());
-      total +=
-          tiles(op->getResult(0)) * double(tileCount(a.getDimSize(1), size));
+      int64_t inner = a.getDimSize(rule.transposeLhs ? 0 : 1);
+      total += tiles(op->getResult(0)) * double(tileCount(inner, size));
     } else if (rule.strategy == TileStrategy::Power) {
       Value p = op->getResult(0);
       double k = double(

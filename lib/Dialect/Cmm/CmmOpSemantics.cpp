@@ -209,6 +209,39 @@ LogicalResult MatmulOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
   return success();
 }
 
+/// Whether a product is one matrix against its own transpose (A' * A,
+/// A * A'): symmetric, computed with dsyrk (cmmrt::multiplyAdd).
+static bool isSymmetricProduct(GemmOp op) {
+  return op.getLhs() == op.getRhs() &&
+         op.getTransposeLhs() != op.getTransposeRhs();
+}
+
+double GemmOp::getFlops() {
+  auto [m, k] = getReadShape(/*lhs=*/true);
+  int64_t n = getType().getDimSize(1);
+  // dsyrk computes the upper triangle: n (n + 1) k flops.
+  if (isSymmetricProduct(*this) && n > 1)
+    return double(n) * double(n + 1) * double(k);
+  return matmulFlops(m, k, n);
+}
+TilingRule GemmOp::getTilingRule() {
+  TilingRule r = rule(TileStrategy::Product, CostClass::Gemm);
+  r.transposeLhs = getTransposeLhs();
+  r.transposeRhs = getTransposeRhs();
+  return r;
+}
+std::optional<OpCode> GemmOp::getRuntimeOp(NamedAttrList &params) {
+  if (getTransposeLhs())
+    params.set("transpose_lhs", UnitAttr::get(getContext()));
+  if (getTransposeRhs())
+    params.set("transpose_rhs", UnitAttr::get(getContext()));
+  return OpCode::Matmul;
+}
+LogicalResult GemmOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  result = cmmrt::matmul(*in[0], *in[1], getTransposeLhs(), getTransposeRhs());
+  return success();
+}
+
 double PowOp::getFlops() {
   int64_t n = getType().getDimSize(0);
   return squaringProducts(getExponent()) * matmulFlops(n, n, n);

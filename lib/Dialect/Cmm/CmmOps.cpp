@@ -109,6 +109,33 @@ LogicalResult MatmulOp::verify() {
   return success();
 }
 
+std::pair<int64_t, int64_t> GemmOp::getReadShape(bool lhs) {
+  ArrayRef<int64_t> s = shapeOf(lhs ? getLhs() : getRhs());
+  bool transposed = lhs ? getTransposeLhs() : getTransposeRhs();
+  return transposed ? std::make_pair(s[1], s[0]) : std::make_pair(s[0], s[1]);
+}
+
+LogicalResult GemmOp::verify() {
+  if (!getTransposeLhs() && !getTransposeRhs())
+    return emitOpError("transposes neither operand: that product is "
+                       "'cmm.matmul'");
+  auto [m, k] = getReadShape(/*lhs=*/true);
+  auto [k2, n] = getReadShape(/*lhs=*/false);
+  auto read = [](int64_t rows, int64_t cols, bool transposed) {
+    return std::to_string(rows) + "x" + std::to_string(cols) +
+           (transposed ? " (transposed)" : "");
+  };
+  if (k != k2)
+    return emitOpError("inner dimensions differ: ")
+           << read(m, k, getTransposeLhs()) << " * "
+           << read(k2, n, getTransposeRhs());
+  ArrayRef<int64_t> r = getType().getShape();
+  if (r[0] != m || r[1] != n)
+    return emitOpError("result shape ")
+           << formatShape(r) << " does not match " << m << "x" << n;
+  return success();
+}
+
 static LogicalResult verifySquare(Operation *op, Value v, StringRef what) {
   ArrayRef<int64_t> s = shapeOf(v);
   if (s[0] != s[1])

@@ -232,8 +232,8 @@ bool computesPartOf(TaskKind kind, cmmrt::plan::OpCode code) {
                   OpCode::EPow, OpCode::Max, OpCode::Min, OpCode::Mod,
                   OpCode::Gt, OpCode::Lt, OpCode::Ge, OpCode::Le, OpCode::Eq,
                   OpCode::Scale, OpCode::Neg, OpCode::Map});
-  case TaskKind::Transpose:
-    return code == OpCode::Transpose;
+  case TaskKind::Transpose: // and a gang product's transposed operand
+    return among({OpCode::Transpose, OpCode::Matmul});
   case TaskKind::Reduce:
     return among({OpCode::ReduceSum, OpCode::ReduceMax, OpCode::ReduceMin,
                   OpCode::ReduceMean, OpCode::Norm});
@@ -248,6 +248,44 @@ bool computesPartOf(TaskKind kind, cmmrt::plan::OpCode code) {
 }
 } // namespace
 
+/// A gemm or gemm_acc task's tiles against its op's transpose flags: C =
+/// op(A) * op(B) (+ the accumulator), and the time model's m, n, k those of
+/// the product.
+static LogicalResult verifyProduct(TaskOp task, bool transposeA,
+                                   bool transposeB) {
+  TileType a = tileOf(task.getInputs()[0]), b = tileOf(task.getInputs()[1]);
+  TileType c = tileOf(task.getResults()[0]);
+  auto read = [](TileType t, bool transposed) {
+    return transposed ? std::make_pair(t.getCols(), t.getRows())
+                      : std::make_pair(t.getRows(), t.getCols());
+  };
+  auto [m, k] = read(a, transposeA);
+  auto [k2, n] = read(b, transposeB);
+  auto str = [&](TileType t, bool transposed) {
+    return shapeStr(t) + (transposed ? "'" : "");
+  };
+  std::string operands = str(a, transposeA) + " * " + str(b, transposeB);
+  if (k != k2)
+    return task.emitOpError("inner dimensions differ: ") << operands;
+  std::string product =
+      operands + " = " + std::to_string(m) + "x" + std::to_string(n);
+  if (task.getTaskKind() == TaskKind::GemmAcc) {
+    TileType in = tileOf(task.getInputs()[2]);
+    if (in.getRows() != m || in.getCols() != n)
+      return task.emitOpError("accumulator shape ")
+             << shapeStr(in) << " does not match " << product;
+  }
+  if (c.getRows() != m || c.getCols() != n)
+    return task.emitOpError("result shape ")
+           << shapeStr(c) << " does not match " << product;
+  auto pm = intOf(task.getMAttr()), pn = intOf(task.getNAttr()),
+       pk = intOf(task.getKAttr());
+  if ((pm && *pm != m) || (pn && *pn != n) || (pk && *pk != k))
+    return task.emitOpError("m, n, k must be ")
+           << m << ", " << n << ", " << k << " for " << product;
+  return success();
+}
+
 LogicalResult GraphOp::verifyRegions() {
   // Every task names a declared op its kind can compute part of.
   llvm::DenseMap<StringAttr, OpDeclOp> declared;
@@ -255,8 +293,13 @@ LogicalResult GraphOp::verifyRegions() {
     declared[decl.getSymNameAttr()] = decl;
   for (auto task : getBodyBlock().getOps<TaskOp>()) {
     FlatSymbolRefAttr name = task.getOpAttr();
-    if (!name)
+    bool product = task.getTaskKind() == TaskKind::Gemm ||
+                   task.getTaskKind() == TaskKind::GemmAcc;
+    if (!name) {
+      if (product && failed(verifyProduct(task, false, false)))
+        return failure();
       continue;
+    }
     auto it = declared.find(name.getAttr());
     if (it == declared.end())
       return task.emitOpError("computes part of ")
@@ -272,6 +315,9 @@ LogicalResult GraphOp::verifyRegions() {
       diag.attachNote(decl.getLoc()) << "declared here";
       return diag;
     }
+    if (product && failed(verifyProduct(task, decl.getTransposeLhs(),
+                                        decl.getTransposeRhs())))
+      return failure();
   }
 
   std::optional<int64_t> nodeCount = intOf(getNodesAttr());
@@ -397,6 +443,10 @@ LogicalResult OpDeclOp::verify() {
                            {"in_cols", getInColsAttr()}})))
     return failure();
   OpCode code = getOpCode();
+  if ((getTransposeLhs() || getTransposeRhs()) && code != OpCode::Matmul)
+    return emitOpError("(") << cmmrt::plan::opCodeName(code)
+                            << ") cannot read operands transposed: only a "
+                               "matmul can";
   auto need = [&](bool has, StringRef what) -> LogicalResult {
     if (has)
       return success();
@@ -519,34 +569,10 @@ LogicalResult TaskOp::verify() {
     return arity(0, 0, 1, 1);
   case TaskKind::Gemm:
   case TaskKind::GemmAcc: {
+    // The shapes depend on the op's transpose flags: GraphOp::verifyRegions
+    // checks them (verifyProduct) once the declarations are known.
     bool acc = kind == TaskKind::GemmAcc;
-    if (failed(arity(acc ? 3 : 2, acc ? 3 : 2, 1, 1)))
-      return failure();
-    TileType a = tileOf(getInputs()[0]), b = tileOf(getInputs()[1]);
-    TileType c = tileOf(getResults()[0]);
-    if (a.getCols() != b.getRows())
-      return emitOpError("inner dimensions differ: ")
-             << shapeStr(a) << " * " << shapeStr(b);
-    std::string product = shapeStr(a) + " * " + shapeStr(b) + " = " +
-                          std::to_string(a.getRows()) + "x" +
-                          std::to_string(b.getCols());
-    if (acc) {
-      TileType in = tileOf(getInputs()[2]);
-      if (in.getRows() != a.getRows() || in.getCols() != b.getCols())
-        return emitOpError("accumulator shape ")
-               << shapeStr(in) << " does not match " << product;
-    }
-    if (c.getRows() != a.getRows() || c.getCols() != b.getCols())
-      return emitOpError("result shape ")
-             << shapeStr(c) << " does not match " << product;
-    // The time model's parameters are the product's.
-    auto m = intOf(getMAttr()), n = intOf(getNAttr()), k = intOf(getKAttr());
-    if ((m && *m != c.getRows()) || (n && *n != c.getCols()) ||
-        (k && *k != a.getCols()))
-      return emitOpError("m, n, k must be ")
-             << c.getRows() << ", " << c.getCols() << ", " << a.getCols()
-             << " for " << product;
-    return success();
+    return arity(acc ? 3 : 2, acc ? 3 : 2, 1, 1);
   }
   case TaskKind::Elementwise: {
     if (failed(arity(1, SIZE_MAX, 1, 1)))

@@ -184,6 +184,9 @@ LogicalResult CppEmitter::collectOps() {
     } else if (code == OpCode::Range) {
       e.a = *decl.getFirst();
       e.b = *decl.getLast();
+    } else if (code == OpCode::Matmul) {
+      e.a = (decl.getTransposeLhs() ? cmmrt::plan::kTransposeLhs : 0) |
+            (decl.getTransposeRhs() ? cmmrt::plan::kTransposeRhs : 0);
     } else if (auto dim = decl.getDim()) {
       e.a = *dim;
     } else if (auto fn = decl.getFn()) {

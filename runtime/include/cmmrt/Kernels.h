@@ -38,10 +38,15 @@ bool broadcastShape(MatrixShape a, MatrixShape b, MatrixShape &out);
 Matrix identity(int64_t n);
 Matrix range(int64_t start, int64_t stop);
 
-/// C = A * B with dgemm (dgemv for a vector operand). Shapes must agree.
-Matrix matmul(const Matrix &a, const Matrix &b);
-/// C = A * B + beta * C, in place.
-void multiplyAdd(const Matrix &a, const Matrix &b, double beta, Matrix &c);
+/// C = op(A) * op(B) with dgemm, where op transposes an operand as it is
+/// read when asked (dgemm's TRANSA and TRANSB: no transpose is made); dgemv
+/// for a vector operand, dsyrk for one matrix against its own transpose
+/// (A' * A, A * A': the upper triangle, mirrored). Shapes must agree.
+Matrix matmul(const Matrix &a, const Matrix &b, bool transposeA = false,
+              bool transposeB = false);
+/// C = op(A) * op(B) + beta * C, in place (dsyrk only where C is symmetric).
+void multiplyAdd(const Matrix &a, const Matrix &b, double beta, Matrix &c,
+                 bool transposeA = false, bool transposeB = false);
 /// A^k for a square A and k >= 0, by repeated squaring.
 Matrix power(const Matrix &a, int64_t k);
 Matrix transpose(const Matrix &a);

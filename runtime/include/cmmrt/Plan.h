@@ -21,7 +21,7 @@ namespace cmmrt::plan {
 /// runtime's headers fails to compile with a message instead of misreading
 /// its tables. Raise it with any change to the layouts below, OpCodes.def or
 /// TaskKinds.def.
-constexpr int kPlanAbiVersion = 4;
+constexpr int kPlanAbiVersion = 5;
 
 /// What a task does (TaskKinds.def). A DistributedGemm is listed on each
 /// node of its gang (Task::firstGangNode) for worker 0; each node's entry
@@ -81,13 +81,17 @@ CostClass costClassFallback(CostClass cost);
 /// programs (DistributedGemm.h) both call this.
 double memoryLimitFromEnvironment();
 
+/// Op::a of a matmul: the operands its tasks read transposed (cmm.gemm).
+constexpr int64_t kTransposeLhs = 1, kTransposeRhs = 2;
+
 struct Op {
   OpCode code;
   int64_t rows, cols;     // the result's shape (print/save: the input's)
   int64_t inRows, inCols; // the first operand's shape (reductions, solve)
   double scalar;          // fill value, scale factor, printed scalar
   int64_t a, b;           // rand: seed, call id; range: start, stop;
-                          // reduce: dim; map: function (cmmrt::MapFn)
+                          // reduce: dim; map: function (cmmrt::MapFn);
+                          // matmul: kTransposeLhs | kTransposeRhs
   const char *text;       // print/print_scalar label, load/save path
   const double *data;     // constant: rows x cols, row-major
   int line, column;       // in the source file

@@ -140,6 +140,36 @@ def Cmm_MatmulOp : Cmm_Op<"matmul", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Cmm_GemmOp : Cmm_Op<"gemm", [Pure]> {
+  let summary = "matrix product with operands read transposed (BLAS dgemm)";
+  let description = [{
+    `op(A) * op(B)`, where `op` transposes the operands marked
+    `transpose_lhs` / `transpose_rhs` as it reads them, as BLAS `dgemm`'s
+    TRANSA and TRANSB do: what `A' * B`, `A * B'` and `A' * B'` become once
+    `cmm-fold-transposes` has removed their `cmm.transpose`, so the
+    transpose is never materialised. At least one operand is transposed (a
+    product of both as stored is `cmm.matmul`). `A' * A` and `A * A'` (one
+    value on both sides) are symmetric: the kernels compute them with
+    `dsyrk`, half the flops.
+
+    ```mlir
+    %2 = cmm.gemm %0 transposed, %1 : (tensor<3x2xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$lhs, UnitAttr:$transpose_lhs,
+                   Cmm_Matrix:$rhs, UnitAttr:$transpose_rhs);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = [{
+    $lhs (`transposed` $transpose_lhs^)? `,` $rhs (`transposed` $transpose_rhs^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The shape of op(lhs) and op(rhs): rows x cols as the product reads them.
+    std::pair<int64_t, int64_t> getReadShape(bool lhs);
+  }];
+}
+
 def Cmm_PowOp : Cmm_Op<"pow", [Pure, SameOperandsAndResultType]> {
   let summary = "matrix power A ^ k of a square matrix, k >= 0";
   let description = [{

@@ -44,6 +44,8 @@ struct TilingRule {
   double work = 1;
   /// Power: the exponent.
   uint64_t exponent = 0;
+  /// Product: the operands read transposed (cmm.gemm; BLAS TRANSA/TRANSB).
+  bool transposeLhs = false, transposeRhs = false;
   /// Whole: the time model's m, n, k (docs/machine-model.md).
   double m = 0, n = 0, k = 0;
 };

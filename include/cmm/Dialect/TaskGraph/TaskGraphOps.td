@@ -80,7 +80,8 @@ def TG_OpDeclOp : TG_Op<"op", [HasParent<"GraphOp">, Symbol]> {
     `in_cols` where it matters (reductions) and the op's parameters: `value`
     (fill value, scale factor, printed scalar), `seed` and `id` (rand,
     randn), `first` and `last` (range), `dim` (reductions: 1, 2, or 0 for
-    the whole matrix), `fn` (map: a cmm unary function), `label`
+    the whole matrix), `fn` (map: a cmm unary function), `transpose_lhs`
+    and `transpose_rhs` (matmul: operands read transposed), `label`
     (print, print_scalar), `path` (load, save), `data` (constant). Its
     location is the source of the op. The declarations stand in program
     order; print, print_scalar and save among them are the program's
@@ -99,6 +100,7 @@ def TG_OpDeclOp : TG_Op<"op", [HasParent<"GraphOp">, Symbol]> {
                    OptionalAttr<I64Attr>:$seed, OptionalAttr<I64Attr>:$id,
                    OptionalAttr<I64Attr>:$first, OptionalAttr<I64Attr>:$last,
                    OptionalAttr<I64Attr>:$dim, OptionalAttr<StrAttr>:$fn,
+                   UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs,
                    OptionalAttr<StrAttr>:$label, OptionalAttr<StrAttr>:$path,
                    OptionalAttr<ElementsAttr>:$data);
   let assemblyFormat = "$sym_name custom<OpCode>($code) attr-dict";
