@@ -38,9 +38,10 @@ struct FoldIntoMatmul : OpRewritePattern<MatmulOp> {
     if (!a && !b)
       return failure();
     Value lhs = a ? a : op.getLhs(), rhs = b ? b : op.getRhs();
-    r.replaceOpWithNewOp<GemmOp>(op, op.getType(), lhs, bool(a), rhs, bool(b));
+    auto gemm = r.replaceOpWithNewOp<GemmOp>(op, op.getType(), lhs, bool(a),
+                                             rhs, bool(b));
     ++counts["fold-transpose"];
-    if (lhs == rhs && bool(a) != bool(b))
+    if (gemm.isSymmetric())
       ++counts["symmetric-product"];
     return success();
   }

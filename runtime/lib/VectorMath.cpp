@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 using namespace cmmrt;
 
@@ -36,67 +37,60 @@ const char *cmmrt::vectorIsaName(VectorIsa isa) {
   return "?";
 }
 
-namespace {
-VectorIsa detectVectorIsa() {
-  VectorIsa widest = cpuSupports(VectorIsa::Avx512) ? VectorIsa::Avx512
-                     : cpuSupports(VectorIsa::Avx)  ? VectorIsa::Avx
-                                                    : VectorIsa::Sse2;
-  // CMM_VECTOR_ISA lowers the choice (to compare units, or to get the
-  // results of a narrower machine); an unknown or wider name is ignored.
-  if (const char *env = std::getenv("CMM_VECTOR_ISA"))
+VectorIsa cmmrt::chooseVectorIsa(VectorIsa widest, const char *request) {
+  // A request lowers the choice (to compare units, or to get the results of
+  // a narrower machine); an unknown or wider name is ignored.
+  if (request)
     for (VectorIsa isa : {VectorIsa::Sse2, VectorIsa::Avx, VectorIsa::Avx512})
-      if (std::strcmp(env, vectorIsaName(isa)) == 0 && isa < widest)
+      if (std::strcmp(request, vectorIsaName(isa)) == 0 && isa < widest)
         return isa;
   return widest;
 }
-} // namespace
 
 VectorIsa cmmrt::vectorIsa() {
-  static const VectorIsa isa = detectVectorIsa();
+  static const VectorIsa isa =
+      chooseVectorIsa(cpuSupports(VectorIsa::Avx512) ? VectorIsa::Avx512
+                      : cpuSupports(VectorIsa::Avx)  ? VectorIsa::Avx
+                                                     : VectorIsa::Sse2,
+                      std::getenv("CMM_VECTOR_ISA"));
   return isa;
 }
 
-bool cmmrt::isVectorMathFunction(MapFn fn) {
+namespace {
+/// The SLEEF loop that evaluates `fn`, if one does.
+std::optional<detail::VectorMathFn> sleefFunction(MapFn fn) {
   switch (fn) {
   case MapFn::Exp:
+    return detail::kVecExp;
   case MapFn::Log:
+    return detail::kVecLog;
   case MapFn::Sin:
+    return detail::kVecSin;
   case MapFn::Cos:
+    return detail::kVecCos;
   case MapFn::Tanh:
-    return true;
+    return detail::kVecTanh;
   default:
-    return false;
+    return std::nullopt;
   }
+}
+} // namespace
+
+bool cmmrt::isVectorMathFunction(MapFn fn) {
+  return sleefFunction(fn).has_value();
 }
 
 void cmmrt::vectorMap(MapFn fn, const double *x, double *y, int64_t n,
                       VectorIsa isa) {
-  detail::VectorMathFn code;
-  switch (fn) {
-  case MapFn::Exp:
-    code = detail::kVecExp;
-    break;
-  case MapFn::Log:
-    code = detail::kVecLog;
-    break;
-  case MapFn::Sin:
-    code = detail::kVecSin;
-    break;
-  case MapFn::Cos:
-    code = detail::kVecCos;
-    break;
-  case MapFn::Tanh:
-    code = detail::kVecTanh;
-    break;
-  default:
+  std::optional<detail::VectorMathFn> code = sleefFunction(fn);
+  if (!code)
     std::abort(); // callers check isVectorMathFunction
-  }
   switch (isa) {
   case VectorIsa::Sse2:
-    return detail::vectorMapSse2(code, x, y, n);
+    return detail::vectorMapSse2(*code, x, y, n);
   case VectorIsa::Avx:
-    return detail::vectorMapAvx(code, x, y, n);
+    return detail::vectorMapAvx(*code, x, y, n);
   case VectorIsa::Avx512:
-    return detail::vectorMapAvx512(code, x, y, n);
+    return detail::vectorMapAvx512(*code, x, y, n);
   }
 }

@@ -77,6 +77,36 @@ cmmtg.graph @main tile_size 5 {
 
 // -----
 
+// A product read transposed (cmm.gemm): the tiles' shapes are checked as
+// its op reads them, A' (3x5) * B (5x2) here, not A (5x3) * B.
+cmmtg.graph @main tile_size 5 {
+  cmmtg.op @matmul0 matmul {rows = 3, cols = 2, transpose_lhs}
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<5x2>
+  %ok = cmmtg.task gemm (%a, %b) {op = @matmul0} : (!cmmtg.tile<5x3>, !cmmtg.tile<5x2>) -> !cmmtg.tile<3x2>
+  // expected-error @+1 {{'cmmtg.task' op result shape 5x2 does not match 5x3' * 5x2 = 3x2}}
+  %d = cmmtg.task gemm (%a, %b) {op = @matmul0} : (!cmmtg.tile<5x3>, !cmmtg.tile<5x2>) -> !cmmtg.tile<5x2>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  cmmtg.op @matmul0 matmul {rows = 3, cols = 2, transpose_rhs}
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<3x5>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<5x2>
+  // expected-error @+1 {{'cmmtg.task' op inner dimensions differ: 3x5 * 5x2'}}
+  %d = cmmtg.task gemm (%a, %b) {op = @matmul0} : (!cmmtg.tile<3x5>, !cmmtg.tile<5x2>) -> !cmmtg.tile<3x5>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{'cmmtg.op' op (fill) cannot read operands transposed: only a matmul can}}
+  cmmtg.op @fill0 fill {rows = 2, cols = 2, value = 1.0, transpose_lhs}
+}
+
+// -----
+
 cmmtg.graph @main tile_size 5 {
   %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
   %b = cmmtg.task generate () : () -> !cmmtg.tile<3x2>

@@ -193,6 +193,15 @@ TEST(VectorMath, AnElementHasTheSameBitsWhereverItSits) {
   }
 }
 
+TEST(VectorMath, CmmVectorIsaLowersTheChoiceButNeverRaisesIt) {
+  EXPECT_EQ(chooseVectorIsa(VectorIsa::Avx512, nullptr), VectorIsa::Avx512);
+  EXPECT_EQ(chooseVectorIsa(VectorIsa::Avx512, "avx"), VectorIsa::Avx);
+  EXPECT_EQ(chooseVectorIsa(VectorIsa::Avx512, "sse2"), VectorIsa::Sse2);
+  EXPECT_EQ(chooseVectorIsa(VectorIsa::Avx, "avx512"), VectorIsa::Avx);
+  EXPECT_EQ(chooseVectorIsa(VectorIsa::Sse2, "avx"), VectorIsa::Sse2);
+  EXPECT_EQ(chooseVectorIsa(VectorIsa::Avx, "neon"), VectorIsa::Avx);
+}
+
 TEST(VectorMath, TheChosenUnitIsOneTheCpuHas) {
   EXPECT_TRUE(cpuSupports(vectorIsa()));
   EXPECT_TRUE(cpuSupports(VectorIsa::Sse2));

@@ -372,17 +372,9 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
       grids[result] = elementwise(result, SmallVector<Value>(op.getOperands()),
                                   rule.cost, name);
       break;
-    case TileStrategy::Transpose: {
-      const Grid &input = in(op.getOperand(0));
-      Grid g = gridFor(result);
-      for (int64_t i = 0; i < g.tileRows; ++i)
-        for (int64_t j = 0; j < g.tileCols; ++j)
-          g.tiles.push_back(task(g, i, j, TaskKind::Transpose, rule.cost,
-                                 g.height(i), g.width(j), 1, {input.at(j, i)},
-                                 name));
-      grids[result] = g;
+    case TileStrategy::Transpose:
+      grids[result] = transposed(in(op.getOperand(0)), name);
       break;
-    }
     case TileStrategy::Reduce:
       grids[result] = reduce(in(op.getOperand(0)), result, rule.dim, rule.work,
                              rule.cost, name);

@@ -209,18 +209,11 @@ LogicalResult MatmulOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
   return success();
 }
 
-/// Whether a product is one matrix against its own transpose (A' * A,
-/// A * A'): symmetric, computed with dsyrk (cmmrt::multiplyAdd).
-static bool isSymmetricProduct(GemmOp op) {
-  return op.getLhs() == op.getRhs() &&
-         op.getTransposeLhs() != op.getTransposeRhs();
-}
-
 double GemmOp::getFlops() {
   auto [m, k] = getReadShape(/*lhs=*/true);
   int64_t n = getType().getDimSize(1);
   // dsyrk computes the upper triangle: n (n + 1) k flops.
-  if (isSymmetricProduct(*this) && n > 1)
+  if (isSymmetric() && n > 1)
     return double(n) * double(n + 1) * double(k);
   return matmulFlops(m, k, n);
 }

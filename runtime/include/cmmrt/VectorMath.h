@@ -26,8 +26,12 @@ enum class VectorIsa {
 };
 
 /// The widest unit this CPU has (CPUID, once per process); CMM_VECTOR_ISA
-/// (sse2, avx, avx512) may lower it, never raise it past what the CPU has.
+/// (sse2, avx, avx512) may lower it, never raise it past what the CPU has:
+/// chooseVectorIsa(widest, getenv("CMM_VECTOR_ISA")).
 VectorIsa vectorIsa();
+/// `request` (a vectorIsaName, or null) where it is narrower than `widest`,
+/// else `widest`.
+VectorIsa chooseVectorIsa(VectorIsa widest, const char *request);
 /// Whether the running CPU can execute `isa`.
 bool cpuSupports(VectorIsa isa);
 const char *vectorIsaName(VectorIsa isa);

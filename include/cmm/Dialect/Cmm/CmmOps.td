@@ -167,6 +167,11 @@ def Cmm_GemmOp : Cmm_Op<"gemm", [Pure]> {
   let extraClassDeclaration = [{
     /// The shape of op(lhs) and op(rhs): rows x cols as the product reads them.
     std::pair<int64_t, int64_t> getReadShape(bool lhs);
+    /// One value against its own transpose (A' * A, A * A'): symmetric,
+    /// computed with dsyrk (cmmrt::multiplyAdd).
+    bool isSymmetric() {
+      return getLhs() == getRhs() && getTransposeLhs() != getTransposeRhs();
+    }
   }];
 }
 
