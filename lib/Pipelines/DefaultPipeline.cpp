@@ -22,6 +22,8 @@ void cmm::buildDefaultPipeline(OpPassManager &pm,
     simplify.flopReport = options.flopReport;
     buildSimplifyPipeline(pm, simplify);
   }
+  if (options.fuse)
+    pm.nest<func::FuncOp>().addPass(createFuseElementwise());
   pm.addPass(createPlanProgram(options.plan));
 }
 
@@ -32,6 +34,10 @@ struct PipelineSwitches : public SimplifyPipelineOptions {
                         llvm::cl::desc("Run the algebraic rewrites "
                                        "(cmm-simplify) before planning"),
                         llvm::cl::init(true)};
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("Fuse elementwise chains into kernels "
+                                   "(cmm-fuse-elementwise) before planning"),
+                    llvm::cl::init(true)};
 };
 
 /// The `key[=value]` entries of a pass option string, split at top-level
@@ -63,8 +69,9 @@ SmallVector<StringRef> splitOptions(StringRef text) {
 void cmm::registerPipelines() {
   registerPassPipeline(
       "cmm-default-pipeline",
-      "The cmm compiler: cmm-simplify (unless simplify=false), then "
-      "cmm-plan; the options below, and every option of cmm-plan",
+      "The cmm compiler: cmm-simplify (unless simplify=false), "
+      "cmm-fuse-elementwise (unless fuse=false), then cmm-plan; the options "
+      "below, and every option of cmm-plan",
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
         PipelineSwitches switches;
@@ -72,7 +79,8 @@ void cmm::registerPipelines() {
         std::string switchText;
         for (StringRef entry : splitOptions(text.trim())) {
           StringRef key = entry.split('=').first;
-          bool isSwitch = key == "simplify" || key == "flop-report";
+          bool isSwitch =
+              key == "simplify" || key == "fuse" || key == "flop-report";
           std::string &into = isSwitch ? switchText : planText;
           into += (into.empty() ? "" : " ") + entry.str();
         }
@@ -83,6 +91,8 @@ void cmm::registerPipelines() {
           return failure();
         if (switches.simplify)
           buildSimplifyPipeline(pm, switches);
+        if (switches.fuse)
+          pm.nest<func::FuncOp>().addPass(createFuseElementwise());
         pm.addPass(std::move(plan));
         return success();
       },

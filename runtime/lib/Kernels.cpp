@@ -3,6 +3,7 @@
 #include "cmmrt/Kernels.h"
 
 #include "cmmrt/Format.h"
+#include "cmmrt/Scalar.h"
 #include "cmmrt/VectorMath.h"
 
 #include <cblas.h>
@@ -166,70 +167,12 @@ Matrix cmmrt::negate(const Matrix &a) {
   return r;
 }
 
-/// fmod(x, y), bit for bit, faster. fmod is exact but slow (tens of ns
-/// when x / y is large: the Hill cipher spent 70 % of its time in it). With
-/// q = trunc(x / y) below 2^52 in magnitude the remainder x - q y is exact
-/// under a fused multiply-add: for the true quotient it is fmod's result
-/// (always representable); the rounded division can only overshoot by one,
-/// and then x - q y is that result minus y (within a factor 2 of y, exact
-/// by Sterbenz's lemma), corrected by adding y back, exactly. Huge
-/// quotients, Inf, NaN and y = 0 go to fmod.
-static double truncatedRemainder(double x, double y) {
-  double q = std::trunc(x / y);
-  if (!std::isfinite(y) || !(std::fabs(q) < 0x1p52))
-    return std::fmod(x, y);
-  double r = std::fma(-q, y, x);
-  if (r != 0 && (r < 0) != (x < 0))
-    r += (x < 0) == (y < 0) ? y : -y;
-  return r;
-}
-
 double cmmrt::applyBinary(BinaryFn fn, double x, double y) {
   switch (fn) {
-  case BinaryFn::Add:
-    return x + y;
-  case BinaryFn::Sub:
-    return x - y;
-  case BinaryFn::Mul:
-    return x * y;
-  case BinaryFn::Div:
-    return x / y;
-  case BinaryFn::Pow:
-    return std::pow(x, y);
-  // NaN in either operand gives NaN, and -0 counts below +0 (Julia's max
-  // and min, IEEE 754-2019 maximum/minimum), whatever the operand order.
-  case BinaryFn::Max:
-    if (std::isnan(x) || std::isnan(y))
-      return std::numeric_limits<double>::quiet_NaN();
-    if (x == y)
-      return std::signbit(x) ? y : x;
-    return std::max(x, y);
-  case BinaryFn::Min:
-    if (std::isnan(x) || std::isnan(y))
-      return std::numeric_limits<double>::quiet_NaN();
-    if (x == y)
-      return std::signbit(x) ? x : y;
-    return std::min(x, y);
-  case BinaryFn::Mod: {
-    // Julia's mod and NumPy's: the result takes the sign of the divisor,
-    // including a zero result (mod(-6, 3) is +0).
-    double r = truncatedRemainder(x, y);
-    if (r == 0)
-      return std::copysign(0.0, y);
-    if ((r < 0) != (y < 0))
-      r += y;
-    return r;
-  }
-  case BinaryFn::Gt:
-    return x > y;
-  case BinaryFn::Lt:
-    return x < y;
-  case BinaryFn::Ge:
-    return x >= y;
-  case BinaryFn::Le:
-    return x <= y;
-  case BinaryFn::Eq:
-    return x == y;
+#define CMM_BINARY(Fn, function)                                               \
+  case BinaryFn::Fn:                                                           \
+    return scalar::function(x, y);
+#include "cmmrt/ElementFunctions.def"
   }
   return 0;
 }
@@ -294,49 +237,12 @@ Matrix cmmrt::broadcast(BinaryFn fn, const Matrix &a, const Matrix &b) {
 
 void cmmrt::broadcastTo(BinaryFn fn, const Matrix &a, const Matrix &b,
                         Matrix &r) {
-  switch (fn) {
-  case BinaryFn::Add:
-    broadcastInto(r, a, b, [](double x, double y) { return x + y; });
+  switch (fn) { // the loop inside the switch, the function inlined
+#define CMM_BINARY(Fn, function)                                               \
+  case BinaryFn::Fn:                                                           \
+    broadcastInto(r, a, b, scalar::function);                                  \
     break;
-  case BinaryFn::Sub:
-    broadcastInto(r, a, b, [](double x, double y) { return x - y; });
-    break;
-  case BinaryFn::Mul:
-    broadcastInto(r, a, b, [](double x, double y) { return x * y; });
-    break;
-  case BinaryFn::Div:
-    broadcastInto(r, a, b, [](double x, double y) { return x / y; });
-    break;
-  case BinaryFn::Gt:
-    broadcastInto(r, a, b,
-                  [](double x, double y) { return x > y ? 1.0 : 0.0; });
-    break;
-  case BinaryFn::Lt:
-    broadcastInto(r, a, b,
-                  [](double x, double y) { return x < y ? 1.0 : 0.0; });
-    break;
-  case BinaryFn::Ge:
-    broadcastInto(r, a, b,
-                  [](double x, double y) { return x >= y ? 1.0 : 0.0; });
-    break;
-  case BinaryFn::Le:
-    broadcastInto(r, a, b,
-                  [](double x, double y) { return x <= y ? 1.0 : 0.0; });
-    break;
-  case BinaryFn::Eq:
-    broadcastInto(r, a, b,
-                  [](double x, double y) { return x == y ? 1.0 : 0.0; });
-    break;
-  case BinaryFn::Pow:
-    // Squares are common (x .^ 2) and x * x is what pow gives for them.
-    broadcastInto(r, a, b, [](double x, double y) {
-      return y == 2.0 ? x * x : std::pow(x, y);
-    });
-    break;
-  default: // max, min, mod: the scalar definitions
-    broadcastInto(r, a, b,
-                  [fn](double x, double y) { return applyBinary(fn, x, y); });
-    break;
+#include "cmmrt/ElementFunctions.def"
   }
 }
 
@@ -348,13 +254,13 @@ double cmmrt::applyMap(MapFn fn, double x) {
   }
   switch (fn) {
   case MapFn::Sqrt:
-    return std::sqrt(x);
+    return scalar::sqrt(x);
   case MapFn::Abs:
-    return std::fabs(x);
+    return scalar::abs(x);
   case MapFn::Floor:
-    return std::floor(x);
+    return scalar::floor(x);
   case MapFn::Round:
-    return std::nearbyint(x); // ties to even in the default rounding mode
+    return scalar::round(x);
   default:
     break;
   }
@@ -373,19 +279,19 @@ void cmmrt::mapInPlace(MapFn fn, Matrix &r) {
   switch (fn) { // the loop inside the switch: one call per element at most
   case MapFn::Abs:
     for (int64_t e = 0; e < n; ++e)
-      x[e] = std::fabs(x[e]);
+      x[e] = scalar::abs(x[e]);
     break;
   case MapFn::Floor:
     for (int64_t e = 0; e < n; ++e)
-      x[e] = std::floor(x[e]);
+      x[e] = scalar::floor(x[e]);
     break;
   case MapFn::Sqrt:
     for (int64_t e = 0; e < n; ++e)
-      x[e] = std::sqrt(x[e]);
+      x[e] = scalar::sqrt(x[e]);
     break;
   case MapFn::Round:
     for (int64_t e = 0; e < n; ++e)
-      x[e] = std::nearbyint(x[e]);
+      x[e] = scalar::round(x[e]);
     break;
   default: // exp, log, sin, cos, tanh: SLEEF on the CPU's widest vectors
     vectorMap(fn, x, x, n);

@@ -167,10 +167,44 @@ bool reduceTask(const Op &op, const std::vector<TileRef> &in, Matrix &out,
   return true;
 }
 
+/// A fused op's task: its generated loop nest, or its kernel's text run step
+/// by step (plans made by hand).
+bool fusedElementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
+                      std::string &error) {
+  std::vector<fused::Operand> operands;
+  for (const TileRef &t : in) {
+    const Matrix &m = *t.tile;
+    if ((m.rows() != out.rows() && m.rows() != 1) ||
+        (m.cols() != out.cols() && m.cols() != 1)) {
+      error = "operand tiles do not broadcast to the result tile";
+      return false;
+    }
+    operands.push_back({m.data(), m.rows(), m.cols()});
+  }
+  if (int64_t(in.size()) != op.a) {
+    error = "a fused task takes " + std::to_string(op.a) + " tiles, not " +
+            std::to_string(in.size());
+    return false;
+  }
+  if (op.kernel) {
+    op.kernel(out.rows(), out.cols(), operands.data(), out.data());
+    return true;
+  }
+  fused::Kernel kernel;
+  if (!fused::parse(op.text ? op.text : "", int32_t(op.a), kernel, error)) {
+    error = "fused kernel: " + error;
+    return false;
+  }
+  fused::run(kernel, out.rows(), out.cols(), operands.data(), out.data());
+  return true;
+}
+
 /// An elementwise task into `out` (the result's shape), which may be one of
 /// the inputs.
 bool elementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
                  std::string &error) {
+  if (op.code == OpCode::Fused)
+    return fusedElementwise(op, in, out, error);
   if (isBinary(op.code)) {
     MatrixShape shape;
     if (in.size() != 2 ||

@@ -352,3 +352,80 @@ func.func @bad_enum(%a: tensor<2x2xf64>) {
   %0 = cmm.map cbrt %a : tensor<2x2xf64>
   return
 }
+
+// -----
+
+func.func @fused_broadcast(%a: tensor<2x3xf64>) {
+  // expected-error @+1 {{'cmm.fused' op input 0 of shape 2x3 does not broadcast to the result shape 4x3}}
+  %0 = cmm.fused(%a) : (tensor<2x3xf64>) -> tensor<4x3xf64> {
+  ^bb0(%e: f64):
+    cmm.yield %e : f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_arguments(%a: tensor<2x3xf64>) {
+  // expected-error @+1 {{'cmm.fused' op has 1 input(s) but its body takes 2 element(s)}}
+  %0 = cmm.fused(%a) : (tensor<2x3xf64>) -> tensor<2x3xf64> {
+  ^bb0(%e: f64, %f: f64):
+    cmm.yield %e : f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_argument_type(%a: tensor<2x3xf64>) {
+  // expected-error @+1 {{'cmm.fused' op body arguments must be f64 elements, not 'f32'}}
+  %0 = cmm.fused(%a) : (tensor<2x3xf64>) -> tensor<2x3xf64> {
+  ^bb0(%e: f32):
+    %c = arith.constant 1.0 : f64
+    cmm.yield %c : f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_body_op(%a: tensor<2x3xf64>) {
+  %0 = cmm.fused(%a) : (tensor<2x3xf64>) -> tensor<2x3xf64> {
+  ^bb0(%e: f64):
+    // expected-error @+1 {{'arith.addf' op cannot appear in a cmm.fused body (only cmm.scalar, f64 arith.constant and cmm.yield)}}
+    %s = arith.addf %e, %e : f64
+    cmm.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_terminator(%a: tensor<2x3xf64>) {
+  %0 = cmm.fused(%a) : (tensor<2x3xf64>) -> tensor<2x3xf64> {
+  ^bb0(%e: f64):
+    // expected-error @+1 {{block with no terminator}}
+    %s = cmm.scalar neg %e : f64
+  }
+  return
+}
+
+// -----
+
+func.func @scalar_arity(%a: tensor<2x3xf64>) {
+  %0 = cmm.fused(%a) : (tensor<2x3xf64>) -> tensor<2x3xf64> {
+  ^bb0(%e: f64):
+    // expected-error @+1 {{'cmm.scalar' op 'add' takes 2 argument(s), got 1}}
+    %s = cmm.scalar add %e : f64
+    cmm.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+func.func @scalar_outside(%x: f64) -> f64 {
+  // expected-error @+1 {{'cmm.scalar' op expects parent op 'cmm.fused'}}
+  %s = cmm.scalar exp %x : f64
+  return %s : f64
+}

@@ -172,8 +172,9 @@ def main():
     # workers run beside the gang.
     configs.append((tiles[-1], ["--gemm=cosma"]))
     if ranks > 1:
-        c5 = os.path.join(os.path.dirname(examples), "models",
-                          "c5.9xlarge.json")
+        root = os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))))
+        c5 = os.path.join(root, "models", "c5.9xlarge.json")
         configs.append((tiles[-1], ["--gemm=cosma", "--machine-model=" + c5]))
         # A master 10x slower at products on fast links: gangs of some
         # nodes (the workers, or one of them; mm and regression at 4 ranks

@@ -55,7 +55,7 @@
 // The runtime's table layout is the one this program was generated for.
 // CHECK: static_assert(cmmrt::plan::kPlanAbiVersion == [[#]],
 // CHECK: const Op kOps[] = {
-// CHECK-NEXT: /*0*/ {OpCode::Rand, 10, 10, 0, 0, 0.0, 1, 1, nullptr, nullptr, [[#]], [[#]]},
+// CHECK-NEXT: /*0*/ {OpCode::Rand, 10, 10, 0, 0, 0.0, 1, 1, nullptr, nullptr, [[#]], [[#]], nullptr},
 // CHECK-NEXT: /*1*/ {OpCode::Rand, 10, 10, 0, 0, 0.0, 1, 2, nullptr, nullptr,
 // CHECK-NEXT: /*2*/ {OpCode::Matmul, 10, 10, 10, 10,
 // CHECK-NEXT: /*3*/ {OpCode::Print, 10, 10, 10, 10, 0.0, 0, 0, "C", nullptr,

@@ -412,3 +412,49 @@ cmmtg.graph @main tile_size 5 {
   // expected-error @+1 {{'cmmtg.task' op has no cost class 17}}
   %b = "cmmtg.task"(%a) {kind = 4 : i32, cost = 17 : i32} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 }
+
+// -----
+
+// A fused op's kernel is checked as the runtime reads it.
+cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{'cmmtg.op' op has a kernel that does not read: '%t1' names no earlier step}}
+  cmmtg.op @fused0 fused {rows = 5, cols = 5, inputs = 1, kernel = "exp %i0; add %t1, %i0; yield %t1"}
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{'cmmtg.op' op has a kernel that does not read: 'cbrt' is not an elementwise function}}
+  cmmtg.op @fused0 fused {rows = 5, cols = 5, inputs = 1, kernel = "cbrt %i0; yield %t0"}
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{'cmmtg.op' op has a kernel that does not read: the kernel does not end in 'yield'}}
+  cmmtg.op @fused0 fused {rows = 5, cols = 5, inputs = 2, kernel = "mul %i0, %i1"}
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{'cmmtg.op' op has 'inputs' and 'kernel' exactly when it is fused}}
+  cmmtg.op @fused0 fused {rows = 5, cols = 5}
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{'cmmtg.op' op has 'inputs' and 'kernel' exactly when it is fused}}
+  cmmtg.op @neg0 neg {rows = 5, cols = 5, inputs = 1, kernel = "neg %i0; yield %t0"}
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  cmmtg.op @fused0 fused {rows = 5, cols = 5, inputs = 2, kernel = "sub %i0, 1.5; mul %t0, %i1; yield %t1"}
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
+  %ok = cmmtg.task elementwise (%a, %a) {op = @fused0} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op reads 1 tile(s), but its fused kernel @fused0 takes 2}}
+  %d = cmmtg.task elementwise (%a) {op = @fused0} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}

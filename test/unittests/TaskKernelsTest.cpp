@@ -257,6 +257,42 @@ TEST(TaskKernels, ElementwiseBroadcastsTiles) {
   EXPECT_FALSE(t.run({{&a, 0, 0}, {&wrong, 0, 0}}, out, error));
 }
 
+// A fused op's task runs its generated kernel when the plan has one, else
+// its text step by step; both see the tiles broadcast as for one op.
+void tenTimesPlusColumn(int64_t rows, int64_t cols, const fused::Operand *in,
+                        double *out) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      out[i * cols + j] = in[0].data[i * cols + j] * 10 + in[1].data[i];
+}
+
+TEST(TaskKernels, FusedTaskRunsItsKernel) {
+  Matrix a = randomMatrix(3, 4, 6), column = randomMatrix(3, 1, 7);
+  Op o = op(OpCode::Fused, 3, 4);
+  o.a = 2;
+  o.text = "mul %i0, 10; add %t0, %i1; yield %t1";
+  std::vector<Matrix> out;
+  std::string error;
+  OneTask stepwise(o, TaskKind::Elementwise, {slot(3, 4)});
+  ASSERT_TRUE(stepwise.run({{&a, 0, 0}, {&column, 0, 0}}, out, error)) << error;
+  Matrix expected = broadcast(BinaryFn::Add, scale(a, 10), column);
+  EXPECT_EQ(relativeError(out[0], expected), 0.0);
+  o.kernel = tenTimesPlusColumn;
+  OneTask generated(o, TaskKind::Elementwise, {slot(3, 4)});
+  ASSERT_TRUE(generated.run({{&a, 0, 0}, {&column, 0, 0}}, out, error));
+  EXPECT_EQ(relativeError(out[0], expected), 0.0);
+  // The tile count and shapes are checked before the kernel runs.
+  EXPECT_FALSE(generated.run({{&a, 0, 0}}, out, error));
+  EXPECT_EQ(error, "a fused task takes 2 tiles, not 1");
+  Matrix wrong = randomMatrix(2, 4, 8);
+  EXPECT_FALSE(generated.run({{&a, 0, 0}, {&wrong, 0, 0}}, out, error));
+  o.kernel = nullptr;
+  o.text = "mul %i0, %i2; yield %t0";
+  OneTask broken(o, TaskKind::Elementwise, {slot(3, 4)});
+  EXPECT_FALSE(broken.run({{&a, 0, 0}, {&column, 0, 0}}, out, error));
+  EXPECT_EQ(error, "fused kernel: '%i2' names no input");
+}
+
 TEST(TaskKernels, MergeRequiresFullCover) {
   Matrix m = randomMatrix(4, 4, 9);
   Matrix q[4] = {block(m, 0, 0, 2, 2), block(m, 0, 2, 2, 2),
@@ -343,7 +379,7 @@ TEST(OpCodes, NamesRoundTrip) {
     EXPECT_EQ(back, code);
     ++count;
   }
-  EXPECT_EQ(count, 36);
+  EXPECT_EQ(count, 37);
   EXPECT_STREQ(opCodeName(OpCode::Matmul), "matmul");
   EXPECT_STREQ(opCodeName(OpCode::ReduceMean), "reduce_mean");
   OpCode unchanged = OpCode::Add;

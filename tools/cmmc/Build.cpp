@@ -79,14 +79,13 @@ bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
     return false;
   }
 
-  std::vector<std::string> args = {mpicxx,
-                                   "-O2",
-                                   "-std=c++17",
-                                   cppPath.str(),
-                                   "-I" + includeDir,
-                                   "-L" + libDir,
-                                   "-lcmmrt_mpi",
-                                   "-lcmmrt"};
+  std::vector<std::string> args = {
+      mpicxx, "-O2",
+      // Fused kernels' loops are `omp simd`;
+      // their steps round one by one, as
+      // the unfused ops' (docs/language.md).
+      "-fopenmp-simd", "-ffp-contract=off", "-std=c++17", cppPath.str(),
+      "-I" + includeDir, "-L" + libDir, "-lcmmrt_mpi", "-lcmmrt"};
   SmallVector<StringRef> libraries;
   StringRef(CMMC_RUNTIME_LIBRARIES).split(libraries, ';', -1, false);
   for (StringRef lib : libraries)

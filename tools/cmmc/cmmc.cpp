@@ -80,8 +80,15 @@ static cl::opt<bool>
 
 static cl::opt<bool>
     noOptimize("O0",
-               cl::desc("Do not run the algebraic rewrites (cmm-simplify)"),
+               cl::desc("Do not run the algebraic rewrites (cmm-simplify) "
+                        "or fuse elementwise chains"),
                cl::init(false), cl::cat(cmmcCategory));
+
+static cl::opt<bool>
+    fuse("fuse",
+         cl::desc("Fuse chains of elementwise ops into one kernel each "
+                  "(cmm-fuse-elementwise; default on, off at --O0)"),
+         cl::init(true), cl::cat(cmmcCategory));
 
 static cl::opt<bool> flopReport(
     "flop-report",
@@ -247,6 +254,7 @@ static cmm::DefaultPipelineOptions pipelineOptions(unsigned nodes,
                                                    llvm::StringRef report) {
   cmm::DefaultPipelineOptions options;
   options.simplify = !noOptimize;
+  options.fuse = fuse && !noOptimize;
   options.flopReport = flopReport;
   cmm::PlanProgramOptions &plan = options.plan;
   plan.tileSizes.assign(tileSizes.begin(), tileSizes.end());
@@ -497,6 +505,10 @@ static int cmmcMain(int argc, char **argv) {
       cmm::SimplifyPipelineOptions simplifyOptions;
       simplifyOptions.flopReport = flopReport;
       cmm::buildSimplifyPipeline(pm, simplifyOptions);
+      // --emit=opt shows the IR the planner gets; the interpreter runs the
+      // unfused ops (an oracle independent of the fused kernels).
+      if (emitAction == Emit::Opt && !interpret && fuse)
+        pm.nest<mlir::func::FuncOp>().addPass(cmm::createFuseElementwise());
     }
     if (mlir::failed(pm.run(*module)))
       return 1;

@@ -31,12 +31,16 @@ struct DefaultPipelineOptions {
   bool simplify = true;
   /// `cmm-simplify`'s flop report (to standard error).
   bool flopReport = false;
+  /// Fuse elementwise chains into kernels (`cmm-fuse-elementwise`) after
+  /// the rewrites (cmmc --O0 turns it off).
+  bool fuse = true;
   /// The planner's options (`cmm-plan`).
   PlanProgramOptions plan;
 };
 
-/// Adds `cmm-simplify` (when `options.simplify`) and `cmm-plan` to `pm`, a
-/// pass manager on `builtin.module`.
+/// Adds `cmm-simplify` (when `options.simplify`), `cmm-fuse-elementwise`
+/// (when `options.fuse`) and `cmm-plan` to `pm`, a pass manager on
+/// `builtin.module`.
 void buildDefaultPipeline(mlir::OpPassManager &pm,
                           const DefaultPipelineOptions &options = {});
 

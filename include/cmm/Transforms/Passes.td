@@ -119,6 +119,28 @@ def FoldTransposes : Pass<"cmm-fold-transposes", "mlir::func::FuncOp"> {
   ];
 }
 
+def FuseElementwise : Pass<"cmm-fuse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "Chains of elementwise ops become one cmm.fused kernel";
+  let description = [{
+    Fuses each chain of elementwise, broadcast and scalar ops (`cmm.add`,
+    `sub`, `mul`, `div`, `epow`, `max`, `min`, `mod`, `cmp`, `scale`, `neg`,
+    `map`, and earlier `cmm.fused` ops) into one `cmm.fused` op whose body
+    applies them to one element: a generated program then passes over
+    memory once per chain, with no intermediate tiles. An op joins its
+    consumer's kernel only when every use of its value is inside that
+    kernel (a value another op needs is computed once and read as an input)
+    and its result has the kernel's shape (a row or column broadcast into a
+    larger result would be recomputed for every row or column); 1x1
+    constants become `arith.constant` scalars in the body. Lone ops stay as
+    they are. Runs after the rewrites, which see the unfused ops.
+  }];
+  let dependentDialects = ["cmm::CmmDialect", "mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numFusedOps", "fused-ops", "elementwise ops fused into kernels">,
+    Statistic<"numKernels", "kernels", "cmm.fused kernels made">,
+  ];
+}
+
 def FlopReport : Pass<"cmm-flop-report", "mlir::func::FuncOp"> {
   let summary = "Print the flop count of each function";
   let description = [{

@@ -135,8 +135,10 @@ private:
     return g.at(g.tileRows == 1 ? 0 : i, g.tileCols == 1 ? 0 : j);
   }
 
+  /// A task per result tile; `work` scales its cost (a fused op's steps
+  /// of its costliest class), charged as that many times the tile's width.
   Grid elementwise(Value result, ArrayRef<Value> operands, CostClass op,
-                   const std::string &name) {
+                   double work, const std::string &name) {
     // Sub-tiles stay sub-tiles through elementwise ops on operands of the
     // result's shape; anything else works on whole tiles.
     bool startup = startupSize != size;
@@ -153,7 +155,7 @@ private:
         for (const Grid *operand : ins)
           inputs.push_back(broadcastTile(*operand, i, j));
         g.tiles.push_back(task(g, i, j, TaskKind::Elementwise, op, g.height(i),
-                               g.width(j), 1, inputs, name));
+                               g.width(j) * work, 1, inputs, name));
       }
     return g;
   }
@@ -370,7 +372,7 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
     }
     case TileStrategy::Elementwise:
       grids[result] = elementwise(result, SmallVector<Value>(op.getOperands()),
-                                  rule.cost, name);
+                                  rule.cost, rule.work, name);
       break;
     case TileStrategy::Transpose:
       grids[result] = transposed(in(op.getOperand(0)), name);

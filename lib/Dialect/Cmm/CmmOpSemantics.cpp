@@ -453,6 +453,100 @@ LogicalResult CmpOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
 }
 
 //===----------------------------------------------------------------------===//
+// Fused elementwise kernels: one pass over the result for all their steps.
+//===----------------------------------------------------------------------===//
+
+double FusedOp::getFlops() { return getNumSteps() * elements(getResult()); }
+
+namespace {
+/// The class of a fused step's function, ranked by cost per element on the
+/// development machine (docs/machine-model.md: tanh > pow > exp, log, sin >
+/// mod > the other maps > arithmetic, rank 0).
+std::pair<CostClass, int> stepCost(ScalarOp step) {
+  switch (step.getFn()) {
+  case ElementFn::Tanh:
+    return {CostClass::Tanh, 6};
+  case ElementFn::Pow: {
+    // A square by a constant 2 is x * x (cmmrt::scalar::pow).
+    auto two = step.getArgs()[1].getDefiningOp<arith::ConstantOp>();
+    if (two && cast<FloatAttr>(two.getValue()).getValueAsDouble() == 2.0)
+      return {CostClass::Elementwise, 0};
+    return {CostClass::Pow, 5};
+  }
+  case ElementFn::Exp:
+    return {CostClass::Exp, 4};
+  case ElementFn::Log:
+    return {CostClass::Log, 4};
+  case ElementFn::Sin:
+  case ElementFn::Cos:
+    return {CostClass::Sin, 4};
+  case ElementFn::Mod:
+    return {CostClass::Mod, 3};
+  case ElementFn::Sqrt:
+  case ElementFn::Abs:
+  case ElementFn::Floor:
+  case ElementFn::Round:
+    return {CostClass::Map, 2};
+  default:
+    return {CostClass::Elementwise, 0};
+  }
+}
+} // namespace
+
+/// A fused task streams its inputs and its result once, so it costs what
+/// its costliest step costs alone: that step's class, charged once per step
+/// of the class (the `work`, which scales the task's n). A kernel of
+/// arithmetic only is one elementwise pass: `scale` when it streams one
+/// whole input, else `elementwise` (as binaryCostClass decides for one op).
+TilingRule FusedOp::getTilingRule() {
+  CostClass worst = CostClass::Elementwise;
+  int rank = 0, count = 0;
+  for (ScalarOp step : getBody().front().getOps<ScalarOp>()) {
+    auto [cost, r] = stepCost(step);
+    if (r > rank) {
+      worst = cost;
+      rank = r;
+      count = 0;
+    }
+    count += r == rank && cost == worst;
+  }
+  if (rank == 0) {
+    auto out = cast<RankedTensorType>(getType()).getShape();
+    int whole = llvm::count_if(getInputs(), [&](Value v) {
+      return cast<RankedTensorType>(v.getType()).getShape() == out;
+    });
+    return rule(TileStrategy::Elementwise,
+                whole <= 1 ? CostClass::Scale : CostClass::Elementwise);
+  }
+  TilingRule r = rule(TileStrategy::Elementwise, worst);
+  r.work = std::max(count, 1);
+  return r;
+}
+std::optional<OpCode> FusedOp::getRuntimeOp(NamedAttrList &params) {
+  FailureOr<cmmrt::fused::Kernel> kernel = getKernel();
+  if (failed(kernel))
+    return std::nullopt;
+  Params p(params, getContext());
+  p.integer("inputs", getInputs().size());
+  p.attr("kernel",
+         StringAttr::get(getContext(), cmmrt::fused::format(*kernel)));
+  return OpCode::Fused;
+}
+LogicalResult FusedOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  FailureOr<cmmrt::fused::Kernel> kernel = getKernel();
+  if (failed(kernel))
+    return failure();
+  std::vector<cmmrt::fused::Operand> operands;
+  for (const Matrix *m : in)
+    operands.push_back({m->data(), m->rows(), m->cols()});
+  auto type = cast<RankedTensorType>(getType());
+  result = Matrix(type.getDimSize(0), type.getDimSize(1));
+  cmmrt::fused::run(*kernel, result.rows(), result.cols(), operands.data(),
+                    result.data());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Reductions: partials per tile, combined.
 //===----------------------------------------------------------------------===//
 

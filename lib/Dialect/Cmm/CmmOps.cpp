@@ -261,3 +261,94 @@ LogicalResult NormOp::verify() {
 #include "cmm/Dialect/Cmm/CmmOps.cpp.inc"
 
 #include "cmm/Dialect/Cmm/CmmEnums.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// FusedOp, ScalarOp
+//===----------------------------------------------------------------------===//
+
+void FusedOp::build(OpBuilder &builder, OperationState &state, Type result,
+                    ValueRange inputs) {
+  state.addOperands(inputs);
+  state.addTypes(result);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value input : inputs)
+    block->addArgument(builder.getF64Type(), input.getLoc());
+}
+
+LogicalResult FusedOp::verify() {
+  ArrayRef<int64_t> out = shapeOf(getResult());
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    ArrayRef<int64_t> in = shapeOf(input);
+    if ((in[0] != out[0] && in[0] != 1) || (in[1] != out[1] && in[1] != 1))
+      return emitOpError("input ")
+             << i << " of shape " << formatShape(in)
+             << " does not broadcast to the result shape " << formatShape(out);
+  }
+  return success();
+}
+
+LogicalResult FusedOp::verifyRegions() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError("has ")
+           << getInputs().size() << " input(s) but its body takes "
+           << block.getNumArguments() << " element(s)";
+  for (BlockArgument arg : block.getArguments())
+    if (!arg.getType().isF64())
+      return emitOpError("body arguments must be f64 elements, not ")
+             << arg.getType();
+  if (!isa<YieldOp>(block.back()))
+    return emitOpError("body must end in cmm.yield");
+  for (Operation &op : block) {
+    if (isa<ScalarOp, YieldOp>(op))
+      continue;
+    auto constant = dyn_cast<arith::ConstantOp>(op);
+    if (!constant || !constant.getType().isF64())
+      return op.emitOpError("cannot appear in a cmm.fused body (only "
+                            "cmm.scalar, f64 arith.constant and cmm.yield)");
+  }
+  return success();
+}
+
+int64_t FusedOp::getNumSteps() {
+  return llvm::range_size(getBody().front().getOps<ScalarOp>());
+}
+
+FailureOr<cmmrt::fused::Kernel> FusedOp::getKernel() {
+  using cmmrt::fused::Arg;
+  cmmrt::fused::Kernel kernel;
+  Block &block = getBody().front();
+  kernel.numInputs = block.getNumArguments();
+  llvm::DenseMap<Value, Arg> args;
+  for (BlockArgument a : block.getArguments())
+    args[a] = Arg{Arg::Input, int32_t(a.getArgNumber()), 0};
+  for (Operation &op : block) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto value = cast<FloatAttr>(constant.getValue()).getValueAsDouble();
+      args[constant.getResult()] = Arg{Arg::Constant, 0, value};
+    } else if (auto step = dyn_cast<ScalarOp>(op)) {
+      cmmrt::fused::Step s;
+      if (!cmmrt::fused::stepFunction(stringifyElementFn(step.getFn()).str(),
+                                      s))
+        return step.emitOpError("has a function the runtime lacks");
+      for (auto [i, arg] : llvm::enumerate(step.getArgs()))
+        s.args[i] = args.at(arg);
+      args[step.getResult()] = Arg{Arg::Step, int32_t(kernel.steps.size()), 0};
+      kernel.steps.push_back(s);
+    } else if (auto yield = dyn_cast<YieldOp>(op)) {
+      kernel.result = args.at(yield.getValue());
+    }
+  }
+  return kernel;
+}
+
+LogicalResult ScalarOp::verify() {
+  unsigned expected = arity(getFn());
+  if (getArgs().size() != expected)
+    return emitOpError("'")
+           << stringifyElementFn(getFn()) << "' takes " << expected
+           << " argument(s), got " << getArgs().size();
+  return success();
+}

@@ -231,7 +231,7 @@ bool computesPartOf(TaskKind kind, cmmrt::plan::OpCode code) {
     return among({OpCode::Add, OpCode::Sub, OpCode::Mul, OpCode::Div,
                   OpCode::EPow, OpCode::Max, OpCode::Min, OpCode::Mod,
                   OpCode::Gt, OpCode::Lt, OpCode::Ge, OpCode::Le, OpCode::Eq,
-                  OpCode::Scale, OpCode::Neg, OpCode::Map});
+                  OpCode::Scale, OpCode::Neg, OpCode::Map, OpCode::Fused});
   case TaskKind::Transpose: // and a gang product's transposed operand
     return among({OpCode::Transpose, OpCode::Matmul});
   case TaskKind::Reduce:
@@ -318,6 +318,11 @@ LogicalResult GraphOp::verifyRegions() {
     if (product && failed(verifyProduct(task, decl.getTransposeLhs(),
                                         decl.getTransposeRhs())))
       return failure();
+    if (decl.getOpCode() == cmmrt::plan::OpCode::Fused &&
+        int64_t(task.getInputs().size()) != decl.getInputs().value_or(0))
+      return task.emitOpError("reads ")
+             << task.getInputs().size() << " tile(s), but its fused kernel "
+             << name << " takes " << decl.getInputs().value_or(0);
   }
 
   std::optional<int64_t> nodeCount = intOf(getNodesAttr());
@@ -436,6 +441,9 @@ LogicalResult OpDeclOp::verify() {
   using cmmrt::plan::OpCode;
   if (getCode() < 0 || getCode() > int32_t(OpCode::Save))
     return emitOpError("has no op code ") << getCode();
+  if (bool(getKernelAttr()) != (getOpCode() == OpCode::Fused) ||
+      bool(getInputsAttr()) != (getOpCode() == OpCode::Fused))
+    return emitOpError("has 'inputs' and 'kernel' exactly when it is fused");
   if (failed(checkAtLeast(*this, 0,
                           {{"rows", getRowsAttr()},
                            {"cols", getColsAttr()},
@@ -483,6 +491,17 @@ LogicalResult OpDeclOp::verify() {
     return need(bool(getLabelAttr()), "label");
   case OpCode::Map:
     return need(bool(getFnAttr()), "fn");
+  case OpCode::Fused: {
+    cmmrt::fused::Kernel kernel;
+    std::string error;
+    if (*getInputs() < 1 ||
+        !cmmrt::fused::parse(getKernel()->str(), int32_t(*getInputs()), kernel,
+                             error))
+      return emitOpError("has a kernel that does not read: ")
+             << (*getInputs() < 1 ? "a fused op takes at least one input"
+                                  : error);
+    return success();
+  }
   case OpCode::ReduceSum:
   case OpCode::ReduceMax:
   case OpCode::ReduceMin:

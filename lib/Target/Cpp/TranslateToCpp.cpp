@@ -8,7 +8,9 @@
 #include "cmm/InitAll.h"
 #include "cmm/Planning/MachineAttr.h"
 #include "cmm/Scheduling/GangGemm.h"
+#include "cmmrt/Fused.h"
 #include "cmmrt/Numbers.h"
+#include "cmmrt/VectorMath.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -128,7 +130,129 @@ struct OpEntry {
   std::string text;
   std::string data; // name of the constant's array
   int line = 0, column = 0;
+  std::string kernel; // fused: its generated function
 };
+
+/// The MapFn enumerator of a vector-math step, as C++.
+std::string mapFnEnumerator(cmmrt::MapFn fn) {
+  static const char *const kEnumerators[] = {
+#define CMM_MAP(Enumerator, name) #Enumerator,
+#include "cmmrt/ElementFunctions.def"
+  };
+  return std::string("cmmrt::MapFn::") + kEnumerators[unsigned(fn)];
+}
+
+/// The C++ function `name` of a fused kernel (cmmrt::fused::KernelFn): a
+/// loop nest over chunks of the result tile (cmmrt::fused::forEachChunk).
+/// Steps run in runs of inline arithmetic, one `omp simd` loop per run,
+/// their values in registers, split by the SLEEF steps (exp, log, sin, cos,
+/// tanh), which run over the whole chunk. A value crosses between runs
+/// through a chunk-sized array (L1); nothing is stored per tile but the
+/// result, which the last run writes.
+std::string emitFusedKernel(const std::string &name,
+                            const cmmrt::fused::Kernel &k,
+                            const std::string &text) {
+  using cmmrt::fused::Arg;
+  using cmmrt::fused::StepFn;
+  const int steps = int(k.steps.size());
+  auto isVector = [&](int s) {
+    return k.steps[s].fn == StepFn::Map &&
+           cmmrt::isVectorMathFunction(k.steps[s].map);
+  };
+  // Runs: a vector step alone, else a maximal run of inline steps.
+  std::vector<int> runOf(steps);
+  int runs = 0;
+  for (int s = 0; s < steps; ++s)
+    runOf[s] = (s == 0 || isVector(s) || isVector(s - 1)) ? runs++ : runs - 1;
+  const bool resultInLastRun =
+      k.result.kind == Arg::Step && runOf[k.result.index] == runs - 1;
+  std::vector<bool> stored(steps, false);
+  for (int s = 0; s < steps; ++s)
+    for (int a = 0; a < k.steps[s].arity(); ++a) {
+      const Arg &arg = k.steps[s].args[a];
+      if (arg.kind == Arg::Step &&
+          (runOf[arg.index] != runOf[s] || isVector(s) || isVector(arg.index)))
+        stored[arg.index] = true;
+    }
+  for (int s = 0; s < steps; ++s)
+    stored[s] = stored[s] || isVector(s); // vectorMap writes an array
+  if (k.result.kind == Arg::Step)
+    stored[k.result.index] = true;
+  auto array = [&](int s) {
+    return resultInLastRun && s == k.result.index ? std::string("y")
+                                                  : "t" + std::to_string(s);
+  };
+  std::vector<bool> usesInput(k.numInputs, false);
+  for (const cmmrt::fused::Step &st : k.steps)
+    for (int a = 0; a < st.arity(); ++a)
+      if (st.args[a].kind == Arg::Input)
+        usesInput[st.args[a].index] = true;
+  if (k.result.kind == Arg::Input)
+    usesInput[k.result.index] = true;
+
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << "// " << text << "\nvoid " << name
+     << "(int64_t rows, int64_t cols, const cmmrt::fused::Operand *in, "
+        "double *out) {\n  cmmrt::fused::forEachChunk(\n      rows, cols, in, "
+     << k.numInputs
+     << ", out,\n      [](int64_t n, const double *const *x, double *y) {\n";
+  for (int s = 0; s < steps; ++s)
+    if (stored[s] && array(s) != "y")
+      os << "        alignas(64) double t" << s << "[cmmrt::fused::kChunk];\n";
+  for (int i = 0; i < k.numInputs; ++i)
+    if (usesInput[i])
+      os << "        const double *x" << i << " = x[" << i << "];\n";
+  // An argument inside a run's loop (`e` the element).
+  auto element = [&](const Arg &a, int run) -> std::string {
+    switch (a.kind) {
+    case Arg::Input:
+      return "x" + std::to_string(a.index) + "[e]";
+    case Arg::Constant:
+      return literal(a.value);
+    case Arg::Step:
+      return runOf[a.index] == run && !isVector(a.index)
+                 ? "v" + std::to_string(a.index)
+                 : array(a.index) + "[e]";
+    }
+    return "";
+  };
+  for (int s = 0; s < steps;) {
+    const int run = runOf[s];
+    if (isVector(s)) {
+      const Arg &a = k.steps[s].args[0];
+      std::string from = a.kind == Arg::Input  ? "x" + std::to_string(a.index)
+                         : a.kind == Arg::Step ? array(a.index)
+                                               : "c" + std::to_string(s);
+      if (a.kind == Arg::Constant)
+        os << "        double c" << s << "[cmmrt::fused::kChunk];\n"
+           << "        for (int64_t e = 0; e < n; ++e)\n          c" << s
+           << "[e] = " << literal(a.value) << ";\n";
+      os << "        cmmrt::vectorMap(" << mapFnEnumerator(k.steps[s].map)
+         << ", " << from << ", " << array(s) << ", n);\n";
+      ++s;
+      continue;
+    }
+    os << "#pragma omp simd\n        for (int64_t e = 0; e < n; ++e) {\n";
+    for (; s < steps && runOf[s] == run; ++s) {
+      const cmmrt::fused::Step &st = k.steps[s];
+      os << "          const double v" << s
+         << " = cmmrt::scalar::" << cmmrt::fused::functionName(st) << "("
+         << element(st.args[0], run);
+      if (st.arity() == 2)
+        os << ", " << element(st.args[1], run);
+      os << ");\n";
+      if (stored[s])
+        os << "          " << array(s) << "[e] = v" << s << ";\n";
+    }
+    os << "        }\n";
+  }
+  if (!resultInLastRun)
+    os << "#pragma omp simd\n        for (int64_t e = 0; e < n; ++e)\n"
+       << "          y[e] = " << element(k.result, -1) << ";\n";
+  os << "      });\n}\n";
+  return out;
+}
 
 class CppEmitter {
 public:
@@ -149,6 +273,7 @@ private:
   std::vector<OpEntry> ops;
   llvm::DenseMap<StringAttr, int> opIndex; // of each cmmtg.op
   std::vector<std::string> constants;      // definitions of constant arrays
+  std::vector<std::string> kernels;        // of the fused ops
   std::vector<int> outputs;
   std::vector<SlotInfo> slots;
   std::vector<TaskInfo> tasks;
@@ -187,6 +312,16 @@ LogicalResult CppEmitter::collectOps() {
     } else if (code == OpCode::Matmul) {
       e.a = (decl.getTransposeLhs() ? cmmrt::plan::kTransposeLhs : 0) |
             (decl.getTransposeRhs() ? cmmrt::plan::kTransposeRhs : 0);
+    } else if (code == OpCode::Fused) {
+      cmmrt::fused::Kernel kernel;
+      std::string error;
+      if (!cmmrt::fused::parse(decl.getKernel()->str(),
+                               int32_t(*decl.getInputs()), kernel, error))
+        return decl.emitOpError("kernel: ") << error; // the verifier's check
+      e.a = *decl.getInputs();
+      e.text = decl.getKernel()->str();
+      e.kernel = "fused" + std::to_string(index);
+      kernels.push_back(emitFusedKernel(e.kernel, kernel, e.text));
     } else if (auto dim = decl.getDim()) {
       e.a = *dim;
     } else if (auto fn = decl.getFn()) {
@@ -361,10 +496,15 @@ void CppEmitter::emit() {
                                  ? graph.getMakespan()->convertToDouble()
                                  : 0.0)
      << " s.\n"
-     << "// Build: mpicxx -O2 -std=c++17 this.cpp -lcmmrt_mpi -lcmmrt "
+     << "// Build: mpicxx -O2 -fopenmp-simd -ffp-contract=off -std=c++17 "
+        "this.cpp -lcmmrt_mpi -lcmmrt "
         "-lopenblas\n"
      << "// Run:   mpirun -np " << nodes << " ./a.out [--stats]\n\n"
-     << "#include \"cmmrt/Executor.h\"\n\n#include <cmath>\n\n"
+     << "#include \"cmmrt/Executor.h\"\n"
+     << (kernels.empty()
+             ? ""
+             : "#include \"cmmrt/Scalar.h\"\n#include \"cmmrt/VectorMath.h\"\n")
+     << "\n#include <cmath>\n\n"
      << "static_assert(cmmrt::plan::kPlanAbiVersion == "
      << cmmrt::plan::kPlanAbiVersion
      << ",\n              \"this program was generated for another version of "
@@ -375,10 +515,14 @@ void CppEmitter::emit() {
     os << c << "\n";
   if (!constants.empty())
     os << "\n";
+  if (!kernels.empty())
+    os << "// The fused ops' kernels: one loop nest over each result tile.\n";
+  for (const std::string &k : kernels)
+    os << k << "\n";
 
   os << "// The ops of @main: code, result rows x cols, first operand rows x "
         "cols,\n// scalar, a, b, text, constant data, source line and "
-        "column.\nconst Op kOps[] = {\n";
+        "column, fused kernel.\nconst Op kOps[] = {\n";
   for (auto [i, e] : llvm::enumerate(ops))
     os << "    /*" << i << "*/ {OpCode::" << e.code << ", " << e.rows << ", "
        << e.cols << ", " << e.inRows << ", " << e.inCols << ", "
@@ -387,7 +531,8 @@ void CppEmitter::emit() {
                ? std::string("nullptr")
                : quote(e.text))
        << ", " << (e.data.empty() ? "nullptr" : e.data) << ", " << e.line
-       << ", " << e.column << "},\n";
+       << ", " << e.column << ", " << (e.kernel.empty() ? "nullptr" : e.kernel)
+       << "},\n";
   os << "};\n\n";
 
   os << "// Tile copies: node, rows, cols, origin row, origin column, uses "

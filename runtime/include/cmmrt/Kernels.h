@@ -14,22 +14,15 @@
 
 namespace cmmrt {
 
+/// The elementwise functions (cmmrt/ElementFunctions.def, cmmrt/Scalar.h).
 enum class BinaryFn {
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Pow,
-  Max,
-  Min,
-  Mod,
-  Gt,
-  Lt,
-  Ge,
-  Le,
-  Eq
+#define CMM_BINARY(Enumerator, name) Enumerator,
+#include "cmmrt/ElementFunctions.def"
 };
-enum class MapFn { Sqrt, Exp, Log, Abs, Sin, Cos, Tanh, Floor, Round };
+enum class MapFn {
+#define CMM_MAP(Enumerator, name) Enumerator,
+#include "cmmrt/ElementFunctions.def"
+};
 enum class ReduceFn { Sum, Max, Min, Mean };
 
 /// The shape of a broadcasting op (each dim equal or 1), or false.

@@ -12,6 +12,8 @@
 #ifndef CMMRT_PLAN_H
 #define CMMRT_PLAN_H
 
+#include "cmmrt/Fused.h"
+
 #include <cstdint>
 
 namespace cmmrt::plan {
@@ -21,7 +23,7 @@ namespace cmmrt::plan {
 /// runtime's headers fails to compile with a message instead of misreading
 /// its tables. Raise it with any change to the layouts below, OpCodes.def or
 /// TaskKinds.def.
-constexpr int kPlanAbiVersion = 5;
+constexpr int kPlanAbiVersion = 6;
 
 /// What a task does (TaskKinds.def). A DistributedGemm is listed on each
 /// node of its gang (Task::firstGangNode) for worker 0; each node's entry
@@ -91,10 +93,14 @@ struct Op {
   double scalar;          // fill value, scale factor, printed scalar
   int64_t a, b;           // rand: seed, call id; range: start, stop;
                           // reduce: dim; map: function (cmmrt::MapFn);
+                          // fused: its number of inputs;
                           // matmul: kTransposeLhs | kTransposeRhs
-  const char *text;       // print/print_scalar label, load/save path
+  const char *text;       // print/print_scalar label, load/save path,
+                          // fused: the kernel's text (cmmrt/Fused.h)
   const double *data;     // constant: rows x cols, row-major
   int line, column;       // in the source file
+  fused::KernelFn kernel; // fused: the generated loop nest (else null: the
+                          // text is run step by step)
 };
 
 /// One copy of a tile on one node: `rows x cols` at (row0, col0) of its

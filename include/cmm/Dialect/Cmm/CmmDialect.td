@@ -24,7 +24,9 @@ def Cmm_Dialect : Dialect {
     linear solves, and the observable effects `print` and `save`. Each op
     carries the source location of the `.cmm` operator that produced it.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  // Fused ops' bodies hold arith.constant scalars.
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect"];
   let hasConstantMaterializer = 1;
   let hasCanonicalizer = 1;
   let useDefaultAttributePrinterParser = 0;

@@ -35,4 +35,19 @@ def Cmm_CmpPredicate : I32EnumAttr<"CmpPredicate", "elementwise comparison", [
   let cppNamespace = "::cmm";
 }
 
+/// The functions a fused op's body applies to elements: each spelled as in
+/// runtime/include/cmmrt/ElementFunctions.def (cmmrt::fused::stepFunction
+/// reads these names), plus `neg`.
+def Cmm_ElementFn : I32EnumAttr<"ElementFn", "function of one element", [
+      I32EnumAttrCase<"Add", 0, "add">, I32EnumAttrCase<"Sub", 1, "sub">, I32EnumAttrCase<"Mul", 2, "mul">,
+      I32EnumAttrCase<"Div", 3, "div">, I32EnumAttrCase<"Pow", 4, "pow">, I32EnumAttrCase<"Max", 5, "max">,
+      I32EnumAttrCase<"Min", 6, "min">, I32EnumAttrCase<"Mod", 7, "mod">, I32EnumAttrCase<"Gt", 8, "gt">,
+      I32EnumAttrCase<"Lt", 9, "lt">, I32EnumAttrCase<"Ge", 10, "ge">, I32EnumAttrCase<"Le", 11, "le">,
+      I32EnumAttrCase<"Eq", 12, "eq">, I32EnumAttrCase<"Neg", 13, "neg">, I32EnumAttrCase<"Sqrt", 14, "sqrt">,
+      I32EnumAttrCase<"Exp", 15, "exp">, I32EnumAttrCase<"Log", 16, "log">, I32EnumAttrCase<"Abs", 17, "abs">,
+      I32EnumAttrCase<"Sin", 18, "sin">, I32EnumAttrCase<"Cos", 19, "cos">, I32EnumAttrCase<"Tanh", 20, "tanh">,
+      I32EnumAttrCase<"Floor", 21, "floor">, I32EnumAttrCase<"Round", 22, "round">]> {
+  let cppNamespace = "::cmm";
+}
+
 #endif // CMM_ENUMS_TD

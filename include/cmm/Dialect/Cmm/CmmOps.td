@@ -324,6 +324,79 @@ def Cmm_CmpOp : Cmm_Op<"cmp", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Fused elementwise kernels
+//===----------------------------------------------------------------------===//
+
+def Cmm_FusedOp : Cmm_Op<"fused", [Pure, IsolatedFromAbove]> {
+  let summary = "a chain of elementwise functions applied in one pass";
+  let description = [{
+    What `cmm-fuse-elementwise` makes of a chain of elementwise, broadcast
+    and scalar ops: the body computes one element of the result from one
+    element of each input (a block argument per input), with `cmm.scalar`
+    steps and `arith.constant` scalars, and yields it. Inputs broadcast to
+    the result as the binary elementwise ops' do (each dimension the
+    result's or 1). Each step computes exactly what the op it replaces
+    computes on that element, so a fused program's results are bit for bit
+    the unfused one's. Tiled like an elementwise op; a generated program
+    runs it as one loop nest per tile (docs/passes.md).
+
+    ```mlir
+    %r = cmm.fused (%x, %w) : (tensor<100x50xf64>, tensor<1x50xf64>) -> tensor<100x50xf64> {
+    ^bb0(%a: f64, %b: f64):
+      %0 = cmm.scalar add %a, %b : f64
+      %1 = cmm.scalar tanh %0 : f64
+      cmm.yield %1 : f64
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Cmm_Matrix>:$inputs);
+  let results = (outs Cmm_Matrix:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` attr-dict `:` functional-type($inputs, $result) $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::ValueRange":$inputs)>
+  ];
+  let extraClassDeclaration = [{
+    /// The body as the runtime's kernel (cmmrt/Fused.h), or an error at
+    /// the offending body op.
+    ::mlir::FailureOr<::cmmrt::fused::Kernel> getKernel();
+    /// The number of cmm.scalar steps in the body.
+    int64_t getNumSteps();
+  }];
+}
+
+def Cmm_ScalarOp : Op<Cmm_Dialect, "scalar", [Pure, HasParent<"FusedOp">]> {
+  let summary = "an elementwise function of one element (a fused op's step)";
+  let description = [{
+    ```mlir
+    %2 = cmm.scalar mul %0, %1 : f64
+    ```
+  }];
+  let arguments = (ins Cmm_ElementFn:$fn, Variadic<F64>:$args);
+  let results = (outs F64:$result);
+  let assemblyFormat = "$fn $args attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// 2 for the binary functions, else 1.
+    static unsigned arity(ElementFn fn) {
+      return fn <= ElementFn::Eq ? 2 : 1;
+    }
+  }];
+}
+
+def Cmm_YieldOp : Op<Cmm_Dialect, "yield", [Pure, Terminator,
+    HasParent<"FusedOp">]> {
+  let summary = "the element a fused op's body computes";
+  let arguments = (ins F64:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+//===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
 

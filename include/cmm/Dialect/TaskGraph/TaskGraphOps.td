@@ -82,7 +82,9 @@ def TG_OpDeclOp : TG_Op<"op", [HasParent<"GraphOp">, Symbol]> {
     randn), `first` and `last` (range), `dim` (reductions: 1, 2, or 0 for
     the whole matrix), `fn` (map: a cmm unary function), `transpose_lhs`
     and `transpose_rhs` (matmul: operands read transposed), `label`
-    (print, print_scalar), `path` (load, save), `data` (constant). Its
+    (print, print_scalar), `path` (load, save), `data` (constant), `inputs`
+    and `kernel` (fused: the operand count and the body as the runtime's
+    kernel text, cmmrt/Fused.h). Its
     location is the source of the op. The declarations stand in program
     order; print, print_scalar and save among them are the program's
     outputs, written in that order.
@@ -102,7 +104,9 @@ def TG_OpDeclOp : TG_Op<"op", [HasParent<"GraphOp">, Symbol]> {
                    OptionalAttr<I64Attr>:$dim, OptionalAttr<StrAttr>:$fn,
                    UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs,
                    OptionalAttr<StrAttr>:$label, OptionalAttr<StrAttr>:$path,
-                   OptionalAttr<ElementsAttr>:$data);
+                   OptionalAttr<ElementsAttr>:$data,
+                   OptionalAttr<I64Attr>:$inputs,
+                   OptionalAttr<StrAttr>:$kernel);
   let assemblyFormat = "$sym_name custom<OpCode>($code) attr-dict";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
