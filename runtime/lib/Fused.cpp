@@ -56,6 +56,11 @@ bool cmmrt::fused::stepFunction(const std::string &name, Step &step) {
   return false;
 }
 
+void cmmrt::fused::forEachChunk(int64_t rows, int64_t cols, const Operand *in,
+                                int numInputs, double *out, ChunkFn body) {
+  forEachChunk<ChunkFn>(rows, cols, in, numInputs, out, body);
+}
+
 namespace {
 std::string formatArg(const Arg &a) {
   switch (a.kind) {

@@ -1,7 +1,8 @@
 //===- Pipelines.h - The cmm compiler as one pass pipeline ------*- C++ -*-===//
 //
 // `cmm-default-pipeline` is the compiler from traced cmm IR to a plan:
-// the algebraic rewrites (`cmm-simplify`, unless `simplify=false`) then the
+// the algebraic rewrites (`cmm-simplify`, unless `simplify=false`), the
+// elementwise fusion (`cmm-fuse-elementwise`, unless `fuse=false`) and the
 // planner (`cmm-plan`), whose scheduled `cmmtg.graph` `cmm-translate
 // --cmm-to-cpp` turns into a program. cmmc runs it; so can cmm-opt
 //   cmm-opt --pass-pipeline='builtin.module(cmm-default-pipeline{nodes=2})'
@@ -11,7 +12,8 @@
 //   cmm::buildDefaultPipeline(pm, options);
 //
 // Its options are those of `cmm-plan` (declared once, in
-// Planning/Passes.td) and those of `cmm-simplify`, plus `simplify`.
+// Planning/Passes.td) and those of `cmm-simplify`, plus `simplify` and
+// `fuse`.
 //
 //===----------------------------------------------------------------------===//
 

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 using namespace mlir;
 using namespace cmm;
@@ -193,16 +194,13 @@ std::string emitFusedKernel(const std::string &name,
   std::string out;
   llvm::raw_string_ostream os(out);
   os << "// " << text << "\nvoid " << name
-     << "(int64_t rows, int64_t cols, const cmmrt::fused::Operand *in, "
-        "double *out) {\n  cmmrt::fused::forEachChunk(\n      rows, cols, in, "
-     << k.numInputs
-     << ", out,\n      [](int64_t n, const double *const *x, double *y) {\n";
+     << "Chunk(int64_t n, const double *const *x, double *y) {\n";
   for (int s = 0; s < steps; ++s)
     if (stored[s] && array(s) != "y")
-      os << "        alignas(64) double t" << s << "[cmmrt::fused::kChunk];\n";
+      os << "  alignas(64) double t" << s << "[cmmrt::fused::kChunk];\n";
   for (int i = 0; i < k.numInputs; ++i)
     if (usesInput[i])
-      os << "        const double *x" << i << " = x[" << i << "];\n";
+      os << "  const double *x" << i << " = x[" << i << "];\n";
   // An argument inside a run's loop (`e` the element).
   auto element = [&](const Arg &a, int run) -> std::string {
     switch (a.kind) {
@@ -225,32 +223,35 @@ std::string emitFusedKernel(const std::string &name,
                          : a.kind == Arg::Step ? array(a.index)
                                                : "c" + std::to_string(s);
       if (a.kind == Arg::Constant)
-        os << "        double c" << s << "[cmmrt::fused::kChunk];\n"
-           << "        for (int64_t e = 0; e < n; ++e)\n          c" << s
+        os << "  double c" << s << "[cmmrt::fused::kChunk];\n"
+           << "  for (int64_t e = 0; e < n; ++e)\n    c" << s
            << "[e] = " << literal(a.value) << ";\n";
-      os << "        cmmrt::vectorMap(" << mapFnEnumerator(k.steps[s].map)
-         << ", " << from << ", " << array(s) << ", n);\n";
+      os << "  cmmrt::vectorMap(" << mapFnEnumerator(k.steps[s].map) << ", "
+         << from << ", " << array(s) << ", n);\n";
       ++s;
       continue;
     }
-    os << "#pragma omp simd\n        for (int64_t e = 0; e < n; ++e) {\n";
+    os << "#pragma omp simd\n  for (int64_t e = 0; e < n; ++e) {\n";
     for (; s < steps && runOf[s] == run; ++s) {
       const cmmrt::fused::Step &st = k.steps[s];
-      os << "          const double v" << s
+      os << "    const double v" << s
          << " = cmmrt::scalar::" << cmmrt::fused::functionName(st) << "("
          << element(st.args[0], run);
       if (st.arity() == 2)
         os << ", " << element(st.args[1], run);
       os << ");\n";
       if (stored[s])
-        os << "          " << array(s) << "[e] = v" << s << ";\n";
+        os << "    " << array(s) << "[e] = v" << s << ";\n";
     }
-    os << "        }\n";
+    os << "  }\n";
   }
   if (!resultInLastRun)
-    os << "#pragma omp simd\n        for (int64_t e = 0; e < n; ++e)\n"
-       << "          y[e] = " << element(k.result, -1) << ";\n";
-  os << "      });\n}\n";
+    os << "#pragma omp simd\n  for (int64_t e = 0; e < n; ++e)\n"
+       << "    y[e] = " << element(k.result, -1) << ";\n";
+  os << "}\n\nvoid " << name
+     << "(int64_t rows, int64_t cols, const cmmrt::fused::Operand *in, "
+        "double *out) {\n  cmmrt::fused::forEachChunk(rows, cols, in, "
+     << k.numInputs << ", out, " << name << "Chunk);\n}\n";
   return out;
 }
 
@@ -274,6 +275,7 @@ private:
   llvm::DenseMap<StringAttr, int> opIndex; // of each cmmtg.op
   std::vector<std::string> constants;      // definitions of constant arrays
   std::vector<std::string> kernels;        // of the fused ops
+  std::map<std::string, std::string> kernelNames; // text -> function
   std::vector<int> outputs;
   std::vector<SlotInfo> slots;
   std::vector<TaskInfo> tasks;
@@ -320,8 +322,13 @@ LogicalResult CppEmitter::collectOps() {
         return decl.emitOpError("kernel: ") << error; // the verifier's check
       e.a = *decl.getInputs();
       e.text = decl.getKernel()->str();
-      e.kernel = "fused" + std::to_string(index);
-      kernels.push_back(emitFusedKernel(e.kernel, kernel, e.text));
+      // Ops with one kernel text share its function (a traced loop
+      // repeats its kernels once per iteration).
+      auto [it, fresh] = kernelNames.try_emplace(
+          e.text + "|" + std::to_string(e.a), "fused" + std::to_string(index));
+      e.kernel = it->second;
+      if (fresh)
+        kernels.push_back(emitFusedKernel(e.kernel, kernel, e.text));
     } else if (auto dim = decl.getDim()) {
       e.a = *dim;
     } else if (auto fn = decl.getFn()) {

@@ -101,6 +101,14 @@ void forEachChunk(int64_t rows, int64_t cols, const Operand *in, int numInputs,
   }
 }
 
+/// A chunk's body in a generated kernel: y[0, n) from x[k][0, n).
+using ChunkFn = void (*)(int64_t n, const double *const *x, double *y);
+
+/// forEachChunk for a generated kernel's body: compiled once, here, so a
+/// program's kernels do not each instantiate the walk.
+void forEachChunk(int64_t rows, int64_t cols, const Operand *in, int numInputs,
+                  double *out, ChunkFn body);
+
 /// What a step applies.
 enum class StepFn : int8_t { Binary, Map, Neg };
 
