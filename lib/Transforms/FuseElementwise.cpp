@@ -56,20 +56,8 @@ ElementFn binaryFn(Operation *op) {
       .Case([](MaxOp) { return ElementFn::Max; })
       .Case([](MinOp) { return ElementFn::Min; })
       .Case([](ModOp) { return ElementFn::Mod; })
-      .Case([](CmpOp cmp) {
-        switch (cmp.getPredicate()) {
-        case CmpPredicate::GT:
-          return ElementFn::Gt;
-        case CmpPredicate::LT:
-          return ElementFn::Lt;
-        case CmpPredicate::GE:
-          return ElementFn::Ge;
-        case CmpPredicate::LE:
-          return ElementFn::Le;
-        case CmpPredicate::EQ:
-          return ElementFn::Eq;
-        }
-        llvm_unreachable("unknown predicate");
+      .Case([](CmpOp cmp) { // gt, lt, ge, le, eq: the same names
+        return *symbolizeElementFn(stringifyCmpPredicate(cmp.getPredicate()));
       });
 }
 
@@ -92,9 +80,9 @@ public:
     return SmallVector<Value>(inputs.begin(), inputs.end());
   }
 
-  FusedOp build(OpBuilder &b) {
+  /// The fused op reading `inputs` (collectInputs()), before the root.
+  FusedOp build(OpBuilder &b, ArrayRef<Value> inputs) {
     Operation *root = members.back();
-    SmallVector<Value> inputs = collectInputs();
     auto fused = FusedOp::create(b, root->getLoc(),
                                  root->getResult(0).getType(), inputs);
     Block &body = fused.getBody().front();
@@ -175,10 +163,11 @@ struct FuseElementwisePass
         return a->isBeforeInBlock(b);
       });
       KernelBuilder kernel(group);
-      if (kernel.collectInputs().empty())
+      SmallVector<Value> inputs = kernel.collectInputs();
+      if (inputs.empty())
         continue; // constants only: the folder's, not ours
       OpBuilder b(group.back());
-      FusedOp fused = kernel.build(b);
+      FusedOp fused = kernel.build(b, inputs);
       group.back()->getResult(0).replaceAllUsesWith(fused.getResult());
       llvm::SetVector<Operation *> constants;
       for (Operation *op : llvm::reverse(group)) {

@@ -171,20 +171,21 @@ bool reduceTask(const Op &op, const std::vector<TileRef> &in, Matrix &out,
 /// by step (plans made by hand).
 bool fusedElementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
                       std::string &error) {
-  std::vector<fused::Operand> operands;
-  for (const TileRef &t : in) {
-    const Matrix &m = *t.tile;
-    if ((m.rows() != out.rows() && m.rows() != 1) ||
-        (m.cols() != out.cols() && m.cols() != 1)) {
-      error = "operand tiles do not broadcast to the result tile";
-      return false;
-    }
-    operands.push_back({m.data(), m.rows(), m.cols()});
-  }
   if (int64_t(in.size()) != op.a) {
     error = "a fused task takes " + std::to_string(op.a) + " tiles, not " +
             std::to_string(in.size());
     return false;
+  }
+  std::vector<fused::Operand> operands;
+  for (const TileRef &t : in) {
+    const Matrix &m = *t.tile;
+    MatrixShape shape;
+    if (!broadcastShape(m.shape(), out.shape(), shape) ||
+        shape != out.shape()) {
+      error = "operand tiles do not broadcast to the result tile";
+      return false;
+    }
+    operands.push_back({m.data(), m.rows(), m.cols()});
   }
   if (op.kernel) {
     op.kernel(out.rows(), out.cols(), operands.data(), out.data());

@@ -445,6 +445,13 @@ cmmtg.graph @main tile_size 5 {
 // -----
 
 cmmtg.graph @main tile_size 5 {
+  // expected-error @+1 {{'cmmtg.op' op has a kernel that does not read: a fused op takes at least one input}}
+  cmmtg.op @fused0 fused {rows = 5, cols = 5, inputs = 0, kernel = "yield 1"}
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
   // expected-error @+1 {{'cmmtg.op' op has 'inputs' and 'kernel' exactly when it is fused}}
   cmmtg.op @neg0 neg {rows = 5, cols = 5, inputs = 1, kernel = "neg %i0; yield %t0"}
 }

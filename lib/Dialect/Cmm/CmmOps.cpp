@@ -281,7 +281,8 @@ LogicalResult FusedOp::verify() {
   ArrayRef<int64_t> out = shapeOf(getResult());
   for (auto [i, input] : llvm::enumerate(getInputs())) {
     ArrayRef<int64_t> in = shapeOf(input);
-    if ((in[0] != out[0] && in[0] != 1) || (in[1] != out[1] && in[1] != 1))
+    auto shape = broadcastShape(in, out);
+    if (failed(shape) || shape->first != out[0] || shape->second != out[1])
       return emitOpError("input ")
              << i << " of shape " << formatShape(in)
              << " does not broadcast to the result shape " << formatShape(out);

@@ -143,13 +143,13 @@ std::string mapFnEnumerator(cmmrt::MapFn fn) {
   return std::string("cmmrt::MapFn::") + kEnumerators[unsigned(fn)];
 }
 
-/// The C++ function `name` of a fused kernel (cmmrt::fused::KernelFn): a
-/// loop nest over chunks of the result tile (cmmrt::fused::forEachChunk).
-/// Steps run in runs of inline arithmetic, one `omp simd` loop per run,
-/// their values in registers, split by the SLEEF steps (exp, log, sin, cos,
-/// tanh), which run over the whole chunk. A value crosses between runs
-/// through a chunk-sized array (L1); nothing is stored per tile but the
-/// result, which the last run writes.
+/// The C++ function `name` of a fused kernel (cmmrt::fused::KernelFn):
+/// the runtime's walk over the result tile (cmmrt::fused::forEachChunk)
+/// calling `name`Chunk, the loop nest over one chunk. Steps run in runs of
+/// inline arithmetic, one `omp simd` loop per run, their values in registers,
+/// split by the SLEEF steps (exp, log, sin, cos, tanh), which run over the
+/// whole chunk. A value crosses between runs through a chunk-sized array (L1);
+/// nothing is stored per tile but the result, which the last run writes.
 std::string emitFusedKernel(const std::string &name,
                             const cmmrt::fused::Kernel &k,
                             const std::string &text) {
@@ -167,16 +167,16 @@ std::string emitFusedKernel(const std::string &name,
     runOf[s] = (s == 0 || isVector(s) || isVector(s - 1)) ? runs++ : runs - 1;
   const bool resultInLastRun =
       k.result.kind == Arg::Step && runOf[k.result.index] == runs - 1;
+  // In a chunk-sized array: what vectorMap writes, what another run reads.
   std::vector<bool> stored(steps, false);
-  for (int s = 0; s < steps; ++s)
+  for (int s = 0; s < steps; ++s) {
+    stored[s] = stored[s] || isVector(s);
     for (int a = 0; a < k.steps[s].arity(); ++a) {
       const Arg &arg = k.steps[s].args[a];
-      if (arg.kind == Arg::Step &&
-          (runOf[arg.index] != runOf[s] || isVector(s) || isVector(arg.index)))
+      if (arg.kind == Arg::Step && runOf[arg.index] != runOf[s])
         stored[arg.index] = true;
     }
-  for (int s = 0; s < steps; ++s)
-    stored[s] = stored[s] || isVector(s); // vectorMap writes an array
+  }
   if (k.result.kind == Arg::Step)
     stored[k.result.index] = true;
   auto array = [&](int s) {
