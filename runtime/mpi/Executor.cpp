@@ -7,6 +7,7 @@
 #include "cmmrt/Format.h"
 #include "cmmrt/MatrixIO.h"
 #include "cmmrt/Placement.h"
+#include "cmmrt/Startup.h"
 #include "cmmrt/TaskKernels.h"
 #include "cmmrt/ThreadPriority.h"
 #include "cmmrt/TileMemory.h"
@@ -1094,6 +1095,8 @@ static void printClassTimes(const std::vector<ClassTime> &byClass) {
 
 int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
   keepFreedHeapMemory(); // the first-touch model's assumption
+  if (!startedByLauncher())
+    prepareSingletonStart();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   int rank = 0, size = 0;
@@ -1109,10 +1112,19 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
     std::string arg = argv[i];
     if (arg != "--help" && arg != "-h")
       continue;
+    if (rank == 0 && plan.nodes == 1)
+      std::printf("A cmm program planned for 1 node: run it with\n"
+                  "  %s [options]\n"
+                  "(or under a launcher with one rank: mpirun -np 1 "
+                  "--bind-to none %s)\n",
+                  argv[0], argv[0]);
+    else if (rank == 0)
+      std::printf("A cmm program planned for %d node(s): run it with\n"
+                  "  mpirun -np %d --bind-to none [--hostfile F] %s "
+                  "[options]\n",
+                  plan.nodes, plan.nodes, argv[0]);
     if (rank == 0)
       std::printf(
-          "A cmm program planned for %d node(s): run it with\n"
-          "  mpirun -np %d [--hostfile F] %s [options]\n"
           "options:\n"
           "  --stats              predicted and measured makespan, tasks, "
           "transfers, MB moved and cache hits, on stderr\n"
@@ -1126,8 +1138,7 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
           "DIR/print<N>.npy\n"
           "  --help, -h           this text\n"
           "environment: CMM_TRACE=run.json writes the measured schedule as "
-          "Chrome trace events\n",
-          plan.nodes, plan.nodes, argv[0]);
+          "Chrome trace events\n");
     MPI_Finalize();
     return 0;
   }
@@ -1135,13 +1146,16 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
     return refuse("this MPI library does not provide MPI_THREAD_MULTIPLE, "
                   "which the communicator threads need");
   if (size != plan.nodes)
-    return refuse("this program was planned for " + std::to_string(plan.nodes) +
-                  " node(s), one MPI rank each; run it with mpirun -np " +
-                  std::to_string(plan.nodes) + " (it was started on " +
-                  std::to_string(size) +
-                  " rank(s)), or compile it again "
-                  "with --nodes=" +
-                  std::to_string(size));
+    return refuse(
+        "this program was planned for " + std::to_string(plan.nodes) +
+        " node(s), one MPI rank each; run it " +
+        (plan.nodes == 1
+             ? "directly (" + std::string(argv[0]) + ") or with mpirun -np 1"
+             : "with mpirun -np " + std::to_string(plan.nodes)) +
+        " (it was started on " + std::to_string(size) +
+        " rank(s)), or compile it again "
+        "with --nodes=" +
+        std::to_string(size));
   Options options;
   std::string error;
   if (!parseOptions(argc, argv, options, error))

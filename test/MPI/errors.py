@@ -186,7 +186,7 @@ def main():
 
     expect_failure(["mpirun", "-np", "2", exe], work,
                    r"this program was planned for 1 node\(s\), one MPI rank "
-                   r"each; run it with mpirun -np 1",
+                   r"each; run it directly \(\S+\) or with mpirun -np 1",
                    "wrong rank count")
     expect_failure(["mpirun", "-np", "1", exe, "--bogus"], work,
                    r"unknown option '--bogus'", "unknown option")
@@ -201,6 +201,12 @@ def main():
     assert re.search(r"planned for 2 node\(s\).*\n  mpirun -np 2 ", p.stdout)
     assert "--recv-timeout=S" in p.stdout and "two 2x2" not in p.stdout, \
         p.stdout
+    # A program for one node says to run it directly.
+    p = subprocess.run([exe, "--help"], cwd=work, capture_output=True,
+                       text=True, env=ENV, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert re.search(r"planned for 1 node: run it with\n  \S+ \[options\]",
+                     p.stdout), p.stdout
     print("ok --help")
 
 

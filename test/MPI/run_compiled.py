@@ -1,5 +1,6 @@
 """Compiles one program of examples/ at its test size with cmmc and runs it
-under mpirun on NP ranks, for three tile sizes (one tile per matrix, about
+under mpirun on NP ranks (one rank: started directly at the default level,
+under mpirun at --O0), for three tile sizes (one tile per matrix, about
 half, about a third: ragged edges; on several ranks also one tile with
 dynamic tiling forced, so sub-tiles are merged, these on two busy ranks
 without a master alone (Inputs/two-busy-ranks.json), whose plans use every
@@ -202,8 +203,12 @@ def main():
             # Communicator threads at real-time priority by default, at
             # normal priority on the --O0 runs (cmmrt/ThreadPriority.h).
             priority = "normal" if level else "realtime"
-            p = subprocess.run(["mpirun", "-np", str(ranks), "--bind-to",
-                                "none", exe, "--stats",
+            # One rank starts as the program's --help says, directly (an
+            # MPI singleton); at --O0 under mpirun, so both starts run.
+            direct = ranks == 1 and not level
+            launch = [] if direct else ["mpirun", "-np", str(ranks),
+                                        "--bind-to", "none"]
+            p = subprocess.run(launch + [exe, "--stats",
                                 "--comm-priority=" + priority,
                                 "--dump-prints=" + out_dir], cwd=work,
                                capture_output=True, text=True, env=ENV,

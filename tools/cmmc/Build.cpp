@@ -150,6 +150,16 @@ std::vector<std::string> cmmc::launchCommand(StringRef program,
     error = "unknown launcher '" + options.launcher + "' (mpirun or srun)";
     return {};
   }
+  // One rank on this machine starts like any program: as an MPI singleton,
+  // without mpirun's daemons (cmmrt/Startup.h).
+  if (options.ranks == 1 && options.hostfile.empty() &&
+      options.launcherArgs.empty() && !options.preloadBinary) {
+    StringRef name = program;
+    args.push_back(name.contains('/') ? name.str() : "./" + name.str());
+    for (const std::string &a : options.programArgs)
+      args.push_back(a);
+    return args;
+  }
   std::string mpirun = findTool("CMM_MPIRUN", CMMC_MPIEXEC, "mpirun");
   if (mpirun.empty()) {
     error = "mpirun not found: install Open MPI (apt-get install "
@@ -162,6 +172,15 @@ std::vector<std::string> cmmc::launchCommand(StringRef program,
   bool mapped = llvm::any_of(options.launcherArgs, [](StringRef a) {
     return a.starts_with("--map-by") || a.starts_with("-map-by");
   });
+  bool choosesLayer = std::getenv("OMPI_MCA_pml") ||
+                      llvm::any_of(options.launcherArgs, [](StringRef a) {
+                        return a.contains("pml");
+                      });
+  if (options.hostfile.empty() && !choosesLayer) {
+    // Ranks on this machine only: the shared-memory `ob1` layer, without
+    // probing the network layers of `cm` (0.2 s of every start here).
+    args.insert(args.end(), {"--mca", "pml", "ob1"});
+  }
   if (!options.hostfile.empty()) {
     args.push_back("--hostfile");
     args.push_back(options.hostfile);
