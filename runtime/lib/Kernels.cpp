@@ -139,7 +139,7 @@ Matrix cmmrt::transpose(const Matrix &a) {
   // 4096 x 4096, 4000 x 4000, 1000 x 3000): 1.4-6x faster than 32 x 32.
   const int64_t rows = a.rows(), cols = a.cols(), blockRows = 256,
                 blockCols = 4;
-  Matrix t(cols, rows);
+  Matrix t = Matrix::uninitialized(cols, rows);
   const double *in = a.data();
   double *out = t.data();
   for (int64_t i0 = 0; i0 < rows; i0 += blockRows)
@@ -230,7 +230,7 @@ Matrix cmmrt::broadcast(BinaryFn fn, const Matrix &a, const Matrix &b) {
   bool ok = broadcastShape(a.shape(), b.shape(), shape);
   assert(ok && "shapes do not broadcast");
   (void)ok;
-  Matrix r(shape.rows, shape.cols);
+  Matrix r = Matrix::uninitialized(shape.rows, shape.cols);
   broadcastTo(fn, a, b, r);
   return r;
 }
@@ -274,8 +274,10 @@ Matrix cmmrt::map(MapFn fn, const Matrix &a) {
 }
 
 void cmmrt::mapInPlace(MapFn fn, Matrix &r) {
-  double *x = r.data();
-  const int64_t n = r.size();
+  mapValues(fn, r.data(), r.size());
+}
+
+void cmmrt::mapValues(MapFn fn, double *x, int64_t n) {
   switch (fn) { // the loop inside the switch: one call per element at most
   case MapFn::Abs:
     for (int64_t e = 0; e < n; ++e)

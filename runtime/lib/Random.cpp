@@ -8,7 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "cmmrt/Random.h"
-#include "cmmrt/Numbers.h"
+#include "cmmrt/Mix64.h"
+#include "cmmrt/RowBands.h"
+#include "cmmrt/VectorMath.h"
+
+#include "VectorMathKernels.h"
 
 #include <cmath>
 
@@ -23,19 +27,15 @@ static inline uint64_t hashElement(uint64_t seed, uint64_t callId, uint64_t i,
   return h;
 }
 
-static inline double toUnit(uint64_t bits) {
-  return static_cast<double>(bits >> 11) * 0x1.0p-53;
-}
-
 double cmmrt::uniformAt(uint64_t seed, uint64_t callId, uint64_t i,
                         uint64_t j) {
-  return toUnit(hashElement(seed, callId, i, j, 0));
+  return unitFromBits(hashElement(seed, callId, i, j, 0));
 }
 
 double cmmrt::normalAt(uint64_t seed, uint64_t callId, uint64_t i, uint64_t j) {
   // u1 in (0, 1] so that log(u1) is finite.
-  double u1 = 1.0 - toUnit(hashElement(seed, callId, i, j, 0));
-  double u2 = toUnit(hashElement(seed, callId, i, j, 1));
+  double u1 = 1.0 - unitFromBits(hashElement(seed, callId, i, j, 0));
+  double u2 = unitFromBits(hashElement(seed, callId, i, j, 1));
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
@@ -45,19 +45,28 @@ void cmmrt::fillRandom(Matrix &out, bool normal, uint64_t seed, uint64_t callId,
   // values, one mix64 per element (two for normals).
   const uint64_t key = mix64(mix64(seed ^ 0x636d6d5f72616e64ULL) ^ callId);
   const int64_t cols = out.cols();
-  for (int64_t i = 0; i < out.rows(); ++i) {
-    const uint64_t row = mix64(key ^ static_cast<uint64_t>(i + rowOffset));
-    double *x = out.data() + i * cols;
-    const uint64_t j0 = static_cast<uint64_t>(colOffset);
-    if (!normal) {
-      for (int64_t j = 0; j < cols; ++j)
-        x[j] = toUnit(mix64(row ^ ((j0 + j) * 2)));
-      continue;
+  const uint64_t j0 = static_cast<uint64_t>(colOffset);
+  const bool vectors = vectorIsa() == VectorIsa::Avx512;
+  // Bands of rows on the task's cores (cmmrt/RowBands.h): the page faults
+  // of a fresh buffer, not the hashing, are most of the time.
+  forEachRowBand(out.rows(), cols, [&](int64_t first, int64_t end) {
+    for (int64_t i = first; i < end; ++i) {
+      const uint64_t row = mix64(key ^ static_cast<uint64_t>(i + rowOffset));
+      double *x = out.data() + i * cols;
+      if (!normal && vectors) {
+        detail::uniformRowAvx512(row, j0, x, cols);
+        continue;
+      }
+      if (!normal) {
+        for (int64_t j = 0; j < cols; ++j)
+          x[j] = unitFromBits(mix64(row ^ ((j0 + j) * 2)));
+        continue;
+      }
+      for (int64_t j = 0; j < cols; ++j) {
+        double u1 = 1.0 - unitFromBits(mix64(row ^ ((j0 + j) * 2)));
+        double u2 = unitFromBits(mix64(row ^ ((j0 + j) * 2 + 1)));
+        x[j] = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+      }
     }
-    for (int64_t j = 0; j < cols; ++j) {
-      double u1 = 1.0 - toUnit(mix64(row ^ ((j0 + j) * 2)));
-      double u2 = toUnit(mix64(row ^ ((j0 + j) * 2 + 1)));
-      x[j] = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-    }
-  }
+  });
 }

@@ -5,6 +5,7 @@
 #include "cmmrt/Format.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/Random.h"
+#include "cmmrt/RowBands.h"
 
 #include <algorithm>
 #include <cmath>
@@ -119,7 +120,8 @@ void generate(const Op &op, Matrix &out, int64_t row0, int64_t col0) {
       for (int64_t j = 0; j < out.cols(); ++j)
         out(i, j) = op.data[(row0 + i) * op.cols + col0 + j];
     return;
-  default:
+  default: // not a generating op (the verifier keeps them out): zeros
+    std::fill(out.values().begin(), out.values().end(), 0.0);
     return;
   }
 }
@@ -187,16 +189,28 @@ bool fusedElementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
     }
     operands.push_back({m.data(), m.rows(), m.cols()});
   }
-  if (op.kernel) {
-    op.kernel(out.rows(), out.cols(), operands.data(), out.data());
-    return true;
-  }
   fused::Kernel kernel;
-  if (!fused::parse(op.text ? op.text : "", int32_t(op.a), kernel, error)) {
+  if (!op.kernel &&
+      !fused::parse(op.text ? op.text : "", int32_t(op.a), kernel, error)) {
     error = "fused kernel: " + error;
     return false;
   }
-  fused::run(kernel, out.rows(), out.cols(), operands.data(), out.data());
+  // Bands of the result's rows (cmmrt/RowBands.h): an operand with the
+  // result's rows starts at the band's row, a row or a scalar is whole.
+  const int64_t cols = out.cols();
+  forEachRowBand(out.rows(), cols, [&](int64_t first, int64_t end) {
+    std::vector<fused::Operand> band = operands;
+    for (fused::Operand &o : band)
+      if (o.rows == out.rows() && o.rows != 1) {
+        o.data += first * o.cols;
+        o.rows = end - first;
+      }
+    double *result = out.data() + first * cols;
+    if (op.kernel)
+      op.kernel(end - first, cols, band.data(), result);
+    else
+      fused::run(kernel, end - first, cols, band.data(), result);
+  });
   return true;
 }
 
@@ -223,23 +237,24 @@ bool elementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
   }
   if (in[0].tile != &out)
     out = *in[0].tile;
-  double *x = out.data();
-  switch (op.code) {
-  case OpCode::Scale:
-    for (int64_t e = 0; e < out.size(); ++e)
-      x[e] *= op.scalar;
-    return true;
-  case OpCode::Neg:
-    for (int64_t e = 0; e < out.size(); ++e)
-      x[e] = -x[e];
-    return true;
-  case OpCode::Map:
-    mapInPlace(static_cast<MapFn>(op.a), out);
-    return true;
-  default:
+  if (op.code != OpCode::Scale && op.code != OpCode::Neg &&
+      op.code != OpCode::Map) {
     error = "not an elementwise op";
     return false;
   }
+  // Bands of rows on the task's cores (cmmrt/RowBands.h).
+  const int64_t cols = out.cols();
+  forEachRowBand(out.rows(), cols, [&](int64_t first, int64_t end) {
+    double *x = out.data() + first * cols;
+    const int64_t n = (end - first) * cols;
+    if (op.code == OpCode::Map) {
+      mapValues(static_cast<MapFn>(op.a), x, n);
+      return;
+    }
+    for (int64_t e = 0; e < n; ++e)
+      x[e] = op.code == OpCode::Scale ? x[e] * op.scalar : -x[e];
+  });
+  return true;
 }
 
 bool checkShape(const Matrix &m, const Op &op, std::string &error) {
@@ -270,10 +285,18 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
                        mayWriteOver(task.kind, reuseInput) &&
                        reuse->rows() == plan.slots[task.firstOutput].rows &&
                        reuse->cols() == plan.slots[task.firstOutput].cols;
+  // Tasks that write every element of their result (or replace it) get it
+  // unset: its pages are first touched by the threads that compute it.
+  const bool writesWhole =
+      task.kind == TaskKind::Generate || task.kind == TaskKind::Elementwise ||
+      task.kind == TaskKind::Transpose || task.kind == TaskKind::GemmAcc ||
+      task.kind == TaskKind::Merge;
   for (int32_t o = 0; o < task.numOutputs; ++o) {
     const Slot &s = plan.slots[task.firstOutput + o];
     if (inPlace)
       outputs.emplace_back();
+    else if (writesWhole)
+      outputs.push_back(Matrix::uninitialized(s.rows, s.cols));
     else
       outputs.emplace_back(s.rows, s.cols);
   }

@@ -19,8 +19,9 @@ bool cmmrt::cpuSupports(VectorIsa isa) {
     return true; // the x86-64 baseline
   case VectorIsa::Avx:
     return __builtin_cpu_supports("avx");
-  case VectorIsa::Avx512:
-    return __builtin_cpu_supports("avx512f");
+  case VectorIsa::Avx512: // DQ: every AVX-512 CPU but Xeon Phi
+    return __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512dq");
   }
   return false;
 }

@@ -7,6 +7,7 @@
 #include "cmmrt/Format.h"
 #include "cmmrt/MatrixIO.h"
 #include "cmmrt/Placement.h"
+#include "cmmrt/RowBands.h"
 #include "cmmrt/Startup.h"
 #include "cmmrt/TaskKernels.h"
 #include "cmmrt/ThreadPriority.h"
@@ -765,6 +766,8 @@ double Executor::run() {
   int workers = plan.workers[rank];
   int blasThreads = workers == 1 ? std::max(1, plan.threads[rank]) : 1;
   openblas_set_num_threads(blasThreads);
+  // ... and its other tasks split their rows over as many cores.
+  setTaskThreads(blasThreads);
   // mpirun binds each rank to one core by default, which would run every
   // BLAS thread and worker of the rank on that core.
   // (A rank that may use every core of a smaller machine than the plan's

@@ -25,6 +25,26 @@ TEST(Random, TilesEqualTheBlocksOfTheWholeMatrix) {
       EXPECT_EQ(tile(i, j), whole(i + 2, j + 5));
 }
 
+// fillRandom's rows (8 at a time on AVX-512; the ctest random-scalar-rows
+// runs this again with CMM_VECTOR_ISA=avx, the scalar loop) equal
+// uniformAt's elements, which hash every coordinate from scratch, bit for
+// bit: every width up to two vectors and a tail, any column offset (also
+// past 2^32), rows far down the matrix.
+TEST(Random, RowsEqualTheElementsBitForBit) {
+  for (int64_t cols = 1; cols <= 19; ++cols)
+    for (int64_t colOffset : {int64_t(0), int64_t(3), int64_t(1) << 33})
+      for (int64_t rowOffset : {int64_t(0), int64_t(123456789)}) {
+        Matrix m(2, cols);
+        fillRandom(m, /*normal=*/false, 5, 17, rowOffset, colOffset);
+        for (int64_t i = 0; i < 2; ++i)
+          for (int64_t j = 0; j < cols; ++j)
+            ASSERT_EQ(m(i, j), uniformAt(5, 17, uint64_t(i + rowOffset),
+                                         uint64_t(j + colOffset)))
+                << cols << " columns at (" << rowOffset << ", " << colOffset
+                << "), element (" << i << ", " << j << ")";
+      }
+}
+
 TEST(Random, UniformMomentsMatchU01) {
   Matrix m(400, 500);
   fillRandom(m, false, 7, 1);

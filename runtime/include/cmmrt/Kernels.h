@@ -59,6 +59,8 @@ double applyMap(MapFn fn, double x);
 /// Elementwise function; Round ties to even.
 Matrix map(MapFn fn, const Matrix &a);
 void mapInPlace(MapFn fn, Matrix &a);
+/// x[e] = fn(x[e]), e < n: the loop of mapInPlace, for part of a matrix.
+void mapValues(MapFn fn, double *x, int64_t n);
 
 /// dim 0 reduces everything to 1x1, dim 1 each column (1xn), dim 2 each row
 /// (mx1). Max and Min propagate NaN.

@@ -36,6 +36,11 @@ public:
   Matrix() = default;
   Matrix(int64_t rows, int64_t cols, double init = 0.0)
       : shape_{rows, cols}, data_(static_cast<size_t>(rows * cols), init) {}
+  /// A matrix whose elements are left unset, for a result that is written
+  /// whole before it is read (no pass that only zeroes the pages).
+  static Matrix uninitialized(int64_t rows, int64_t cols) {
+    return Matrix(MatrixShape{rows, cols});
+  }
 
   int64_t rows() const { return shape_.rows; }
   int64_t cols() const { return shape_.cols; }
@@ -54,6 +59,9 @@ public:
   const Elements &values() const { return data_; }
 
 private:
+  explicit Matrix(MatrixShape shape)
+      : shape_(shape), data_(static_cast<size_t>(shape.numElements())) {}
+
   MatrixShape shape_;
   Elements data_; // row-major
 };

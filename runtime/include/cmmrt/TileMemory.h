@@ -108,6 +108,16 @@ template <typename T> struct TileAllocator {
     return static_cast<T *>(allocateTileMemory(n * sizeof(T)));
   }
   void deallocate(T *p, size_t n) { releaseTileMemory(p, n * sizeof(T)); }
+  /// Elements made without a value are left as they are (a vector of n
+  /// doubles is not zeroed; Matrix's constructor gives its value), so a
+  /// task that writes every element of its result touches each page once,
+  /// on the threads that compute it.
+  template <typename U> void construct(U *p) noexcept {
+    ::new (static_cast<void *>(p)) U;
+  }
+  template <typename U, typename... Args> void construct(U *p, Args &&...args) {
+    ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+  }
   template <typename U> bool operator==(const TileAllocator<U> &) const {
     return true;
   }

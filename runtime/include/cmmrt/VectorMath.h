@@ -22,7 +22,7 @@ namespace cmmrt {
 enum class VectorIsa {
   Sse2,   // 2 doubles (SLEEF dispatches SSE2 / SSE4.1)
   Avx,    // 4 doubles (AVX / FMA4 / AVX2)
-  Avx512, // 8 doubles (AVX-512F)
+  Avx512, // 8 doubles (AVX-512F and DQ)
 };
 
 /// The widest unit this CPU has (CPUID, once per process); CMM_VECTOR_ISA

@@ -1,0 +1,40 @@
+//===- RowBands.h - One task's elementwise work on several cores -*- C++
+//-*-===//
+//
+// A node whose plan runs one worker gives it every core for BLAS (one
+// multi-threaded call), but the worker's other tasks (random generation,
+// fused and elementwise kernels, maps) ran on one core while the others
+// idled (issue 17 item 4). Such a task splits its result's rows into bands,
+// one per core: the worker runs the first, helper threads the rest. Every
+// element is computed by the same code whichever band holds it, so a result
+// is bit for bit the same on any number of threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMMRT_ROWBANDS_H
+#define CMMRT_ROWBANDS_H
+
+#include <cstdint>
+#include <functional>
+
+namespace cmmrt {
+
+/// Tasks smaller than this many elements run on their worker alone (waking
+/// a helper costs tens of microseconds).
+constexpr int64_t kMinBandedElements = int64_t(1) << 16;
+
+/// The threads a task may use (the executor sets the node's BLAS thread
+/// count when it runs one worker; 1, the default, runs every band inline).
+void setTaskThreads(int threads);
+int taskThreads();
+
+/// Calls fn(firstRow, endRow) over disjoint bands covering [0, rows), on up
+/// to taskThreads() threads when rows x cols is at least kMinBandedElements
+/// (else once, inline), and returns when all are done. Callers from several
+/// threads at once take turns.
+void forEachRowBand(int64_t rows, int64_t cols,
+                    const std::function<void(int64_t, int64_t)> &fn);
+
+} // namespace cmmrt
+
+#endif // CMMRT_ROWBANDS_H

@@ -1,0 +1,110 @@
+//===- RowBands.cpp - One task's elementwise work on several cores -*- C++
+//-*-===//
+
+#include "cmmrt/RowBands.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+using namespace cmmrt;
+
+namespace {
+
+/// Helper threads that sleep until a band is theirs. They live as long as
+/// the process (detached: a program's exit does not wait for them).
+class BandPool {
+public:
+  void run(int threads, int64_t rows,
+           const std::function<void(int64_t, int64_t)> &fn) {
+    std::lock_guard<std::mutex> turn(callers);
+    grow(threads - 1);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      job = &fn;
+      bands = threads;
+      totalRows = rows;
+      pending = threads - 1;
+      ++generation;
+    }
+    wake.notify_all();
+    fn(0, bandEnd(0, threads, rows));
+    std::unique_lock<std::mutex> lock(mutex);
+    done.wait(lock, [&] { return pending == 0; });
+    job = nullptr;
+  }
+
+private:
+  static int64_t bandEnd(int band, int bands, int64_t rows) {
+    return rows * (band + 1) / bands;
+  }
+
+  void grow(int helpers) {
+    while (started < helpers) {
+      int index = started + 1; // band 0 is the caller's
+      uint64_t now;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        now = generation; // a helper serves the calls after its start
+      }
+      std::thread([this, index, now] { serve(index, now); }).detach();
+      ++started;
+    }
+  }
+
+  void serve(int index, uint64_t seen) {
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      wake.wait(lock, [&] { return generation != seen; });
+      seen = generation;
+      if (index >= bands)
+        continue; // a call with fewer threads than there are helpers
+      const std::function<void(int64_t, int64_t)> *fn = job;
+      int64_t first = bandEnd(index - 1, bands, totalRows);
+      int64_t end = bandEnd(index, bands, totalRows);
+      lock.unlock();
+      (*fn)(first, end);
+      lock.lock();
+      if (--pending == 0)
+        done.notify_one();
+    }
+  }
+
+  std::mutex callers; // one call at a time
+  std::mutex mutex;
+  std::condition_variable wake, done;
+  const std::function<void(int64_t, int64_t)> *job = nullptr;
+  int bands = 1;
+  int64_t totalRows = 0;
+  int pending = 0;
+  uint64_t generation = 0;
+  int started = 0; // helpers (touched only under `callers`)
+};
+
+std::atomic<int> threadsPerTask{1};
+
+BandPool &pool() {
+  static BandPool *p = new BandPool; // never destroyed: helpers outlive main
+  return *p;
+}
+
+} // namespace
+
+void cmmrt::setTaskThreads(int threads) {
+  threadsPerTask = std::max(1, threads);
+}
+
+int cmmrt::taskThreads() { return threadsPerTask; }
+
+void cmmrt::forEachRowBand(int64_t rows, int64_t cols,
+                           const std::function<void(int64_t, int64_t)> &fn) {
+  int threads = int(std::min<int64_t>(taskThreads(), rows));
+  if (threads <= 1 || rows * cols < kMinBandedElements) {
+    fn(0, rows);
+    return;
+  }
+  pool().run(threads, rows, fn);
+}

@@ -1,0 +1,118 @@
+//===- RowBandsTest.cpp - One task's rows on several cores -----*- C++ -*-===//
+
+#include "cmmrt/RowBands.h"
+#include "cmmrt/Kernels.h"
+#include "cmmrt/Random.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <utility>
+#include <vector>
+
+using namespace cmmrt;
+
+namespace {
+
+/// Sets the task threads for one test and puts back 1 (the default).
+struct TaskThreads {
+  explicit TaskThreads(int n) { setTaskThreads(n); }
+  ~TaskThreads() { setTaskThreads(1); }
+};
+
+/// The bands one call makes, sorted.
+std::vector<std::pair<int64_t, int64_t>> bandsOf(int64_t rows, int64_t cols) {
+  std::mutex mutex;
+  std::vector<std::pair<int64_t, int64_t>> bands;
+  forEachRowBand(rows, cols, [&](int64_t first, int64_t end) {
+    std::lock_guard<std::mutex> lock(mutex);
+    bands.push_back({first, end});
+  });
+  std::sort(bands.begin(), bands.end());
+  return bands;
+}
+
+TEST(RowBands, BandsCoverEveryRowOnce) {
+  for (int threads : {1, 2, 3, 7}) {
+    TaskThreads use(threads);
+    for (int64_t rows : {1, 2, 5, 1000, 1001}) {
+      auto bands = bandsOf(rows, kMinBandedElements);
+      int64_t next = 0;
+      for (auto [first, end] : bands) {
+        EXPECT_EQ(first, next) << threads << " threads, " << rows << " rows";
+        EXPECT_LT(first, end);
+        next = end;
+      }
+      EXPECT_EQ(next, rows);
+      EXPECT_EQ(int64_t(bands.size()), std::min<int64_t>(threads, rows));
+    }
+  }
+}
+
+TEST(RowBands, SmallTasksRunInline) {
+  TaskThreads use(4);
+  std::thread::id caller = std::this_thread::get_id(), ran;
+  forEachRowBand(100, kMinBandedElements / 100 - 1,
+                 [&](int64_t first, int64_t end) {
+                   EXPECT_EQ(first, 0);
+                   EXPECT_EQ(end, 100);
+                   ran = std::this_thread::get_id();
+                 });
+  EXPECT_EQ(ran, caller);
+}
+
+TEST(RowBands, HelpersRunBandsOnOtherThreads) {
+  TaskThreads use(3);
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+  for (int call = 0; call < 50; ++call)
+    forEachRowBand(300, kMinBandedElements, [&](int64_t, int64_t) {
+      std::lock_guard<std::mutex> lock(mutex);
+      threads.insert(std::this_thread::get_id());
+    });
+  EXPECT_EQ(threads.size(), 3u);
+}
+
+// Callers on several threads at once take turns; every call sees all of
+// its own rows.
+TEST(RowBands, ConcurrentCallersEachGetTheirRows) {
+  TaskThreads use(2);
+  std::atomic<int64_t> wrong{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < 4; ++c)
+    callers.emplace_back([&] {
+      for (int call = 0; call < 200; ++call) {
+        std::atomic<int64_t> rows{0};
+        forEachRowBand(64, kMinBandedElements, [&](int64_t first, int64_t end) {
+          rows += end - first;
+        });
+        wrong += rows != 64;
+      }
+    });
+  for (std::thread &t : callers)
+    t.join();
+  EXPECT_EQ(wrong, 0);
+}
+
+// A random matrix and a map are the same bits on 1 and on 3 threads.
+TEST(RowBands, ResultsDoNotDependOnTheThreadCount) {
+  Matrix one(517, 301), three(517, 301);
+  fillRandom(one, /*normal=*/false, 3, 4);
+  mapInPlace(MapFn::Tanh, one);
+  {
+    TaskThreads use(3);
+    fillRandom(three, /*normal=*/false, 3, 4);
+    forEachRowBand(three.rows(), three.cols(), [&](int64_t first, int64_t end) {
+      mapValues(MapFn::Tanh, three.data() + first * three.cols(),
+                (end - first) * three.cols());
+    });
+  }
+  for (int64_t e = 0; e < one.size(); ++e)
+    ASSERT_EQ(one.values()[e], three.values()[e]) << e;
+}
+
+} // namespace
