@@ -228,7 +228,10 @@ bool elementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
       error = "operand tiles do not broadcast to the result tile";
       return false;
     }
-    broadcastTo(binaryFn(op.code), *in[0].tile, *in[1].tile, out);
+    forEachRowBand(out.rows(), out.cols(), [&](int64_t first, int64_t end) {
+      broadcastRows(binaryFn(op.code), *in[0].tile, *in[1].tile, out, first,
+                    end);
+    });
     return true;
   }
   if (in.size() != 1 || in[0].tile->shape() != out.shape()) {
@@ -348,9 +351,19 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
       return true;
     }
     return elementwise(*op, inputs, outputs[0], error);
-  case TaskKind::Transpose:
-    outputs[0] = transpose(*inputs[0].tile);
+  case TaskKind::Transpose: {
+    const Matrix &a = *inputs[0].tile;
+    Matrix &t = outputs[0];
+    if (t.rows() != a.cols() || t.cols() != a.rows()) {
+      error = "a transpose of " + shapeString(a.rows(), a.cols()) +
+              " cannot be " + shapeString(t.rows(), t.cols());
+      return false;
+    }
+    forEachRowBand(t.rows(), t.cols(), [&](int64_t first, int64_t end) {
+      transposeRows(a, t, first, end);
+    });
     return true;
+  }
   case TaskKind::Reduce:
     return reduceTask(*op, inputs, outputs[0], error);
   case TaskKind::DistributedGemm:

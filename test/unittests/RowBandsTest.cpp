@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -113,6 +114,49 @@ TEST(RowBands, ResultsDoNotDependOnTheThreadCount) {
   }
   for (int64_t e = 0; e < one.size(); ++e)
     ASSERT_EQ(one.values()[e], three.values()[e]) << e;
+}
+
+// Every broadcast kind of a binary op, and a transpose, computed in bands
+// on 3 threads equal the whole-matrix kernels bit for bit (bands of 1 row
+// included: 3 rows on 3 threads).
+TEST(RowBands, BandedKernelsEqualTheWholeOnes) {
+  TaskThreads use(3);
+  for (int64_t rows : {3, 41}) {
+    const int64_t cols = kMinBandedElements / 3 + 7;
+    Matrix full(rows, cols), row(1, cols), column(rows, 1), scalar(1, 1);
+    fillRandom(full, false, 1, 1);
+    fillRandom(row, false, 1, 2);
+    fillRandom(column, false, 1, 3);
+    fillRandom(scalar, false, 1, 4);
+    const std::pair<const Matrix *, const Matrix *> pairs[] = {
+        {&full, &full},   {&full, &row},    {&row, &full},
+        {&full, &column}, {&column, &full}, {&full, &scalar},
+        {&scalar, &full}, {&row, &column},  {&column, &row}};
+    for (BinaryFn fn : {BinaryFn::Div, BinaryFn::Pow, BinaryFn::Mod}) {
+      for (auto [a, b] : pairs) {
+        Matrix whole = broadcast(fn, *a, *b);
+        Matrix banded(whole.rows(), whole.cols(), -1.0);
+        forEachRowBand(banded.rows(), banded.cols(),
+                       [&](int64_t first, int64_t end) {
+                         broadcastRows(fn, *a, *b, banded, first, end);
+                       });
+        ASSERT_EQ(std::memcmp(whole.data(), banded.data(),
+                              sizeof(double) * whole.size()),
+                  0)
+            << rows << " rows, " << a->rows() << "x" << a->cols() << " with "
+            << b->rows() << "x" << b->cols();
+      }
+    }
+    Matrix t = transpose(full), banded(cols, rows, -1.0);
+    forEachRowBand(cols, rows, [&](int64_t first, int64_t end) {
+      transposeRows(full, banded, first, end);
+    });
+    ASSERT_EQ(std::memcmp(t.data(), banded.data(), sizeof(double) * t.size()),
+              0);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; j += 97)
+        ASSERT_EQ(banded(j, i), full(i, j)); // the oracle: the definition
+  }
 }
 
 } // namespace

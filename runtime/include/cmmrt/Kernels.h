@@ -43,6 +43,8 @@ void multiplyAdd(const Matrix &a, const Matrix &b, double beta, Matrix &c,
 /// A^k for a square A and k >= 0, by repeated squaring.
 Matrix power(const Matrix &a, int64_t k);
 Matrix transpose(const Matrix &a);
+/// Rows [first, end) of a's transpose into t (a.cols() x a.rows()).
+void transposeRows(const Matrix &a, Matrix &t, int64_t first, int64_t end);
 Matrix scale(const Matrix &a, double factor);
 Matrix negate(const Matrix &a);
 
@@ -53,6 +55,9 @@ Matrix broadcast(BinaryFn fn, const Matrix &a, const Matrix &b);
 /// The same into `out`, which has the broadcast shape and may be `a` or `b`
 /// itself (elements are read before they are written).
 void broadcastTo(BinaryFn fn, const Matrix &a, const Matrix &b, Matrix &out);
+/// Rows [first, end) of broadcastTo's result, the others untouched.
+void broadcastRows(BinaryFn fn, const Matrix &a, const Matrix &b, Matrix &out,
+                   int64_t first, int64_t end);
 double applyBinary(BinaryFn fn, double x, double y);
 double applyMap(MapFn fn, double x);
 
