@@ -3,6 +3,7 @@
 #include "cmmrt/Kernels.h"
 
 #include "cmmrt/Format.h"
+#include "cmmrt/RowBands.h"
 #include "cmmrt/Scalar.h"
 #include "cmmrt/VectorMath.h"
 
@@ -183,18 +184,12 @@ double cmmrt::applyBinary(BinaryFn fn, double x, double y) {
 }
 
 namespace {
-/// One operand of broadcastInto: its elements and shape.
-struct Operand {
-  const double *data;
-  int64_t rows, cols;
-};
-
 /// out (rows x cols) = f(a, b) with broadcasting, the function inlined so
 /// the common cases (same shapes, a scalar operand, a row or column against
 /// a matrix) vectorise.
 template <typename F>
-void broadcastInto(double *out, int64_t rows, int64_t cols, Operand a,
-                   Operand b, F f) {
+void broadcastInto(double *out, int64_t rows, int64_t cols, BroadcastOperand a,
+                   BroadcastOperand b, F f) {
   const double *x = a.data, *y = b.data;
   const int64_t n = rows * cols;
   const bool aWhole = a.rows == rows && a.cols == cols,
@@ -237,11 +232,8 @@ void broadcastInto(double *out, int64_t rows, int64_t cols, Operand a,
   }
 }
 
-/// Rows [first, end) of an operand that broadcasts to `rows` rows: its own
-/// rows when it has that many, else all of it (a row or a scalar).
-Operand bandOf(const Matrix &m, int64_t rows, int64_t first, int64_t end) {
-  if (m.rows() == rows && rows != 1)
-    return {m.data() + first * m.cols(), end - first, m.cols()};
+/// A matrix as an operand of broadcastInto.
+BroadcastOperand operandOf(const Matrix &m) {
   return {m.data(), m.rows(), m.cols()};
 }
 } // namespace
@@ -265,7 +257,8 @@ void cmmrt::broadcastRows(BinaryFn fn, const Matrix &a, const Matrix &b,
                           Matrix &r, int64_t first, int64_t end) {
   const int64_t rows = r.rows(), cols = r.cols();
   double *out = r.data() + first * cols;
-  Operand x = bandOf(a, rows, first, end), y = bandOf(b, rows, first, end);
+  BroadcastOperand x = bandOf(operandOf(a), rows, first, end),
+                   y = bandOf(operandOf(b), rows, first, end);
   switch (fn) { // the loop inside the switch, the function inlined
 #define CMM_BINARY(Fn, function)                                               \
   case BinaryFn::Fn:                                                           \

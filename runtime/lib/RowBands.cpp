@@ -1,5 +1,4 @@
-//===- RowBands.cpp - One task's elementwise work on several cores -*- C++
-//-*-===//
+//===- RowBands.cpp - One task's rows on several cores ---------*- C++ -*-===//
 
 #include "cmmrt/RowBands.h"
 
@@ -8,7 +7,6 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
-#include <vector>
 
 using namespace cmmrt;
 

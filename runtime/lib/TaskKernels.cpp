@@ -195,16 +195,12 @@ bool fusedElementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
     error = "fused kernel: " + error;
     return false;
   }
-  // Bands of the result's rows (cmmrt/RowBands.h): an operand with the
-  // result's rows starts at the band's row, a row or a scalar is whole.
+  // Bands of the result's rows (cmmrt/RowBands.h).
   const int64_t cols = out.cols();
   forEachRowBand(out.rows(), cols, [&](int64_t first, int64_t end) {
-    std::vector<fused::Operand> band = operands;
-    for (fused::Operand &o : band)
-      if (o.rows == out.rows() && o.rows != 1) {
-        o.data += first * o.cols;
-        o.rows = end - first;
-      }
+    std::vector<fused::Operand> band;
+    for (const fused::Operand &o : operands)
+      band.push_back(bandOf(o, out.rows(), first, end));
     double *result = out.data() + first * cols;
     if (op.kernel)
       op.kernel(end - first, cols, band.data(), result);

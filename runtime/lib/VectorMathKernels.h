@@ -2,10 +2,9 @@
 //
 // The loops of cmmrt/VectorMath.h, one per vector unit, each in its own
 // file compiled for that unit (-mavx, -mavx512f -mavx512dq) and called only
-// on a CPU
-// that has it. Those files include nothing with inline C++ functions (no
-// standard containers), so the linker cannot keep a copy compiled for a
-// wider unit in place of the baseline one.
+// on a CPU that has it. Those files include nothing with inline C++
+// functions (no standard containers), so the linker cannot keep a copy
+// compiled for a wider unit in place of the baseline one.
 //
 //===----------------------------------------------------------------------===//
 

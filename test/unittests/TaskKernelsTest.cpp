@@ -11,9 +11,11 @@
 #include "cmmrt/Format.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/Random.h"
+#include "cmmrt/RowBands.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -291,6 +293,78 @@ TEST(TaskKernels, FusedTaskRunsItsKernel) {
   OneTask broken(o, TaskKind::Elementwise, {slot(3, 4)});
   EXPECT_FALSE(broken.run({{&a, 0, 0}, {&column, 0, 0}}, out, error));
   EXPECT_EQ(error, "fused kernel: '%i2' names no input");
+}
+
+// On a node of one worker with several BLAS threads, tasks split their
+// rows into bands (cmmrt/RowBands.h): every banded task of 301 x 400
+// elements (above kMinBandedElements) on 3 threads equals, bit for bit, the
+// whole-matrix kernels on one thread, and the generated values equal
+// uniformAt's.
+TEST(TaskKernels, BandedTasksEqualTheWholeMatrixKernels) {
+  const int64_t rows = 301, cols = 400;
+  ASSERT_GE(rows * cols, kMinBandedElements);
+  Matrix a = randomMatrix(rows, cols, 20), row = randomMatrix(1, cols, 21),
+         column = randomMatrix(rows, 1, 22);
+  Op divide = op(OpCode::Div, rows, cols), tanhOp = op(OpCode::Map, rows, cols),
+     scaleOp = op(OpCode::Scale, rows, cols),
+     negOp = op(OpCode::Neg, rows, cols),
+     fusedOp = op(OpCode::Fused, rows, cols),
+     randOp = op(OpCode::Rand, rows, cols),
+     transposeOp = op(OpCode::Transpose, cols, rows);
+  tanhOp.a = int64_t(MapFn::Tanh);
+  scaleOp.scalar = -2.5;
+  fusedOp.a = 2;
+  fusedOp.text = "mul %i0, 10; add %t0, %i1; yield %t1";
+  randOp.a = 5;
+  randOp.b = 9;
+  const Matrix expectDivide = broadcast(BinaryFn::Div, a, row),
+               expectTanh = map(MapFn::Tanh, a), expectScale = scale(a, -2.5),
+               expectNeg = negate(a),
+               expectFused = broadcast(BinaryFn::Add, scale(a, 10), column),
+               expectTranspose = transpose(a);
+
+  setTaskThreads(3);
+  std::vector<Matrix> out;
+  std::string error;
+  auto runShaped = [&](Op o, TaskKind kind, std::vector<TileRef> in, int64_t r,
+                       int64_t c) {
+    OneTask t(o, kind, {slot(r, c, 1000, 2000)});
+    bool ok = t.run(in, out, error);
+    EXPECT_TRUE(ok) << error;
+    return ok ? out[0] : Matrix();
+  };
+  auto runOne = [&](Op o, TaskKind kind, std::vector<TileRef> in) {
+    return runShaped(o, kind, std::move(in), rows, cols);
+  };
+  auto same = [](const Matrix &x, const Matrix &y) {
+    return x.shape() == y.shape() &&
+           std::equal(x.values().begin(), x.values().end(), y.values().begin());
+  };
+  EXPECT_TRUE(
+      same(runOne(divide, TaskKind::Elementwise, {{&a, 0, 0}, {&row, 0, 0}}),
+           expectDivide));
+  EXPECT_TRUE(
+      same(runOne(tanhOp, TaskKind::Elementwise, {{&a, 0, 0}}), expectTanh));
+  EXPECT_TRUE(
+      same(runOne(scaleOp, TaskKind::Elementwise, {{&a, 0, 0}}), expectScale));
+  EXPECT_TRUE(
+      same(runOne(negOp, TaskKind::Elementwise, {{&a, 0, 0}}), expectNeg));
+  EXPECT_TRUE(same(
+      runOne(fusedOp, TaskKind::Elementwise, {{&a, 0, 0}, {&column, 0, 0}}),
+      expectFused));
+  fusedOp.kernel = tenTimesPlusColumn;
+  EXPECT_TRUE(same(
+      runOne(fusedOp, TaskKind::Elementwise, {{&a, 0, 0}, {&column, 0, 0}}),
+      expectFused));
+  EXPECT_TRUE(same(
+      runShaped(transposeOp, TaskKind::Transpose, {{&a, 0, 0}}, cols, rows),
+      expectTranspose));
+  Matrix generated = runOne(randOp, TaskKind::Generate, {});
+  setTaskThreads(1);
+  ASSERT_EQ(generated.rows(), rows);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      ASSERT_EQ(generated(i, j), uniformAt(5, 9, 1000 + i, 2000 + j));
 }
 
 TEST(TaskKernels, MergeRequiresFullCover) {

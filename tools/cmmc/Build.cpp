@@ -124,10 +124,10 @@ std::vector<std::string> cmmc::launchCommand(StringRef program,
                                              const RunOptions &options,
                                              std::string &error) {
   std::vector<std::string> args;
-  auto passThrough = [&] {
+  auto passThrough = [&](std::string executable) {
     for (const std::string &a : options.launcherArgs)
       args.push_back(a);
-    args.push_back(program.str());
+    args.push_back(std::move(executable));
     for (const std::string &a : options.programArgs)
       args.push_back(a);
   };
@@ -143,7 +143,7 @@ std::vector<std::string> cmmc::launchCommand(StringRef program,
     args = {srun.empty() ? "srun" : srun,
             "--ntasks=" + std::to_string(options.ranks), "--ntasks-per-node=1",
             "--cpu-bind=none"};
-    passThrough();
+    passThrough(program.str());
     return args;
   }
   if (options.launcher != "mpirun") {
@@ -154,10 +154,7 @@ std::vector<std::string> cmmc::launchCommand(StringRef program,
   // without mpirun's daemons (cmmrt/Startup.h).
   if (options.ranks == 1 && options.hostfile.empty() &&
       options.launcherArgs.empty() && !options.preloadBinary) {
-    StringRef name = program;
-    args.push_back(name.contains('/') ? name.str() : "./" + name.str());
-    for (const std::string &a : options.programArgs)
-      args.push_back(a);
+    passThrough(program.contains('/') ? program.str() : "./" + program.str());
     return args;
   }
   std::string mpirun = findTool("CMM_MPIRUN", CMMC_MPIEXEC, "mpirun");
@@ -197,7 +194,7 @@ std::vector<std::string> cmmc::launchCommand(StringRef program,
   }
   if (options.preloadBinary)
     args.push_back("--preload-binary");
-  passThrough();
+  passThrough(program.str());
   return args;
 }
 

@@ -20,6 +20,7 @@
 #define CMMRT_FUSED_H
 
 #include "cmmrt/Kernels.h"
+#include "cmmrt/RowBands.h"
 
 #include <cstdint>
 #include <string>
@@ -30,12 +31,8 @@ namespace cmmrt::fused {
 /// Elements per chunk: every intermediate of a chunk stays in L1.
 constexpr int64_t kChunk = 256;
 
-/// One operand of a kernel as the loops read it: a row-major tile that
-/// broadcasts to the result (each dimension the result's or 1).
-struct Operand {
-  const double *data;
-  int64_t rows, cols;
-};
+/// One operand of a kernel as the loops read it (cmmrt/RowBands.h).
+using Operand = BroadcastOperand;
 
 /// A generated kernel: the rows x cols result `out` from `in`, which
 /// broadcast to it.

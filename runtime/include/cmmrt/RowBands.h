@@ -1,5 +1,4 @@
-//===- RowBands.h - One task's elementwise work on several cores -*- C++
-//-*-===//
+//===- RowBands.h - One task's rows on several cores -----------*- C++ -*-===//
 //
 // A node whose plan runs one worker gives it every core for BLAS (one
 // multi-threaded call), but the worker's other tasks (random generation,
@@ -34,6 +33,22 @@ int taskThreads();
 /// threads at once take turns.
 void forEachRowBand(int64_t rows, int64_t cols,
                     const std::function<void(int64_t, int64_t)> &fn);
+
+/// A row-major operand that broadcasts to a result (each dimension the
+/// result's or 1): what the binary and fused kernels read.
+struct BroadcastOperand {
+  const double *data;
+  int64_t rows, cols;
+};
+
+/// What rows [first, end) of a `rows`-row result read of `o`: its own rows
+/// when it has that many, else all of it (a row or a scalar).
+inline BroadcastOperand bandOf(BroadcastOperand o, int64_t rows, int64_t first,
+                               int64_t end) {
+  if (o.rows == rows && rows != 1)
+    return {o.data + first * o.cols, end - first, o.cols};
+  return o;
+}
 
 } // namespace cmmrt
 
