@@ -2,9 +2,10 @@
 //
 // The order follows SystemDS's ProgramRewriter: CSE, constant folding and
 // static simplification, CSE, matrix-multiplication chain optimization,
-// dynamic simplification, CSE. Pure powers are squared before chains are
-// ordered; chain ordering then decides, by cost, between squaring and vector
-// products for powers inside larger chains; the powers it keeps are expanded
+// dynamic simplification, CSE. Pure powers are squared and common factors
+// are taken out of sums of chains before chains are ordered; chain ordering
+// then decides, by cost, between squaring and vector products for powers
+// inside larger chains; the powers it keeps are expanded
 // into explicit squarings last. A static pass after the dynamic one cleans up
 // what it exposes. Transposes are folded into the products that read them
 // last, once nothing else needs to see them.
@@ -28,6 +29,7 @@ void cmm::buildSimplifyPipeline(OpPassManager &pm,
   f.addPass(createAlgebraicSimplify());
   f.addPass(createCSEPass());
   f.addPass(createPowerBySquaring());
+  f.addPass(createFactorSums());
   f.addPass(createReorderChains());
   f.addPass(createPowerBySquaring(PowerBySquaringOptions{/*lowerAll=*/true}));
   f.addPass(createDynamicSimplify());

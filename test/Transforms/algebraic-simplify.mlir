@@ -580,6 +580,75 @@ func.func @transpose_matmul_shared(%a: tensor<4x2xf64>, %b: tensor<3x4xf64>) -> 
 }
 
 //===----------------------------------------------------------------------===//
+// transposed-product-twin: A*B -> (B'*A')' when B'*A' is computed earlier
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// Synth's A*B + B'*A': the second product is the transpose of the first.
+// CHECK-LABEL: func.func @twin_after(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<2x4xf64>, %[[B:[^:]*]]: tensor<4x2xf64>
+// CHECK-NEXT: %[[P:.*]] = cmm.matmul %[[A]], %[[B]] : (tensor<2x4xf64>, tensor<4x2xf64>) -> tensor<2x2xf64>
+// CHECK-NEXT: %[[T:.*]] = cmm.transpose %[[P]] : tensor<2x2xf64> -> tensor<2x2xf64>
+// CHECK-NEXT: %[[S:.*]] = cmm.add %[[P]], %[[T]]
+// CHECK-NEXT: return %[[S]]
+func.func @twin_after(%a: tensor<2x4xf64>, %b: tensor<4x2xf64>) -> tensor<2x2xf64> {
+  %0 = cmm.matmul %a, %b : (tensor<2x4xf64>, tensor<4x2xf64>) -> tensor<2x2xf64>
+  %1 = cmm.transpose %b : tensor<4x2xf64> -> tensor<2x4xf64>
+  %2 = cmm.transpose %a : tensor<2x4xf64> -> tensor<4x2xf64>
+  %3 = cmm.matmul %1, %2 : (tensor<2x4xf64>, tensor<4x2xf64>) -> tensor<2x2xf64>
+  %4 = cmm.add %0, %3 : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+  return %4 : tensor<2x2xf64>
+}
+
+// -----
+
+// The transposed product first: the plain one becomes its transpose.
+// CHECK-LABEL: func.func @twin_before(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<2x4xf64>, %[[B:[^:]*]]: tensor<4x3xf64>
+// CHECK-NEXT: %[[BT:.*]] = cmm.transpose %[[B]] : tensor<4x3xf64> -> tensor<3x4xf64>
+// CHECK-NEXT: %[[AT:.*]] = cmm.transpose %[[A]] : tensor<2x4xf64> -> tensor<4x2xf64>
+// CHECK-NEXT: %[[Q:.*]] = cmm.matmul %[[BT]], %[[AT]] : (tensor<3x4xf64>, tensor<4x2xf64>) -> tensor<3x2xf64>
+// CHECK-NEXT: %[[T:.*]] = cmm.transpose %[[Q]] : tensor<3x2xf64> -> tensor<2x3xf64>
+// CHECK-NEXT: return %[[Q]], %[[T]]
+func.func @twin_before(%a: tensor<2x4xf64>, %b: tensor<4x3xf64>) -> (tensor<3x2xf64>, tensor<2x3xf64>) {
+  %0 = cmm.transpose %b : tensor<4x3xf64> -> tensor<3x4xf64>
+  %1 = cmm.transpose %a : tensor<2x4xf64> -> tensor<4x2xf64>
+  %2 = cmm.matmul %0, %1 : (tensor<3x4xf64>, tensor<4x2xf64>) -> tensor<3x2xf64>
+  %3 = cmm.matmul %a, %b : (tensor<2x4xf64>, tensor<4x3xf64>) -> tensor<2x3xf64>
+  return %2, %3 : tensor<3x2xf64>, tensor<2x3xf64>
+}
+
+// -----
+
+// B'*C' is not the transpose of A*B: both products stay.
+// CHECK-LABEL: func.func @twin_other_operand(
+// CHECK: cmm.matmul
+// CHECK: cmm.matmul
+// CHECK-NOT: cmm.matmul
+func.func @twin_other_operand(%a: tensor<2x2xf64>, %b: tensor<2x2xf64>, %c: tensor<2x2xf64>) -> (tensor<2x2xf64>, tensor<2x2xf64>) {
+  %0 = cmm.matmul %a, %b : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+  %1 = cmm.transpose %b : tensor<2x2xf64> -> tensor<2x2xf64>
+  %2 = cmm.transpose %c : tensor<2x2xf64> -> tensor<2x2xf64>
+  %3 = cmm.matmul %1, %2 : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+  return %0, %3 : tensor<2x2xf64>, tensor<2x2xf64>
+}
+
+// -----
+
+// A'*B' with A*B (not B*A) is not a twin either: (A*B)' = B'*A'.
+// CHECK-LABEL: func.func @twin_wrong_order(
+// CHECK: cmm.matmul
+// CHECK: cmm.matmul
+func.func @twin_wrong_order(%a: tensor<2x2xf64>, %b: tensor<2x2xf64>) -> (tensor<2x2xf64>, tensor<2x2xf64>) {
+  %0 = cmm.matmul %a, %b : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+  %1 = cmm.transpose %a : tensor<2x2xf64> -> tensor<2x2xf64>
+  %2 = cmm.transpose %b : tensor<2x2xf64> -> tensor<2x2xf64>
+  %3 = cmm.matmul %1, %2 : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+  return %0, %3 : tensor<2x2xf64>, tensor<2x2xf64>
+}
+
+//===----------------------------------------------------------------------===//
 // transpose-push: transposes move through scale, neg, map and broadcasting
 // ops whose other operand needs no transpose
 //===----------------------------------------------------------------------===//

@@ -116,7 +116,9 @@ func.func @powers(%p: tensor<8x8xf64>) -> tensor<8x8xf64> {
 
 // -----
 
-// distributive-matmul and scalar-matmul:
+// A*B + A*C -> A*(B+C) (cmm-factor-sums, before the chains are ordered;
+// cmm-dynamic-simplify's distributive-matmul would take it later) and
+// scalar-matmul:
 //   before: 2 * 12000 + 300 + 2*30 = 24360;  after: 600 + 12000 + 30 = 12630.
 // CHECK-LABEL: func.func @dynamic(
 // CHECK-SAME: %[[A:[^:]*]]: tensor<10x20xf64>, %[[B:[^:]*]]: tensor<20x30xf64>, %[[C:[^:]*]]: tensor<20x30xf64>, %[[S:[^:]*]]: tensor<1x1xf64>, %[[R:[^:]*]]: tensor<1x30xf64>
@@ -126,8 +128,9 @@ func.func @powers(%p: tensor<8x8xf64>) -> tensor<8x8xf64> {
 // CHECK-NEXT: return %[[P]], %[[M]]
 // REPORT: cmm-flop-report: @dynamic before: 24360 flops (24060 in matrix products)
 // REPORT-NEXT: cmm-flop-report: @dynamic after: 12630 flops (12000 in matrix products)
-// REPORT-NEXT: cmm-flop-report:   cmm-dynamic-simplify:distributive-matmul x1
 // REPORT-NEXT: cmm-flop-report:   cmm-dynamic-simplify:scalar-matmul x1
+// REPORT-NEXT: cmm-flop-report:   cmm-factor-sums:sums-factored x1
+// REPORT-NEXT: cmm-flop-report:   cmm-factor-sums:terms-factored x2
 func.func @dynamic(%a: tensor<10x20xf64>, %b: tensor<20x30xf64>, %c: tensor<20x30xf64>, %s: tensor<1x1xf64>, %r: tensor<1x30xf64>) -> (tensor<10x30xf64>, tensor<1x30xf64>) {
   %0 = cmm.matmul %a, %b : (tensor<10x20xf64>, tensor<20x30xf64>) -> tensor<10x30xf64>
   %1 = cmm.matmul %a, %c : (tensor<10x20xf64>, tensor<20x30xf64>) -> tensor<10x30xf64>

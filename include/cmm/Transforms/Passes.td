@@ -20,7 +20,8 @@ def AlgebraicSimplify : Pass<"cmm-algebraic-simplify", "mlir::func::FuncOp"> {
     each rule: `(A')' -> A`, `A*I -> A`, `I*A -> A`, `A + 0 -> A`,
     `A .* 0 -> 0`, `A * 0 -> 0`, `s*(t*A) -> (s*t)*A`, `(s*A)*B -> s*(A*B)`,
     `-(-A) -> A`, `A^0 -> I`, `A^1 -> A`, `(A'*B)' -> B'*A` (only when it
-    removes transposes), transposes pushed through scalings, negations,
+    removes transposes), `A*B -> (B'*A')'` when the product `B'*A'` is
+    computed earlier in the block (one product instead of two), transposes pushed through scalings, negations,
     elementwise maps and broadcasting ops whose other operand needs no
     transpose, and constant folding of `fill` operands.
   }];
@@ -36,6 +37,7 @@ def AlgebraicSimplify : Pass<"cmm-algebraic-simplify", "mlir::func::FuncOp"> {
     Statistic<"numNegNeg", "neg-neg", "-(-A) -> A">,
     Statistic<"numPowZeroOne", "pow-zero-one", "A^0 -> I, A^1 -> A">,
     Statistic<"numTransposeMatmul", "transpose-matmul", "(A*B)' -> B'*A' where it removes transposes">,
+    Statistic<"numTransposedProductTwin", "transposed-product-twin", "A*B -> (B'*A')' when B'*A' is computed earlier">,
     Statistic<"numTransposePush", "transpose-push", "transpose pushed through scalar and elementwise ops">,
     Statistic<"numFoldFill", "fold-fill", "constant folding of fill operands">,
   ];
@@ -61,6 +63,26 @@ def PowerBySquaring : Pass<"cmm-power-by-squaring", "mlir::func::FuncOp"> {
     Statistic<"numPowersExpanded", "powers-expanded", "chains computed by squaring">,
     Statistic<"numSquarings", "squarings", "squarings emitted">,
     Statistic<"numProducts", "products", "products of squares emitted">,
+  ];
+}
+
+def FactorSums : Pass<"cmm-factor-sums", "mlir::func::FuncOp"> {
+  let summary = "Common factors out of sums of product chains";
+  let description = [{
+    Flattens each sum (through single-use `+` and `-` of one shape) into
+    signed terms and each term through its single-use product chain, then
+    factors the terms that share their first (or last) factor F:
+    `F*X1 + F*X2 - F*X3 -> F*(X1 + X2 - X3)`, e.g.
+    `T*P1*T' + T*P2*U' -> T*(P1*T' + P2*U')` however the chains are
+    parenthesised. Groups are taken greedily by flop saving (optimal chain
+    orders before and after, the sums of the rests and the product with F)
+    and only where that is strictly cheaper. Runs before
+    `cmm-reorder-chains`, which orders the chains it makes.
+  }];
+  let dependentDialects = ["cmm::CmmDialect"];
+  let statistics = [
+    Statistic<"numSumsFactored", "sums-factored", "common factors taken out of sums">,
+    Statistic<"numTermsFactored", "terms-factored", "terms those factors were taken from">,
   ];
 }
 

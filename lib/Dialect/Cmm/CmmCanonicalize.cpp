@@ -262,6 +262,42 @@ struct TransposeMatmul : RulePattern<TransposeOp> {
   }
 };
 
+/// The values already in the IR that equal `v'`: the input of a transpose
+/// `v` is, and the transposes of `v`.
+SmallVector<Value, 2> existingTransposes(Value v) {
+  SmallVector<Value, 2> found;
+  if (auto t = v.getDefiningOp<TransposeOp>())
+    found.push_back(t.getInput());
+  for (Operation *user : v.getUsers())
+    if (auto t = dyn_cast<TransposeOp>(user))
+      found.push_back(t.getResult());
+  return found;
+}
+
+/// A*B -> (B'*A')' when the product B'*A' is computed earlier in the same
+/// block: one product and a transpose instead of two products (synth's
+/// `A*B + B'*A'` is `X + X'`). Only reads values that exist, so it creates
+/// no transpose it does not need; the earlier product dominates this one.
+struct TransposedProductTwin : RulePattern<MatmulOp> {
+  using RulePattern::RulePattern;
+  LogicalResult rewrite(MatmulOp op, PatternRewriter &r) const override {
+    for (Value lhs : existingTransposes(op.getRhs()))
+      for (Value rhs : existingTransposes(op.getLhs()))
+        for (Operation *user : lhs.getUsers()) {
+          auto twin = dyn_cast<MatmulOp>(user);
+          // A twin without uses is on its way out (transpose-matmul just
+          // replaced its user): reviving it would undo that rule forever.
+          if (!twin || twin == op || twin->use_empty() ||
+              twin.getLhs() != lhs || twin.getRhs() != rhs ||
+              twin->getBlock() != op->getBlock() || !twin->isBeforeInBlock(op))
+            continue;
+          r.replaceOpWithNewOp<TransposeOp>(op, op.getType(), twin);
+          return success();
+        }
+    return failure();
+  }
+};
+
 /// Transposes move toward the leaves, where they cancel or vanish:
 ///   (s*A)' -> s*A',  (-A)' -> -(A'),  f(A)' -> f(A'),
 ///   (A .op B)' -> A' .op B' when at most one operand needs a transpose.
@@ -390,6 +426,7 @@ void cmm::populateAlgebraicSimplifyPatterns(RewritePatternSet &patterns,
   patterns.add<NegNeg>(ctx, "neg-neg", counts);
   patterns.add<PowZeroOne>(ctx, "pow-zero-one", counts);
   patterns.add<TransposeMatmul>(ctx, "transpose-matmul", counts);
+  patterns.add<TransposedProductTwin>(ctx, "transposed-product-twin", counts);
   patterns.add<TransposePush>(ctx, "transpose-push", counts);
   patterns.add<FoldFillScale>(ctx, "fold-fill", counts);
   patterns.add<FoldFillNeg>(ctx, "fold-fill", counts);
