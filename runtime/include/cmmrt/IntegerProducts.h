@@ -1,0 +1,46 @@
+//===- IntegerProducts.h - Exact products of small integers -----*- C++ -*-===//
+//
+// Products of matrices whose elements are small integers (0/1 adjacency
+// matrices, comparisons, `floor(26 * rand(...))`, `mod(..., 26)`: the
+// reachability, hill and bfs benchmarks) are exact in single precision: when
+// every element of op(A) (m x k) and op(B) (k x n) is an integer with
+// |a| <= maxA and |b| <= maxB, and k * maxA * maxB <= 2^24, every product
+// and every partial sum, in any order and with or without fused
+// multiply-adds, is an integer that float represents exactly, as double
+// does. sgemm then gives the same result as dgemm, bit for bit, at about
+// twice the rate (twice the elements per vector register and half the
+// bytes). The check reads each operand once while converting it, stops at
+// the first element that is not such an integer (at once for `rand`
+// values), and is tried only for products large enough that the
+// conversions are small next to the product (every dimension at least
+// kMinIntegerProductDim).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMMRT_INTEGERPRODUCTS_H
+#define CMMRT_INTEGERPRODUCTS_H
+
+#include "cmmrt/Matrix.h"
+
+namespace cmmrt {
+
+/// The smallest m, n and k for which a product is tried in single precision.
+constexpr int64_t kMinIntegerProductDim = 128;
+
+/// Integers up to this magnitude are exact in float (2^24).
+constexpr double kFloatExactIntegerLimit = 16777216.0;
+
+/// c = op(a) * op(b) + beta * c in single precision when that is exact (see
+/// above); returns false, leaving c untouched, when it is not or the product
+/// is too small to gain from it. `beta` is 0 or 1 (a fresh result or a
+/// tiled product's accumulator).
+bool multiplyAddExactInSingle(const Matrix &a, const Matrix &b, double beta,
+                              Matrix &c, bool transposeA, bool transposeB);
+
+/// Whether op(a) * op(b) qualifies: every element of both an integer (not
+/// -0) whose magnitudes bound the sums as above. For tests and tools.
+bool isExactInSingle(const Matrix &a, const Matrix &b, bool transposeA);
+
+} // namespace cmmrt
+
+#endif // CMMRT_INTEGERPRODUCTS_H
