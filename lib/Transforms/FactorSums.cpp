@@ -23,8 +23,6 @@
 #include "cmm/Transforms/MatrixChain.h"
 #include "cmm/Transforms/Passes.h"
 
-#include "mlir/Transforms/RegionUtils.h"
-
 #include <cmath>
 #include <optional>
 
@@ -100,13 +98,13 @@ private:
     Term term{v, negative};
     if (def && v.hasOneUse() && isa<MatmulOp, ScaleOp, TransposeOp>(def)) {
       ProductChain chain = flattenChain(def);
-      ChainPlan plan = ChainPlan::optimal(chain.factors);
-      if (chain.factors.size() >= 2 && std::isnormal(chain.scale) &&
-          plan.valid()) {
-        term.factors = chain.factors;
-        term.scale = chain.scale;
-        term.cost = plan.flops();
-        replaced.append(chain.ops.begin(), chain.ops.end());
+      if (chain.factors.size() >= 2 && std::isnormal(chain.scale)) {
+        if (ChainPlan plan = ChainPlan::optimal(chain.factors); plan.valid()) {
+          term.factors = chain.factors;
+          term.scale = chain.scale;
+          term.cost = plan.flops();
+          replaced.append(chain.ops.begin(), chain.ops.end());
+        }
       }
     }
     terms.push_back(std::move(term));
@@ -216,8 +214,9 @@ private:
       pair = {common, sumFactor};
     else
       pair = {sumFactor, common};
-    Value product = ChainPlan::optimal(pair).emit(b, loc, pair);
-    Term merged{product, flip, pair, 1.0, ChainPlan::optimal(pair).flops()};
+    ChainPlan pairPlan = ChainPlan::optimal(pair);
+    Value product = pairPlan.emit(b, loc, pair);
+    Term merged{product, flip, pair, 1.0, pairPlan.flops()};
     // The merged term takes the first member's place.
     terms[group.front()] = merged;
     for (size_t k = group.size(); k-- > 1;)

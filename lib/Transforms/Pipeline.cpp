@@ -5,10 +5,10 @@
 // dynamic simplification, CSE. Pure powers are squared and common factors
 // are taken out of sums of chains before chains are ordered; chain ordering
 // then decides, by cost, between squaring and vector products for powers
-// inside larger chains; the powers it keeps are expanded
-// into explicit squarings last. A static pass after the dynamic one cleans up
-// what it exposes. Transposes are folded into the products that read them
-// last, once nothing else needs to see them.
+// inside larger chains; the powers it keeps are expanded into explicit
+// squarings last. A static pass after the dynamic one cleans up what it
+// exposes. Transposes are folded into the products that read them last, once
+// nothing else needs to see them.
 //
 //===----------------------------------------------------------------------===//
 

@@ -21,9 +21,10 @@ def AlgebraicSimplify : Pass<"cmm-algebraic-simplify", "mlir::func::FuncOp"> {
     `A .* 0 -> 0`, `A * 0 -> 0`, `s*(t*A) -> (s*t)*A`, `(s*A)*B -> s*(A*B)`,
     `-(-A) -> A`, `A^0 -> I`, `A^1 -> A`, `(A'*B)' -> B'*A` (only when it
     removes transposes), `A*B -> (B'*A')'` when the product `B'*A'` is
-    computed earlier in the block (one product instead of two), transposes pushed through scalings, negations,
-    elementwise maps and broadcasting ops whose other operand needs no
-    transpose, and constant folding of `fill` operands.
+    computed earlier in the block (one product instead of two), transposes
+    pushed through scalings, negations, elementwise maps and broadcasting ops
+    whose other operand needs no transpose, and constant folding of `fill`
+    operands.
   }];
   let dependentDialects = ["cmm::CmmDialect"];
   let statistics = [

@@ -262,8 +262,8 @@ struct TransposeMatmul : RulePattern<TransposeOp> {
   }
 };
 
-/// The values already in the IR that equal `v'`: the input of a transpose
-/// `v` is, and the transposes of `v`.
+/// The values already in the IR that equal `v'`: the input of `v` when `v`
+/// is a transpose, and every transpose of `v`.
 SmallVector<Value, 2> existingTransposes(Value v) {
   SmallVector<Value, 2> found;
   if (auto t = v.getDefiningOp<TransposeOp>())
