@@ -15,6 +15,18 @@
 using namespace cmmrt;
 using namespace cmmrt::plan;
 
+int cmmrt::vectorProductMatrixInput(const Plan &plan, const Task &task) {
+  if ((task.kind != TaskKind::Gemm && task.kind != TaskKind::GemmAcc) ||
+      task.numOutputs != 1)
+    return -1;
+  const Slot &c = plan.slots[task.firstOutput];
+  if (c.cols == 1 && c.rows > 1)
+    return 0; // op(A) * column
+  if (c.rows == 1 && c.cols > 1)
+    return 1; // row * op(B)
+  return -1;
+}
+
 std::string cmmrt::sourceLocation(const Plan &plan, int32_t op) {
   std::string file = plan.sourceFile ? plan.sourceFile : "<unknown>";
   if (op < 0 || op >= plan.numOps)
@@ -335,7 +347,11 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
               (tb ? "'" : "");
       return false;
     }
-    multiplyAdd(a, b, beta, c, ta, tb);
+    // A tile that is mostly zeros, read by several matrix-vector products:
+    // on its compressed rows (SparseRows.h).
+    if (!multiplyAddVectorSparse(inputs[0].sparse, inputs[1].sparse, a, b, beta,
+                                 c, ta, tb))
+      multiplyAdd(a, b, beta, c, ta, tb);
     return true;
   }
   case TaskKind::Elementwise:

@@ -128,6 +128,17 @@ public:
         remainingUses(plan.numSlots), reads(plan.numSlots) {
     for (int32_t s = 0; s < plan.numSlots; ++s)
       remainingUses[s] = plan.slots[s].uses;
+    // Tiles that several matrix-vector products here read as their matrix
+    // may be kept compressed too (SparseRows.h), if sparse enough for that
+    // many products.
+    for (int32_t t = 0; t < plan.numTasks; ++t) {
+      const Task &task = plan.tasks[t];
+      int input = vectorProductMatrixInput(plan, task);
+      int32_t s = input >= 0 ? plan.inputs[task.firstInput + input] : -1;
+      if (task.node == rank && s >= 0 &&
+          plan.slots[s].rows * plan.slots[s].cols >= kMinSparseElements)
+        ++vectorProductReads[s];
+    }
     for (int32_t t = 0; t < plan.numTasks; ++t)
       if (plan.tasks[t].node == rank && plan.tasks[t].kind == TaskKind::Load)
         ++loadTilesLeft[plan.tasks[t].op];
@@ -227,6 +238,16 @@ private:
   std::condition_variable ready;
   std::vector<std::shared_ptr<const Matrix>> slots;
   std::vector<int32_t> remainingUses;
+  /// The compressed forms of the tiles in vectorProductReads that a product
+  /// has asked for, kept as long as the tile (under `mutex`).
+  std::map<int32_t, int32_t> vectorProductReads;
+  std::map<int32_t, std::shared_ptr<SparseOperand>> sparseForms;
+  /// The process's counts before this run (tests run several in one).
+  SparseStats sparseAtStart = sparseStats();
+  /// The compressed form of slot `s`, which `tile` holds, for a
+  /// matrix-vector product (made on first request), or null when it is not
+  /// a candidate.
+  std::shared_ptr<SparseOperand> sparseFormOf(int32_t s, const Matrix &tile);
   std::vector<std::atomic<int32_t>> reads;
   std::vector<bool> received = std::vector<bool>(plan.numSlots, false);
   /// Threads waiting in waitFor for each slot (put wakes them).
@@ -392,8 +413,22 @@ void Executor::put(int32_t slot, std::shared_ptr<const Matrix> tile) {
 
 void Executor::release(int32_t slot) {
   std::lock_guard<std::mutex> lock(mutex);
-  if (--remainingUses[slot] <= 0)
+  if (--remainingUses[slot] <= 0) {
     slots[slot].reset(); // the plan's eviction: the last local use is done
+    sparseForms.erase(slot);
+  }
+}
+
+std::shared_ptr<SparseOperand> Executor::sparseFormOf(int32_t s,
+                                                      const Matrix &tile) {
+  auto reads = vectorProductReads.find(s);
+  if (reads == vectorProductReads.end())
+    return nullptr;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<SparseOperand> &form = sparseForms[s];
+  if (!form)
+    form = std::make_shared<SparseOperand>(tile, reads->second);
+  return form;
 }
 
 bool Executor::loadWhole(int32_t op, std::shared_ptr<const Matrix> &out,
@@ -427,6 +462,7 @@ int Executor::stealableInput(
     if (in.rows == out.rows && in.cols == out.cols && remainingUses[s] == 1 &&
         held[i].use_count() == 2 && slots[s] == held[i]) {
       slots[s].reset();
+      sparseForms.erase(s);
       remainingUses[s] = 0;
       return i;
     }
@@ -437,6 +473,7 @@ int Executor::stealableInput(
 void Executor::worker(int w) {
   std::vector<TileRef> inputs;
   std::vector<std::shared_ptr<const Matrix>> held;
+  std::shared_ptr<SparseOperand> heldSparse;
   std::vector<Matrix> outputs;
   LoadFn load = [this](int32_t op, std::shared_ptr<const Matrix> &m,
                        std::string &error) { return loadWhole(op, m, error); };
@@ -453,6 +490,11 @@ void Executor::worker(int w) {
       poisoned |= isPoisoned(held.back());
       inputs.push_back(
           {held.back().get(), plan.slots[s].row0, plan.slots[s].col0});
+    }
+    heldSparse.reset();
+    if (int i = vectorProductMatrixInput(plan, task); i >= 0 && !poisoned) {
+      heldSparse = sparseFormOf(plan.inputs[task.firstInput + i], *held[i]);
+      inputs[i].sparse = heldSparse.get();
     }
     if (task.kind == TaskKind::DistributedGemm) {
       double start = now();
@@ -497,6 +539,7 @@ void Executor::worker(int w) {
     if (reuse >= 0) {
       stolen = std::move(const_cast<Matrix &>(*held[reuse]));
       inputs[reuse].tile = &stolen;
+      inputs[reuse].sparse = nullptr;
     }
     // A tile larger than the node's memory is an error at its source line,
     // not an out-of-memory kill.
@@ -849,14 +892,19 @@ void Executor::collect(double seconds, ExecResult &result) {
     for (const auto &slot : slots)
       live += slot != nullptr;
   }
-  long long local[7] = {bytesSent.load(),
-                        bytesReceived.load(),
-                        cacheHits.load(),
-                        tasksRun.load(),
-                        live,
-                        communicatorsRun.load(),
-                        realtimeCommunicators.load()};
-  long long total[7] = {};
+  const SparseStats sparse = sparseStats();
+  long long local[11] = {bytesSent.load(),
+                         bytesReceived.load(),
+                         cacheHits.load(),
+                         tasksRun.load(),
+                         live,
+                         communicatorsRun.load(),
+                         realtimeCommunicators.load(),
+                         sparse.tiles - sparseAtStart.tiles,
+                         sparse.nonzeros - sparseAtStart.nonzeros,
+                         sparse.elements - sparseAtStart.elements,
+                         sparse.products - sparseAtStart.products};
+  long long total[11] = {};
   double slowest = 0, cpu[3] = {}, cpuTotal[3] = {};
   {
     std::lock_guard<std::mutex> lock(statsMutex);
@@ -864,7 +912,7 @@ void Executor::collect(double seconds, ExecResult &result) {
     cpu[1] = communicatorCpu;
   }
   cpu[2] = cpuSeconds(RUSAGE_SELF);
-  MPI_Reduce(local, total, 7, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(local, total, 11, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(cpu, cpuTotal, 3, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   result.workerCpuSeconds = cpuTotal[0];
   result.communicatorCpuSeconds = cpuTotal[1];
@@ -878,6 +926,10 @@ void Executor::collect(double seconds, ExecResult &result) {
   result.liveSlots = total[4];
   result.communicators = total[5];
   result.realtimeCommunicators = total[6];
+  result.sparseTiles = total[7];
+  result.sparseNonzeros = total[8];
+  result.sparseElements = total[9];
+  result.sparseProducts = total[10];
   result.seconds = slowest;
   result.gathered = std::move(results);
   result.printed = std::move(printed);
@@ -1208,6 +1260,14 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
                  "%.4g, communicator threads %.4g, whole processes %.4g\n",
                  result.workerCpuSeconds, result.communicatorCpuSeconds,
                  result.processCpuSeconds);
+  if (options.stats && rank == 0 && result.sparseTiles > 0)
+    std::fprintf(
+        stderr,
+        "cmm stats: %lld matrix-vector product(s) on the compressed "
+        "rows of %lld tile(s): %lld nonzeros, %.3g %% of their "
+        "elements\n",
+        result.sparseProducts, result.sparseTiles, result.sparseNonzeros,
+        100.0 * double(result.sparseNonzeros) / double(result.sparseElements));
   if (options.stats && rank == 0)
     printClassTimes(result.byClass);
   if (!ok) {

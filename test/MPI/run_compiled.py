@@ -10,7 +10,8 @@ model's three workers per node) and at both optimisation
 levels. Every printed matrix (--dump-prints) and every saved file must
 equal the reference interpreter's at the same level within a relative
 Frobenius error of 1e-10, the printed lines must carry the same labels and
-shapes, and on several ranks some run must move tiles between ranks.
+shapes, and on several ranks some run must move tiles between ranks. A
+program with a `# stats: REGEX` line needs some run's --stats to match it.
 usage: run_compiled.py CMMC PROGRAM NP WORKDIR
 """
 
@@ -183,6 +184,9 @@ def main():
         slow = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                             "Inputs", "slow-master.json")
         configs.append((tiles[-1], ["--gemm=cosma", "--machine-model=" + slow]))
+    with open(prog) as f:
+        expected_stats = re.findall(r"^# stats: (.*)$", f.read(), re.M)
+    stats_seen = set()
     checked, moved = 0, 0
     for level in ([], ["--O0"]):
         ref_dir = os.path.join(work, "ref" + "".join(level))
@@ -221,6 +225,8 @@ def main():
             stats = re.search(r"(\d+) transfers", p.stderr)
             assert stats, "%s: no --stats line in\n%s" % (where, p.stderr)
             moved += int(stats.group(1))
+            stats_seen.update(r for r in expected_stats
+                              if re.search(r, p.stderr))
             check_class_table(p.stderr, where)
             check_communicator_priority(p.stderr, int(stats.group(1)),
                                         priority, where)
@@ -242,6 +248,9 @@ def main():
             for f in saved:
                 compare(saved[f], ref_saved[f], "%s: saved %s" % (where, f))
                 checked += 1
+    for r in expected_stats:
+        assert r in stats_seen, "%s on %d ranks: no run's --stats matched " \
+            "'%s'" % (name, ranks, r)
     assert ranks == 1 or moved > 0, "%s on %d ranks never moved a tile" % (
         name, ranks)
     print("ok %s on %d rank(s): tiles %s, both levels, %d matrices checked, "

@@ -63,6 +63,11 @@ struct ExecResult {
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
   long long bytesSent = 0, bytesReceived = 0, cacheHits = 0, tasks = 0;
   long long liveSlots = 0; // tile copies still held after the run
+  /// Summed over ranks: tiles kept compressed for matrix-vector products,
+  /// their nonzeros and elements, and the products run on them
+  /// (cmmrt/SparseRows.h).
+  long long sparseTiles = 0, sparseNonzeros = 0, sparseElements = 0;
+  long long sparseProducts = 0;
   /// Communicator threads started, and those of them at real-time priority.
   long long communicators = 0, realtimeCommunicators = 0;
   /// CPU seconds (user and system, getrusage) of the worker threads (their

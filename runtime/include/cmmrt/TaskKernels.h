@@ -15,6 +15,7 @@
 
 #include "cmmrt/Matrix.h"
 #include "cmmrt/Plan.h"
+#include "cmmrt/SparseRows.h"
 
 #include <functional>
 #include <memory>
@@ -23,11 +24,17 @@
 
 namespace cmmrt {
 
-/// An input tile and where it sits in its matrix.
+/// An input tile and where it sits in its matrix, and its compressed rows
+/// when the executor keeps them (a matrix-vector product's matrix).
 struct TileRef {
   const Matrix *tile;
   int64_t row0, col0;
+  SparseOperand *sparse = nullptr;
 };
+
+/// The input (0 or 1) a gemm task streams as the matrix of a matrix-vector
+/// product (its result one column, or one row), or -1 for any other task.
+int vectorProductMatrixInput(const plan::Plan &plan, const plan::Task &task);
 
 /// Reads the whole matrix of a `load` op (the executor caches it so each
 /// tile does not read the file again); false with a message.
