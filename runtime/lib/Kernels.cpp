@@ -72,8 +72,16 @@ void cmmrt::multiplyAdd(const Matrix &a, const Matrix &b, double beta,
                 n = transposeB ? b.rows() : b.cols();
   assert(k == (transposeB ? b.cols() : b.rows()) && c.rows() == m &&
          c.cols() == n && "matmul shape mismatch");
-  if (k == 0 || c.size() == 0)
+  if (c.size() == 0)
     return;
+  if (k == 0) { // an empty sum: C = beta C, which dgemm would not touch
+    if (beta == 0.0)
+      std::fill(c.values().begin(), c.values().end(), 0.0);
+    else if (beta != 1.0)
+      for (double &x : c.values())
+        x *= beta;
+    return;
+  }
   const CBLAS_TRANSPOSE opA = transposeA ? CblasTrans : CblasNoTrans,
                         opB = transposeB ? CblasTrans : CblasNoTrans;
   // Matrix-vector products on dgemv: dgemm with one column streams the
@@ -115,7 +123,9 @@ void cmmrt::multiplyAdd(const Matrix &a, const Matrix &b, double beta,
 
 Matrix cmmrt::matmul(const Matrix &a, const Matrix &b, bool transposeA,
                      bool transposeB) {
-  Matrix c(transposeA ? a.cols() : a.rows(), transposeB ? b.rows() : b.cols());
+  // Every path writes each element of C when beta is 0.
+  Matrix c = Matrix::uninitialized(transposeA ? a.cols() : a.rows(),
+                                   transposeB ? b.rows() : b.cols());
   multiplyAdd(a, b, 0.0, c, transposeA, transposeB);
   return c;
 }

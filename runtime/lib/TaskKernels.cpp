@@ -300,8 +300,8 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
   // unset: its pages are first touched by the threads that compute it.
   const bool writesWhole =
       task.kind == TaskKind::Generate || task.kind == TaskKind::Elementwise ||
-      task.kind == TaskKind::Transpose || task.kind == TaskKind::GemmAcc ||
-      task.kind == TaskKind::Merge;
+      task.kind == TaskKind::Transpose || task.kind == TaskKind::Gemm ||
+      task.kind == TaskKind::GemmAcc || task.kind == TaskKind::Merge;
   for (int32_t o = 0; o < task.numOutputs; ++o) {
     const Slot &s = plan.slots[task.firstOutput + o];
     if (inPlace)

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <limits>
 #include <random>
 
 using namespace cmmrt;
@@ -49,6 +50,46 @@ static Matrix randomMatrix(int64_t r, int64_t c, unsigned seed) {
   for (int64_t i = 0; i < m.size(); ++i)
     m.data()[i] = normal(random);
   return m;
+}
+
+// A product writes every element of C when beta is 0 (tasks and matmul
+// hand it an unset buffer): on every path, and for k = 0 too, an empty sum
+// that dgemm would not touch.
+TEST(Kernels, ProductsWriteAnUnsetResultWhole) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  struct Case {
+    int64_t m, k, n;
+    bool sameOperand; // A' * A: dsyrk
+  } cases[] = {{5, 0, 4, false}, {6, 3, 1, false},       {1, 3, 6, false},
+               {7, 5, 6, false}, {130, 140, 150, false}, {9, 4, 9, true}};
+  for (const Case &c : cases) {
+    Matrix a(c.sameOperand ? c.k : c.m,
+             c.k == 0 ? 0 : (c.sameOperand ? c.m : c.k));
+    Matrix b(c.k, c.n);
+    for (int64_t e = 0; e < a.size(); ++e)
+      a.data()[e] = double(e % 7) - 3.0; // small integers: also the exact path
+    for (int64_t e = 0; e < b.size(); ++e)
+      b.data()[e] = double(e % 5) - 2.0;
+    if (c.k == 0)
+      a = Matrix(c.m, 0);
+    const Matrix &rhs = c.sameOperand ? a : b;
+    Matrix got(c.m, c.n, nan);
+    multiplyAdd(a, rhs, 0.0, got, c.sameOperand, false);
+    for (int64_t i = 0; i < c.m; ++i)
+      for (int64_t j = 0; j < c.n; ++j) {
+        double expected = 0;
+        for (int64_t l = 0; l < c.k; ++l)
+          expected += (c.sameOperand ? a(l, i) : a(i, l)) * rhs(l, j);
+        ASSERT_EQ(got(i, j), expected) << c.m << "x" << c.k << "x" << c.n
+                                       << " at (" << i << ", " << j << ")";
+      }
+    // With beta 1 an empty sum leaves C as it was.
+    if (c.k == 0) {
+      Matrix acc(c.m, c.n, 2.5);
+      multiplyAdd(a, b, 1.0, acc);
+      EXPECT_EQ(acc(c.m - 1, c.n - 1), 2.5);
+    }
+  }
 }
 
 TEST(Kernels, TransposedOperandsAreReadInPlace) {

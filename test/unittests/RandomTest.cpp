@@ -1,6 +1,7 @@
 //===- RandomTest.cpp - Counter-based random matrices -----------*- C++ -*-===//
 
 #include "cmmrt/Random.h"
+#include "cmmrt/Mix64.h"
 
 #include <gtest/gtest.h>
 
@@ -42,6 +43,46 @@ TEST(Random, RowsEqualTheElementsBitForBit) {
                                          uint64_t(j + colOffset)))
                 << cols << " columns at (" << rowOffset << ", " << colOffset
                 << "), element (" << i << ", " << j << ")";
+      }
+}
+
+namespace {
+/// docs/language.md section 7's normal element, with glibc's log and cos.
+double glibcNormal(uint64_t seed, uint64_t callId, uint64_t i, uint64_t j) {
+  auto stream = [&](uint64_t s) {
+    uint64_t h = mix64(seed ^ 0x636d6d5f72616e64ULL);
+    h = mix64(h ^ callId);
+    h = mix64(h ^ i);
+    h = mix64(h ^ (2 * j + s));
+    return double(h >> 11) * 0x1p-53;
+  };
+  double u1 = 1.0 - stream(0), u2 = stream(1);
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+}
+} // namespace
+
+// Normals likewise: a row is made a chunk of 256 at a time with SLEEF's
+// log and cos over the chunk, normalAt one element through applyMap; every
+// element must have the same bits (widths across a chunk's end and a vector
+// tail, offsets). And both are Box-Muller: within a few units in the last
+// place of glibc's log and cos (the formula before they were vectorised).
+TEST(Random, NormalRowsEqualTheElementsBitForBit) {
+  for (int64_t cols : {1, 7, 255, 256, 257, 600})
+    for (int64_t colOffset : {int64_t(0), int64_t(5), int64_t(1) << 33})
+      for (int64_t rowOffset : {int64_t(0), int64_t(987654321)}) {
+        Matrix m(2, cols);
+        fillRandom(m, /*normal=*/true, 11, 3, rowOffset, colOffset);
+        for (int64_t i = 0; i < 2; ++i)
+          for (int64_t j = 0; j < cols; ++j) {
+            const uint64_t gi = uint64_t(i + rowOffset),
+                           gj = uint64_t(j + colOffset);
+            ASSERT_EQ(m(i, j), normalAt(11, 3, gi, gj))
+                << cols << " columns at (" << rowOffset << ", " << colOffset
+                << "), element (" << i << ", " << j << ")";
+            ASSERT_NEAR(m(i, j), glibcNormal(11, 3, gi, gj),
+                        4e-16 * (1.0 + std::fabs(m(i, j))) * 8)
+                << "element (" << gi << ", " << gj << ")";
+          }
       }
 }
 
