@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <new>
 
 using namespace cmmrt;
 
@@ -80,8 +81,14 @@ bool cmmrt::compressRows(const Matrix &a, double maxDensity, SparseRows &out) {
     // Written without a branch per element (a random pattern mispredicts
     // every nonzero): each element is stored at the next free place, which
     // only a nonzero advances; room for one row past the limit.
-    band.column.reset(new int32_t[limit + cols]);
-    band.value.reset(new double[limit + cols]);
+    // Without memory for them, the tile stays dense (and no exception
+    // leaves a helper thread).
+    band.column.reset(new (std::nothrow) int32_t[limit + cols]);
+    band.value.reset(new (std::nothrow) double[limit + cols]);
+    if (!band.column || !band.value) {
+      tooDense = true;
+      return;
+    }
     int32_t *column = band.column.get();
     double *value = band.value.get();
     int64_t count = 0;
