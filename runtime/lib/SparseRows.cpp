@@ -27,6 +27,16 @@ struct Band {
   std::unique_ptr<double[]> value;
 };
 
+/// Whether compressed rows keep the element whose bits these are: all but
+/// +0.0 (-0.0 keeps the sign of its products).
+inline bool isStored(uint64_t bits) { return bits != 0; }
+
+inline uint64_t bitsOf(double x) {
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
 bool allFinite(const double *x, int64_t n) {
   bool finite = true;
   for (int64_t i = 0; i < n; ++i)
@@ -60,7 +70,7 @@ double cmmrt::sampleDensity(const Matrix &a) {
   for (int64_t s = 0; s < samples; ++s) {
     const double *row = a.data() + (s * rows / samples) * cols;
     for (int64_t j = 0; j < cols; ++j)
-      nonzeros += row[j] != 0.0 || std::signbit(row[j]);
+      nonzeros += isStored(bitsOf(row[j]));
   }
   return double(nonzeros) / (double(samples) * double(cols));
 }
@@ -99,20 +109,18 @@ bool cmmrt::compressRows(const Matrix &a, double maxDensity, SparseRows &out) {
         // Four zeros at once (most groups of a sparse row).
         uint64_t bits[4];
         std::memcpy(bits, &row[j], sizeof bits);
-        if ((bits[0] | bits[1] | bits[2] | bits[3]) == 0)
+        if (!isStored(bits[0] | bits[1] | bits[2] | bits[3]))
           continue;
         for (int q = 0; q < 4; ++q) {
           column[count] = int32_t(j + q);
           value[count] = row[j + q];
-          count += bits[q] != 0; // +0.0 alone is skipped: -0.0 keeps its sign
+          count += isStored(bits[q]);
         }
       }
       for (; j < cols; ++j) {
-        uint64_t bits;
-        std::memcpy(&bits, &row[j], sizeof bits);
         column[count] = int32_t(j);
         value[count] = row[j];
-        count += bits != 0;
+        count += isStored(bitsOf(row[j]));
       }
       band.rowEnd.push_back(count);
       if (count > limit)

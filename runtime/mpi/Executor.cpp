@@ -238,9 +238,11 @@ private:
   std::condition_variable ready;
   std::vector<std::shared_ptr<const Matrix>> slots;
   std::vector<int32_t> remainingUses;
-  /// The compressed forms of the tiles in vectorProductReads that a product
-  /// has asked for, kept as long as the tile (under `mutex`).
+  /// The tiles of this rank that matrix-vector products read as their
+  /// matrix, and how many (set at construction, read-only after).
   std::map<int32_t, int32_t> vectorProductReads;
+  /// The compressed forms of those tiles that a product has asked for, kept
+  /// as long as the tile (under `mutex`).
   std::map<int32_t, std::shared_ptr<SparseOperand>> sparseForms;
   /// The process's counts before this run (tests run several in one).
   SparseStats sparseAtStart = sparseStats();

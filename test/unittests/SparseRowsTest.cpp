@@ -1,6 +1,7 @@
 //===- SparseRowsTest.cpp - Compressed rows and their products ------------===//
 
 #include "cmmrt/SparseRows.h"
+#include "RelativeError.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/RowBands.h"
 
@@ -32,16 +33,6 @@ Matrix randomVector(int64_t r, int64_t c, unsigned seed) {
   for (double &x : v.values())
     x = u(gen);
   return v;
-}
-
-/// ||x - y||_F / ||y||_F.
-double relativeError(const Matrix &x, const Matrix &y) {
-  double diff = 0, norm = 0;
-  for (int64_t e = 0; e < y.size(); ++e) {
-    diff += (x.data()[e] - y.data()[e]) * (x.data()[e] - y.data()[e]);
-    norm += y.data()[e] * y.data()[e];
-  }
-  return std::sqrt(diff / norm);
 }
 
 /// The dense matrix back from compressed rows.

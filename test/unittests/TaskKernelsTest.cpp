@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cmmrt/TaskKernels.h"
+#include "RelativeError.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/Random.h"
@@ -35,15 +36,6 @@ Matrix block(const Matrix &m, int64_t r0, int64_t c0, int64_t rows,
   Matrix b(rows, cols);
   assemble(b, r0, c0, {{&m, 0, 0}});
   return b;
-}
-
-double relativeError(const Matrix &x, const Matrix &y) {
-  double num = 0, den = 0;
-  for (int64_t i = 0; i < x.size(); ++i) {
-    num += (x.data()[i] - y.data()[i]) * (x.data()[i] - y.data()[i]);
-    den += y.data()[i] * y.data()[i];
-  }
-  return std::sqrt(num) / (den ? std::sqrt(den) : 1.0);
 }
 
 /// A one-task plan: `op`, and output slots (rows, cols, row0, col0).
