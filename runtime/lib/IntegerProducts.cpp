@@ -89,6 +89,10 @@ bool cmmrt::multiplyAddExactInSingle(const Matrix &a, const Matrix &b,
   if (std::min({m, n, k}) < kMinIntegerProductDim ||
       (beta != 0.0 && beta != 1.0))
     return false;
+  // Most products are of non-integers: turned away at their first element,
+  // before a float copy is set aside (mapped, for large operands).
+  if (!isSmallInteger(a.data()[0]) || !isSmallInteger(b.data()[0]))
+    return false;
   FloatBuffer a32(size_t(a.size()));
   double maxA = convertIntegers(a, a32.data());
   if (maxA < 0)

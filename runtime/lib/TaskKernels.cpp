@@ -333,7 +333,12 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
     Matrix &c = outputs[0];
     double beta = 0.0;
     if (task.kind == TaskKind::GemmAcc) {
-      c = reuse && reuseInput == 2 ? std::move(*reuse) : *inputs[2].tile;
+      // Two statements, not `?:`: its common type with the const input is
+      // const Matrix, which would copy the reused buffer instead of moving.
+      if (reuse && reuseInput == 2)
+        c = std::move(*reuse);
+      else
+        c = *inputs[2].tile;
       beta = 1.0;
     }
     // A tile of A' is the transposed tile of A: read so (dgemm's TRANSA).
@@ -449,8 +454,9 @@ std::string cmmrt::summarizeTiles(const std::string &label, int64_t rows,
   bool nan = false, inf = false;
   std::vector<std::pair<int64_t, double>> firstRow;
   for (const TileRef &t : tiles) {
-    sum += sumOf(*t.tile);
-    double n = frobeniusNorm(*t.tile);
+    SumAndNorm tile = sumAndNorm(*t.tile);
+    sum += tile.sum;
+    double n = tile.norm;
     nan |= std::isnan(n);
     inf |= std::isinf(n);
     if (!nan && !inf)

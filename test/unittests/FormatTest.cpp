@@ -1,10 +1,13 @@
 //===- FormatTest.cpp - The output of print ---------------------*- C++ -*-===//
 
 #include "cmmrt/Format.h"
+#include "cmmrt/RowBands.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace cmmrt;
 
@@ -47,4 +50,55 @@ TEST(Format, NormDoesNotOverflow) {
 TEST(Format, PairwiseSumIsAccurate) {
   Matrix m(1, 1000001, 0.1);
   EXPECT_NEAR(sumOf(m), 100000.1, 1e-8);
+}
+
+TEST(Format, SumAndNormInOnePassOnAnyNumberOfThreads) {
+  // 300 x 701 elements (past the banding threshold, not a power of two):
+  // the sum is sumOf's bit for bit and neither depends on the thread count;
+  // the norm agrees with a long double sum of squares.
+  Matrix m(300, 701);
+  uint64_t state = 12345;
+  for (double &x : m.values()) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    x = double(int64_t(state >> 11) - (int64_t(1) << 52)) / 1e13;
+  }
+  long double squares = 0;
+  for (double x : m.values())
+    squares += (long double)x * x;
+  const double reference = double(std::sqrt(squares));
+  const int before = taskThreads();
+  std::vector<SumAndNorm> results;
+  for (int threads : {1, 2, 3}) {
+    setTaskThreads(threads);
+    results.push_back(sumAndNorm(m));
+  }
+  setTaskThreads(before);
+  for (const SumAndNorm &r : results) {
+    EXPECT_EQ(r.sum, sumOf(m));
+    EXPECT_EQ(r.norm, results.front().norm);
+    EXPECT_NEAR(r.norm / reference, 1.0, 1e-14);
+  }
+}
+
+TEST(Format, NormEdgeCases) {
+  auto norm = [](std::vector<double> values) {
+    Matrix m(1, int64_t(values.size()));
+    std::copy(values.begin(), values.end(), m.data());
+    return frobeniusNorm(m);
+  };
+  const double inf = INFINITY, nan = NAN;
+  EXPECT_EQ(norm({0.0, -0.0}), 0.0);
+  EXPECT_EQ(norm({3.0, -4.0}), 5.0);
+  EXPECT_TRUE(std::isnan(norm({1.0, nan, inf})));
+  EXPECT_TRUE(std::isnan(norm({inf, nan})));
+  EXPECT_EQ(norm({1.0, -inf}), inf);
+  // Squares that would underflow to 0 or overflow to Inf: rescaled.
+  EXPECT_NEAR(norm({3e-200, 4e-200}) / 5e-200, 1.0, 1e-15);
+  EXPECT_NEAR(norm({3e300, 4e300}) / 5e300, 1.0, 1e-15);
+  // Denormals (about 4 significant digits at 1e-320).
+  EXPECT_NEAR(norm({3e-320, 4e-320}) / 5e-320, 1.0, 1e-3);
+  // A huge element among many small ones, in the banded path.
+  Matrix big(512, 512, 1.0);
+  big(100, 7) = 1e300;
+  EXPECT_NEAR(frobeniusNorm(big) / 1e300, 1.0, 1e-15);
 }

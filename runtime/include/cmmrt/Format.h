@@ -26,6 +26,13 @@ std::string formatNumber(double v);
 double sumOf(const Matrix &m);
 double sumOf(const double *x, int64_t n);
 double frobeniusNorm(const Matrix &m);
+/// Both in one pass over `m`, on the task's threads (cmmrt/RowBands.h): the
+/// sum is sumOf's, bit for bit, and both are the same bits on any number
+/// of threads.
+struct SumAndNorm {
+  double sum, norm;
+};
+SumAndNorm sumAndNorm(const Matrix &m);
 
 /// The summary line of `print(A)`, without a newline.
 std::string formatSummary(const std::string &label, const Matrix &m);
