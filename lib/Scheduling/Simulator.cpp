@@ -245,7 +245,10 @@ SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
   // First touch: the pages a node writes above its previous peak of live
   // tiles (MemoryTimeline.h) cost their faults. Where they fall depends on
   // the times, so the plan is replayed once without them to find which
-  // tasks and transfers write fresh pages, and again with their cost.
+  // tasks and transfers write fresh pages, and again with their cost. A
+  // task that writes on several threads takes its faults in parallel
+  // (measured here: 128 MiB of fresh pages in 0.07-0.09 s on one thread,
+  // 0.043 s on two); a communicator receives on one.
   std::vector<double> extra(numEvents, 0.0);
   replay(extra);
   MemoryTimeline memory =
@@ -254,7 +257,10 @@ SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
   for (TaskId t = 0; t < numTasks; ++t) {
     unsigned node = graph.task(t).isGang() ? graph.task(t).gangNodes.front()
                                            : plan.placement[t].node;
-    extra[t] = memory.freshTaskBytes[t] * cost.firstTouch(node);
+    unsigned writers = cmmrt::plan::writesOnTaskThreads(graph.task(t).op)
+                           ? std::max(1u, cost.taskThreads(node))
+                           : 1;
+    extra[t] = memory.freshTaskBytes[t] * cost.firstTouch(node) / writers;
     touch += extra[t];
   }
   for (size_t i = 0; i < plan.transfers.size(); ++i) {

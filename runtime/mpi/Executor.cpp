@@ -806,10 +806,9 @@ double Executor::run() {
                    int(at - gang.begin()), &c);
   }
 
-  // One worker: it gets the node's BLAS threads; several: one each
-  // (Debian's pthread OpenBLAS has one process-wide thread count).
+  // One worker: it gets the node's BLAS threads; several: one each.
   int workers = plan.workers[rank];
-  int blasThreads = workers == 1 ? std::max(1, plan.threads[rank]) : 1;
+  int blasThreads = taskThreadsOf(workers, plan.threads[rank]);
   openblas_set_num_threads(blasThreads);
   // ... and its other tasks split their rows over as many cores.
   setTaskThreads(blasThreads);

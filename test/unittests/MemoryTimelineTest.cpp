@@ -47,12 +47,15 @@ struct Chain {
   Schedule plan;
 };
 
-Chain chain(TaskKind combine, double unit = MiB) {
+Chain chain(TaskKind combine, double unit = MiB,
+            std::vector<CostClass> classes = {}) {
   Chain c;
   auto add = [&](TaskKind kind, std::vector<DataId> in, double bytes,
                  int64_t rows, int64_t cols) {
     Task t;
     t.kind = kind;
+    if (c.graph.size() < classes.size())
+      t.op = classes[c.graph.size()];
     t.inputs = std::move(in);
     TaskId id = c.graph.addTask(t);
     DataId d = c.graph.addData(id, bytes * unit);
@@ -171,4 +174,40 @@ TEST(MemoryPressure, APlanFitsWhenEveryNodeKeepsItsHeadroom) {
   // The smaller node is the one that overflows, not the fuller in bytes.
   EXPECT_EQ(memoryPressure({60, 500}, {60, 1000}).node, 0u);
   EXPECT_FALSE(memoryPressure({60, 500}, {60, 1000}).fits());
+}
+
+TEST(Simulator, TasksOnSeveralThreadsFaultTheirPagesInParallel) {
+  // The chain of the test above on a node whose tasks run on 2 threads:
+  // t0 a rand (written in bands of rows on both threads) takes 0.4 s of
+  // faults, t1 a fill (one loop) 0.8 s, so the makespan is 5 + 1.2.
+  Chain c =
+      chain(TaskKind::Elementwise, MiB, {CostClass::Rand, CostClass::Generate});
+  ASSERT_TRUE(cmmrt::plan::writesOnTaskThreads(CostClass::Rand));
+  ASSERT_FALSE(cmmrt::plan::writesOnTaskThreads(CostClass::Generate));
+  class TwoThreads : public TouchCost {
+  public:
+    using TouchCost::TouchCost;
+    unsigned taskThreads(unsigned) const override { return 2; }
+  };
+  std::vector<std::vector<double>> time(5, std::vector<double>{1.0});
+  TwoThreads cost(time, std::vector<double>(5, 0.0), 1e-3 / MiB);
+  SimulationReport r = simulate(c.graph, cost, c.plan);
+  EXPECT_NEAR(r.firstTouchSeconds, 1.2, 1e-12);
+  EXPECT_NEAR(r.makespan, 6.2, 1e-12);
+  EXPECT_NEAR(r.replayed.placement[0].finish, 1.4, 1e-12);
+}
+
+TEST(MachineModel, TaskThreadsFollowTheRuntime) {
+  // A lone worker's tasks get the node's BLAS threads, several workers one
+  // each (cmmrt::taskThreadsOf, which the executor calls too).
+  NodeSpec node;
+  node.workers = 1;
+  node.threadsPerWorker = 4;
+  EXPECT_EQ(node.taskThreads(), 4u);
+  node.workers = 2;
+  node.threadsPerWorker = 2;
+  EXPECT_EQ(node.taskThreads(), 1u);
+  node.workers = 1;
+  node.threadsPerWorker = 0;
+  EXPECT_EQ(node.taskThreads(), 1u);
 }

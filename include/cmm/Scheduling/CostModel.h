@@ -25,8 +25,13 @@ public:
   virtual unsigned workers(unsigned node) const = 0;
   virtual unsigned communicators(unsigned node) const = 0;
   virtual double memoryBytes(unsigned node) const = 0;
-  /// Seconds per byte written into pages `node` never touched before.
+  /// Seconds per byte written into pages `node` never touched before, by
+  /// one thread.
   virtual double firstTouch(unsigned node) const { return 0; }
+  /// The threads each task of `node` runs on: a task whose class writes on
+  /// all of them (cmmrt::plan::writesOnTaskThreads) faults its fresh pages
+  /// in parallel.
+  virtual unsigned taskThreads(unsigned node) const { return 1; }
   /// Seconds for `task` on one worker of `node`.
   virtual double taskTime(const Task &task, TaskId id, unsigned node) const = 0;
   /// Seconds to move `data` from `from` to `to`; 0 when from == to.
@@ -68,6 +73,9 @@ public:
   }
   double firstTouch(unsigned node) const override {
     return model.nodes[node].firstTouch;
+  }
+  unsigned taskThreads(unsigned node) const override {
+    return model.nodes[node].taskThreads();
   }
   /// A distributed_gemm takes its GangGemm.h time wherever it is asked
   /// about (it occupies its whole gang); other tasks their polynomial.

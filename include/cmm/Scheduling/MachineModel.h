@@ -12,6 +12,7 @@
 #define CMM_SCHEDULING_MACHINEMODEL_H
 
 #include "cmmrt/Plan.h"
+#include "cmmrt/RowBands.h"
 
 #include <array>
 #include <cstdint>
@@ -99,6 +100,11 @@ struct NodeSpec {
   /// node's tasks that overlap the send, each by its share (Simulator.cpp).
   /// A link within a host charges both ends' CPU to the receive instead.
   double sendCpu = 0, sendCpuPerByte = 0;
+  /// The threads each of this node's tasks runs on (cmmrt::taskThreadsOf,
+  /// the runtime's rule).
+  unsigned taskThreads() const {
+    return unsigned(cmmrt::taskThreadsOf(int(workers), int(threadsPerWorker)));
+  }
   /// The workers' threads and the communicators together need more cores
   /// than the node has: communication takes CPU from the workers.
   bool oversubscribed() const {

@@ -22,6 +22,14 @@ namespace cmmrt {
 /// a helper costs tens of microseconds).
 constexpr int64_t kMinBandedElements = int64_t(1) << 16;
 
+/// The threads each task of a rank runs on: a lone worker gets the node's
+/// BLAS threads, several workers one each (Debian's pthread OpenBLAS has
+/// one process-wide thread count). The executor sets them; the planner's
+/// first-touch charge divides a task's page faults among them.
+inline int taskThreadsOf(int workers, int threadsPerWorker) {
+  return workers == 1 && threadsPerWorker > 1 ? threadsPerWorker : 1;
+}
+
 /// The threads a task may use (the executor sets the node's BLAS thread
 /// count when it runs one worker; 1, the default, runs every band inline).
 void setTaskThreads(int threads);
