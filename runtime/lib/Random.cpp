@@ -75,10 +75,9 @@ void cmmrt::fillRandom(Matrix &out, bool normal, uint64_t seed, uint64_t callId,
       // chunk on SLEEF's vector functions (scalar glibc took about 20 ns an
       // element), then the products. vectorMap gives each element the same
       // bits wherever it sits, so tiles agree with normalAt.
-      constexpr int64_t kChunk = 256;
-      double logU1[kChunk], cosU2[kChunk];
-      for (int64_t c0 = 0; c0 < cols; c0 += kChunk) {
-        const int64_t n = std::min(kChunk, cols - c0);
+      double logU1[kVectorChunk], cosU2[kVectorChunk];
+      for (int64_t c0 = 0; c0 < cols; c0 += kVectorChunk) {
+        const int64_t n = std::min(kVectorChunk, cols - c0);
         for (int64_t k = 0; k < n; ++k) {
           const uint64_t j = j0 + uint64_t(c0 + k);
           logU1[k] = 1.0 - unitFromBits(mix64(row ^ (j * 2)));

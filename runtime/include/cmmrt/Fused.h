@@ -21,6 +21,7 @@
 
 #include "cmmrt/Kernels.h"
 #include "cmmrt/RowBands.h"
+#include "cmmrt/VectorMath.h"
 
 #include <cstdint>
 #include <string>
@@ -28,8 +29,8 @@
 
 namespace cmmrt::fused {
 
-/// Elements per chunk: every intermediate of a chunk stays in L1.
-constexpr int64_t kChunk = 256;
+/// Elements per chunk (cmmrt::kVectorChunk).
+constexpr int64_t kChunk = kVectorChunk;
 
 /// One operand of a kernel as the loops read it (cmmrt/RowBands.h).
 using Operand = BroadcastOperand;

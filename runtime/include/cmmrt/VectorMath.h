@@ -18,6 +18,10 @@
 
 namespace cmmrt {
 
+/// Elements per chunk where a kernel runs vectorMap over part of a row at a
+/// time (fused kernels, randn): every intermediate of a chunk stays in L1.
+constexpr int64_t kVectorChunk = 256;
+
 /// The vector units SLEEF has code for on x86-64, narrowest first.
 enum class VectorIsa {
   Sse2,   // 2 doubles (SLEEF dispatches SSE2 / SSE4.1)
