@@ -21,28 +21,9 @@ std::string cmmrt::formatNumber(double v) {
   return buf;
 }
 
-double cmmrt::sumOf(const double *x, int64_t n) {
-  if (n <= 128) {
-    // Four running sums: the additions no longer wait on each other, and
-    // the error is no worse than one running sum's.
-    double s[4] = {0, 0, 0, 0};
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4)
-      for (int l = 0; l < 4; ++l)
-        s[l] += x[i + l];
-    for (; i < n; ++i)
-      s[0] += x[i];
-    return (s[0] + s[1]) + (s[2] + s[3]);
-  }
-  int64_t half = n / 2;
-  return sumOf(x, half) + sumOf(x + half, n - half);
-}
-
-double cmmrt::sumOf(const Matrix &m) { return sumOf(m.data(), m.size()); }
-
 namespace {
-/// One pass's partial results over a range: its sum (added as sumOf adds)
-/// and its sum of squares.
+/// One pass's partial results over a range: its pairwise sum and (when
+/// asked for) its sum of squares.
 struct Partial {
   double sum, squares;
 };
@@ -51,12 +32,13 @@ Partial combine(const Partial &left, const Partial &right) {
   return {left.sum + right.sum, left.squares + right.squares};
 }
 
-/// A leaf of sumOf's recursion (n <= 128), with the squares alongside: the
-/// same four lanes as sumOf (lane l adds elements l, l + 4, ...), held as
-/// two vectors of two (GCC 12 made the scalar spelling 1.5x slower).
+/// A leaf of the recursion (n <= 128): four running sums, so the additions
+/// no longer wait on each other and the error is no worse than one running
+/// sum's (lane l adds elements l, l + 4, ...), held as two vectors of two
+/// (GCC 12 made the scalar spelling 1.5x slower); the squares likewise.
 typedef double Pair __attribute__((vector_size(16)));
 
-Partial leaf(const double *x, int64_t n) {
+template <bool Squares> Partial leaf(const double *x, int64_t n) {
   Pair s01 = {0, 0}, s23 = {0, 0}, q01 = {0, 0}, q23 = {0, 0};
   int64_t i = 0;
   for (; i + 4 <= n; i += 4) {
@@ -65,28 +47,40 @@ Partial leaf(const double *x, int64_t n) {
     std::memcpy(&hi, x + i + 2, sizeof hi);
     s01 += lo;
     s23 += hi;
-    q01 += lo * lo;
-    q23 += hi * hi;
+    if (Squares) {
+      q01 += lo * lo;
+      q23 += hi * hi;
+    }
   }
   double s0 = s01[0], q0 = q01[0];
   for (; i < n; ++i) {
     s0 += x[i];
-    q0 += x[i] * x[i];
+    if (Squares)
+      q0 += x[i] * x[i];
   }
   return {(s0 + s01[1]) + (s23[0] + s23[1]), (q0 + q01[1]) + (q23[0] + q23[1])};
 }
 
-/// sumOf's recursion over leaf().
-Partial pairwise(const double *x, int64_t n) {
+/// Pairwise summation (as NumPy): halves down to leaves of at most 128.
+/// With or without the squares, the sum is the same bits.
+template <bool Squares> Partial pairwise(const double *x, int64_t n) {
   if (n <= 128)
-    return leaf(x, n);
+    return leaf<Squares>(x, n);
   // Left half first: as arguments of combine(), GCC ran the right half
   // first, walking memory backwards in 1 KiB leaves at 1/6 the speed.
   int64_t half = n / 2;
-  Partial left = pairwise(x, half);
-  return combine(left, pairwise(x + half, n - half));
+  Partial left = pairwise<Squares>(x, half);
+  return combine(left, pairwise<Squares>(x + half, n - half));
+}
+} // namespace
+
+double cmmrt::sumOf(const double *x, int64_t n) {
+  return pairwise<false>(x, n).sum;
 }
 
+double cmmrt::sumOf(const Matrix &m) { return sumOf(m.data(), m.size()); }
+
+namespace {
 /// The recursion's subtrees `levels` halvings down run as bands of the
 /// task's threads; they are combined in the recursion's order, so the
 /// result is the same bits on any number of threads (and the sum is
@@ -94,7 +88,7 @@ Partial pairwise(const double *x, int64_t n) {
 Partial pairwiseOnTaskThreads(const double *x, int64_t n) {
   constexpr int levels = 4;
   if (n < kMinBandedElements)
-    return pairwise(x, n);
+    return pairwise<true>(x, n);
   std::vector<std::pair<const double *, int64_t>> parts = {{x, n}};
   for (int level = 0; level < levels; ++level) {
     std::vector<std::pair<const double *, int64_t>> halves;
@@ -109,7 +103,8 @@ Partial pairwiseOnTaskThreads(const double *x, int64_t n) {
   forEachRowBand(int64_t(parts.size()), n / int64_t(parts.size()),
                  [&](int64_t first, int64_t end) {
                    for (int64_t p = first; p < end; ++p)
-                     results[p] = pairwise(parts[p].first, parts[p].second);
+                     results[p] =
+                         pairwise<true>(parts[p].first, parts[p].second);
                  });
   while (results.size() > 1) {
     std::vector<Partial> up;

@@ -3,6 +3,7 @@
 #include "cmmrt/IntegerProducts.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/RowBands.h"
+#include "cmmrt/TileMemory.h"
 
 #include <gtest/gtest.h>
 
@@ -114,6 +115,22 @@ TEST(IntegerProducts, RefusesWhatIsNotExact) {
   // A refused product leaves the result as it was.
   for (double x : c.values())
     ASSERT_EQ(x, 4.0);
+}
+
+TEST(IntegerProducts, TurnsFractionsAwayBeforeCopying) {
+  // Most products are of fractions: refused at the first element of either
+  // operand, before a float copy (512 x 512: 1 MiB, a pooled block) is
+  // mapped.
+  Matrix a = integers(512, 512, 0, 5, 14), b = integers(512, 512, 0, 5, 15);
+  Matrix c(512, 512, 4.0);
+  Matrix fractionA = a, fractionB = b;
+  fractionA(0, 0) = 0.25;
+  fractionB(0, 0) = 0.25;
+  trimTileMemory();
+  uint64_t fresh = tileMemoryStats().freshBlocks;
+  EXPECT_FALSE(multiplyAddExactInSingle(fractionA, b, 0.0, c, false, false));
+  EXPECT_FALSE(multiplyAddExactInSingle(a, fractionB, 0.0, c, false, false));
+  EXPECT_EQ(tileMemoryStats().freshBlocks, fresh);
 }
 
 TEST(IntegerProducts, MultiplyAddEqualsDgemmBitForBit) {

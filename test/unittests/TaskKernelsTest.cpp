@@ -57,14 +57,16 @@ struct OneTask {
     task.numOutputs = slots.size();
     task.name = "t";
   }
+  /// Runs the task; `reuse` (input `reuseInput`) as the executor passes a
+  /// stolen input.
   bool run(const std::vector<TileRef> &inputs, std::vector<Matrix> &out,
-           std::string &error) {
+           std::string &error, Matrix *reuse = nullptr, int reuseInput = -1) {
     LoadFn noLoad = [](int32_t, std::shared_ptr<const Matrix> &,
                        std::string &e) {
       e = "no load";
       return false;
     };
-    return runTask(plan, task, inputs, out, noLoad, error);
+    return runTask(plan, task, inputs, out, noLoad, error, reuse, reuseInput);
   }
 };
 
@@ -480,12 +482,9 @@ TEST(TaskKernels, InPlaceElementwiseAllocatesNoOutput) {
   std::vector<TileRef> inputs = {{&a, 0, 0}, {&b, 0, 0}};
   std::vector<Matrix> out;
   std::string error;
-  LoadFn noLoad = [](int32_t, std::shared_ptr<const Matrix> &,
-                     std::string &) { return false; };
   trimTileMemory();
   uint64_t fresh = tileMemoryStats().freshBlocks;
-  ASSERT_TRUE(runTask(t.plan, t.task, inputs, out, noLoad, error, &a, 0))
-      << error;
+  ASSERT_TRUE(t.run(inputs, out, error, &a, 0)) << error;
   EXPECT_EQ(tileMemoryStats().freshBlocks, fresh);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(relativeError(out[0], expected), 0.0);
@@ -499,22 +498,16 @@ TEST(TaskKernels, GemmAccAccumulatesIntoTheStolenPartialSum) {
   const int64_t n = 512;
   Matrix a = randomMatrix(n, n, 1), b = randomMatrix(n, n, 2),
          c = randomMatrix(n, n, 3);
-  Matrix expected = matmul(a, b);
-  for (int64_t i = 0; i < expected.size(); ++i)
-    expected.data()[i] += c.data()[i];
+  Matrix expected = broadcast(BinaryFn::Add, matmul(a, b), c);
   OneTask t(op(OpCode::Matmul, n, n), TaskKind::GemmAcc, {slot(n, n)});
   t.task.numInputs = 3;
   std::vector<TileRef> inputs = {{&a, 0, 0}, {&b, 0, 0}, {&c, 0, 0}};
   std::vector<Matrix> out;
   std::string error;
-  LoadFn noLoad = [](int32_t, std::shared_ptr<const Matrix> &, std::string &) {
-    return false;
-  };
   const double *buffer = c.data();
   trimTileMemory();
   uint64_t fresh = tileMemoryStats().freshBlocks;
-  ASSERT_TRUE(runTask(t.plan, t.task, inputs, out, noLoad, error, &c, 2))
-      << error;
+  ASSERT_TRUE(t.run(inputs, out, error, &c, 2)) << error;
   EXPECT_EQ(tileMemoryStats().freshBlocks, fresh);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].data(), buffer);
