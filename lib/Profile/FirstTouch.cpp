@@ -2,6 +2,7 @@
 
 #include "cmm/Profile/FirstTouch.h"
 #include "cmm/Profile/Statistics.h"
+#include "cmmrt/TileMemory.h"
 
 #include <algorithm>
 #include <chrono>
@@ -29,7 +30,10 @@ std::vector<FirstTouchSample> cmm::profile::measureFirstTouch(size_t blockBytes,
     mapped.push_back(p);
     FirstTouchSample s;
     s.bytes = double(blockBytes);
+    // As the runtime's pool does with a fresh block (on the profiler's one
+    // task thread).
     double t0 = now();
+    cmmrt::populateFreshPages(p, blockBytes);
     std::memset(p, 1, blockBytes);
     double t1 = now();
     std::memset(p, 2, blockBytes);

@@ -245,10 +245,10 @@ SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
   // First touch: the pages a node writes above its previous peak of live
   // tiles (MemoryTimeline.h) cost their faults. Where they fall depends on
   // the times, so the plan is replayed once without them to find which
-  // tasks and transfers write fresh pages, and again with their cost. A
-  // task that writes on several threads takes its faults in parallel
-  // (measured here: 128 MiB of fresh pages in 0.07-0.09 s on one thread,
-  // 0.043 s on two); a communicator receives on one.
+  // tasks and transfers write fresh pages, and again with their cost. The
+  // pool populates a task's fresh result on all of its task threads
+  // (cmmrt::populateFreshPages), so they take its faults in parallel; a
+  // communicator receives on one.
   std::vector<double> extra(numEvents, 0.0);
   replay(extra);
   MemoryTimeline memory =
@@ -257,10 +257,8 @@ SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
   for (TaskId t = 0; t < numTasks; ++t) {
     unsigned node = graph.task(t).isGang() ? graph.task(t).gangNodes.front()
                                            : plan.placement[t].node;
-    unsigned writers = cmmrt::plan::writesOnTaskThreads(graph.task(t).op)
-                           ? std::max(1u, cost.taskThreads(node))
-                           : 1;
-    extra[t] = memory.freshTaskBytes[t] * cost.firstTouch(node) / writers;
+    extra[t] = memory.freshTaskBytes[t] * cost.firstTouch(node) /
+               std::max(1u, cost.taskThreads(node));
     touch += extra[t];
   }
   for (size_t i = 0; i < plan.transfers.size(); ++i) {

@@ -63,18 +63,6 @@ bool cmmrt::plan::mayWriteOver(TaskKind kind, int input) {
          kind == TaskKind::Elementwise;
 }
 
-bool cmmrt::plan::writesOnTaskThreads(CostClass cost) {
-  switch (cost) {
-  case CostClass::Reduce:   // a row or a scalar per tile
-  case CostClass::Generate: // fill, eye, range, constant: one loop
-  case CostClass::Solve:    // LAPACK's own copies
-  case CostClass::Copy:     // load, gather, save, print
-    return false;
-  default:
-    return true;
-  }
-}
-
 const char *cmmrt::plan::costClassName(CostClass cost) {
   return kCostClassNames[static_cast<unsigned>(cost)];
 }

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 using namespace cmmrt;
 
@@ -14,11 +15,32 @@ namespace {
 
 /// Helper threads that sleep until a band is theirs. They live as long as
 /// the process (detached: a program's exit does not wait for them).
+/// Whether this thread is running a band now: a band that makes bands of
+/// its own (a kernel allocating a fresh block, which populates its pages on
+/// the task's threads) runs them inline, since the helpers are busy with
+/// its caller's bands and would never take them.
+thread_local bool inBand = false;
+
+class InBand {
+public:
+  InBand() : outer(std::exchange(inBand, true)) {}
+  ~InBand() { inBand = outer; }
+
+private:
+  bool outer;
+};
+
 class BandPool {
 public:
-  void run(int threads, int64_t rows,
-           const std::function<void(int64_t, int64_t)> &fn) {
-    std::lock_guard<std::mutex> turn(callers);
+  /// Runs fn over `threads` bands of [0, rows). With `ifFree`, returns false
+  /// at once (having run nothing) when another caller holds the helpers.
+  bool run(int threads, int64_t rows,
+           const std::function<void(int64_t, int64_t)> &fn, bool ifFree) {
+    std::unique_lock<std::mutex> turn(callers, std::defer_lock);
+    if (!ifFree)
+      turn.lock();
+    else if (!turn.try_lock())
+      return false;
     grow(threads - 1);
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -29,10 +51,14 @@ public:
       ++generation;
     }
     wake.notify_all();
-    fn(0, bandEnd(0, threads, rows));
+    {
+      InBand band;
+      fn(0, bandEnd(0, threads, rows));
+    }
     std::unique_lock<std::mutex> lock(mutex);
     done.wait(lock, [&] { return pending == 0; });
     job = nullptr;
+    return true;
   }
 
 private:
@@ -54,6 +80,7 @@ private:
   }
 
   void serve(int index, uint64_t seen) {
+    InBand band; // a helper runs nothing but bands
     std::unique_lock<std::mutex> lock(mutex);
     for (;;) {
       wake.wait(lock, [&] { return generation != seen; });
@@ -97,12 +124,25 @@ void cmmrt::setTaskThreads(int threads) {
 
 int cmmrt::taskThreads() { return threadsPerTask; }
 
+/// Runs fn over bands of [0, rows), or once inline when the task is small,
+/// has one thread, is itself a band, or (with `ifFree`) finds the helpers
+/// serving another caller.
+static void runBands(int64_t rows, int64_t cols,
+                     const std::function<void(int64_t, int64_t)> &fn,
+                     bool ifFree) {
+  int threads = int(std::min<int64_t>(taskThreads(), rows));
+  if (threads <= 1 || rows * cols < kMinBandedElements || inBand ||
+      !pool().run(threads, rows, fn, ifFree))
+    fn(0, rows);
+}
+
 void cmmrt::forEachRowBand(int64_t rows, int64_t cols,
                            const std::function<void(int64_t, int64_t)> &fn) {
-  int threads = int(std::min<int64_t>(taskThreads(), rows));
-  if (threads <= 1 || rows * cols < kMinBandedElements) {
-    fn(0, rows);
-    return;
-  }
-  pool().run(threads, rows, fn);
+  runBands(rows, cols, fn, /*ifFree=*/false);
+}
+
+void cmmrt::forEachRowBandIfFree(
+    int64_t rows, int64_t cols,
+    const std::function<void(int64_t, int64_t)> &fn) {
+  runBands(rows, cols, fn, /*ifFree=*/true);
 }

@@ -1,6 +1,7 @@
 //===- TileMemory.cpp - Reused page-backed storage for tiles --------------===//
 
 #include "cmmrt/TileMemory.h"
+#include "cmmrt/RowBands.h"
 
 #include <climits>
 #include <cstdlib>
@@ -102,6 +103,26 @@ Pool &pool() {
 }
 } // namespace
 
+void cmmrt::populateFreshPages(void *block, size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  // Bands of whole pages; each page counts as its doubles toward the
+  // banding threshold.
+  size_t page = pageSize();
+  char *first = static_cast<char *>(block);
+  int64_t pages = int64_t(bytes / page);
+  forEachRowBandIfFree(
+      pages, int64_t(page / sizeof(double)), [&](int64_t begin, int64_t end) {
+        // Failure (an old kernel, or no memory yet) leaves the pages to
+        // fault when written, which reports a lack of memory as it did.
+        (void)madvise(first + begin * page, size_t(end - begin) * page,
+                      MADV_POPULATE_WRITE);
+      });
+#else
+  (void)block;
+  (void)bytes;
+#endif
+}
+
 void cmmrt::keepFreedHeapMemory() {
 #ifdef M_TRIM_THRESHOLD
   mallopt(M_MMAP_THRESHOLD, int(kPooledBufferBytes));
@@ -138,6 +159,7 @@ void *cmmrt::allocateTileMemory(size_t bytes) {
     if (block == MAP_FAILED)
       throw std::bad_alloc();
   }
+  populateFreshPages(block, size);
   return block;
 }
 

@@ -159,4 +159,57 @@ TEST(RowBands, BandedKernelsEqualTheWholeOnes) {
   }
 }
 
+// A band that makes bands of its own (a kernel whose result needs a fresh
+// block, which the pool populates in bands) runs them inline: the helpers
+// are busy with its caller's bands. Before, this waited forever.
+TEST(RowBands, BandsInsideABandRunInline) {
+  TaskThreads use(2);
+  std::atomic<int64_t> innerRows{0}, innerCalls{0};
+  forEachRowBand(2, kMinBandedElements, [&](int64_t, int64_t) {
+    std::thread::id self = std::this_thread::get_id();
+    forEachRowBand(64, kMinBandedElements, [&](int64_t first, int64_t end) {
+      EXPECT_EQ(std::this_thread::get_id(), self);
+      innerRows += end - first;
+      ++innerCalls;
+    });
+  });
+  EXPECT_EQ(innerRows, 2 * 64);
+  EXPECT_EQ(innerCalls, 2);
+}
+
+// forEachRowBandIfFree does not wait for another caller's bands: with the
+// helpers held by a task that cannot finish yet, it runs inline at once.
+TEST(RowBands, IfFreeRunsInlineWhileTheHelpersAreBusy) {
+  TaskThreads use(2);
+  std::atomic<int> started{0};
+  std::atomic<bool> release{false};
+  std::thread busy([&] {
+    forEachRowBand(2, kMinBandedElements, [&](int64_t, int64_t) {
+      ++started;
+      while (!release)
+        std::this_thread::yield();
+    });
+  });
+  while (started < 2)
+    std::this_thread::yield();
+  std::thread::id caller = std::this_thread::get_id(), ran;
+  int calls = 0;
+  forEachRowBandIfFree(64, kMinBandedElements, [&](int64_t first, int64_t end) {
+    EXPECT_EQ(first, 0);
+    EXPECT_EQ(end, 64);
+    ran = std::this_thread::get_id();
+    ++calls;
+  });
+  EXPECT_FALSE(release); // it returned while the helpers were still held
+  release = true;
+  busy.join();
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(ran, caller);
+  // With the helpers free it bands as forEachRowBand does.
+  std::atomic<int> bands{0};
+  forEachRowBandIfFree(64, kMinBandedElements,
+                       [&](int64_t, int64_t) { ++bands; });
+  EXPECT_EQ(bands, 2);
+}
+
 } // namespace

@@ -2,10 +2,13 @@
 
 #include "cmmrt/TileMemory.h"
 #include "cmmrt/Matrix.h"
+#include "cmmrt/RowBands.h"
 
 #include <gtest/gtest.h>
 
 #include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace cmmrt;
@@ -168,4 +171,33 @@ TEST_F(TileMemoryTest, ScratchBuffersReuseTheTilesPages) {
   moved = ScratchBuffer();
   EXPECT_EQ(moved.size(), 0u);
   EXPECT_EQ(tileMemoryStats().keptBytes, uint64_t(count * 8));
+}
+
+// A fresh pooled block comes with its pages already in the process (one
+// MADV_POPULATE_WRITE per band), so the kernel that writes it takes no page
+// faults. mincore is the oracle: resident pages before any write.
+TEST_F(TileMemoryTest, FreshBlocksArriveWithTheirPages) {
+  const size_t page = size_t(sysconf(_SC_PAGESIZE)), bytes = 300 * page + 24;
+  void *probe = mmap(nullptr, page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(probe, MAP_FAILED);
+  bool canPopulate = madvise(probe, page, MADV_POPULATE_WRITE) == 0;
+  munmap(probe, page);
+  if (!canPopulate)
+    GTEST_SKIP() << "this kernel has no MADV_POPULATE_WRITE (Linux 5.14)";
+  for (int threads : {1, 2}) {
+    setTaskThreads(threads);
+    ASSERT_GE(bytes, kPooledBufferBytes);
+    uint64_t fresh = tileMemoryStats().freshBlocks;
+    void *block = allocateTileMemory(bytes);
+    ASSERT_EQ(tileMemoryStats().freshBlocks, fresh + 1);
+    size_t pages = (bytes + page - 1) / page;
+    std::vector<unsigned char> resident(pages);
+    ASSERT_EQ(mincore(block, pages * page, resident.data()), 0);
+    for (size_t i = 0; i < pages; ++i)
+      ASSERT_TRUE(resident[i] & 1) << "page " << i << " on " << threads;
+    releaseTileMemory(block, bytes);
+    trimTileMemory();
+  }
+  setTaskThreads(1);
 }

@@ -27,7 +27,9 @@ struct FirstTouchSample {
 
 /// Maps `blocks` fresh blocks of `blockBytes` one after another, all kept
 /// mapped until the end (a program's footprint grows this way, into memory
-/// the process never had), and times writing each one twice.
+/// the process never had), and times writing each one twice, the first
+/// time after populating its pages as the tile pool does
+/// (cmmrt::populateFreshPages).
 std::vector<FirstTouchSample> measureFirstTouch(size_t blockBytes,
                                                 unsigned blocks);
 

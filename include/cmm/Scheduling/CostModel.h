@@ -28,9 +28,8 @@ public:
   /// Seconds per byte written into pages `node` never touched before, by
   /// one thread.
   virtual double firstTouch(unsigned node) const { return 0; }
-  /// The threads each task of `node` runs on: a task whose class writes on
-  /// all of them (cmmrt::plan::writesOnTaskThreads) faults its fresh pages
-  /// in parallel.
+  /// The threads each task of `node` runs on, which fault a task's fresh
+  /// pages in parallel (cmmrt::populateFreshPages).
   virtual unsigned taskThreads(unsigned node) const { return 1; }
   /// Seconds for `task` on one worker of `node`.
   virtual double taskTime(const Task &task, TaskId id, unsigned node) const = 0;

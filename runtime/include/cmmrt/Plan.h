@@ -76,12 +76,6 @@ bool costClassFromName(const char *name, CostClass &cost);
 /// The class whose polynomial stands in for `cost` in a machine model that
 /// does not give `cost` its own (CostClasses.def); `cost` for a base class.
 CostClass costClassFallback(CostClass cost);
-/// Whether the kernels of class `cost` write a task's result on all of its
-/// rank's task threads (cmmrt/RowBands.h): BLAS threads for gemm, bands of
-/// rows for the elementwise, map, transpose and random classes. Those
-/// threads take a fresh result's page faults in parallel, which the
-/// planner's first-touch charge counts (Scheduling/Simulator.cpp).
-bool writesOnTaskThreads(CostClass cost);
 
 /// CMM_MAX_MEMORY: the memory per rank distributed products may use, in
 /// bytes, when it is set to a positive number (else 0). The one place the

@@ -38,9 +38,15 @@ int taskThreads();
 /// Calls fn(firstRow, endRow) over disjoint bands covering [0, rows), on up
 /// to taskThreads() threads when rows x cols is at least kMinBandedElements
 /// (else once, inline), and returns when all are done. Callers from several
-/// threads at once take turns.
+/// threads at once take turns; a call from inside a band runs inline.
 void forEachRowBand(int64_t rows, int64_t cols,
                     const std::function<void(int64_t, int64_t)> &fn);
+/// The same, but runs inline instead of waiting its turn when another
+/// caller holds the helper threads: for work a thread outside the task
+/// threads may do (a communicator thread allocating a receive buffer), which
+/// must not wait for a worker's task to finish.
+void forEachRowBandIfFree(int64_t rows, int64_t cols,
+                          const std::function<void(int64_t, int64_t)> &fn);
 
 /// A row-major operand that broadcasts to a result (each dimension the
 /// result's or 1): what the binary and fused kernels read.
