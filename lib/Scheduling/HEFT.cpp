@@ -12,10 +12,15 @@
 #include "PlanBuilder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 
 using namespace cmm::scheduling;
+
+/// How much longer (relative) a plan that completes the outputs in program
+/// order may be predicted than HEFT's rank order and still be kept.
+static constexpr double kOutputOrderSlack = 0.01;
 
 std::vector<double> cmm::scheduling::upwardRanks(const TaskGraph &graph,
                                                  const CostModel &cost) {
@@ -30,20 +35,28 @@ std::vector<double> cmm::scheduling::upwardRanks(const TaskGraph &graph,
     }
     rank[t] = cost.averageTaskTime(graph.task(t), t) + tail;
   }
+  // A gather (a print's or save's result on the master) ranks just below
+  // its lowest-ranked producer instead of last: list scheduling then puts it
+  // right after the tile it needs, so the output is complete, and written
+  // (cmmrt/Outputs.h), as early as the plan allows rather than at the end
+  // (issue 18). It has no successors, so no other rank depends on it.
+  for (TaskId t = 0; t < graph.size(); ++t) {
+    if (graph.task(t).kind != TaskKind::Gather)
+      continue;
+    double below = std::numeric_limits<double>::infinity();
+    for (DataId d : graph.task(t).inputs)
+      below = std::min(below, rank[graph.item(d).producer]);
+    if (std::isfinite(below))
+      rank[t] = std::max(rank[t], std::nextafter(below, 0.0));
+  }
   return rank;
 }
 
-Schedule cmm::scheduling::scheduleHEFT(const TaskGraph &graph,
-                                       const CostModel &cost,
-                                       const SchedulerOptions &options) {
-  std::vector<double> rank = upwardRanks(graph, cost);
-  std::vector<TaskId> order(graph.size());
-  std::iota(order.begin(), order.end(), 0);
-  // Decreasing rank; ties in id order, which is topological, so a task never
-  // precedes its producer even when costs are zero.
-  std::stable_sort(order.begin(), order.end(),
-                   [&](TaskId a, TaskId b) { return rank[a] > rank[b]; });
-
+/// Places the tasks in `order` (topological), each on the worker where it
+/// finishes first, with insertion into idle gaps.
+static Schedule listSchedule(const TaskGraph &graph, const CostModel &cost,
+                             const SchedulerOptions &options,
+                             const std::vector<TaskId> &order) {
   PlanBuilder builder(graph, cost, options);
   for (TaskId t : order) {
     const Task &task = graph.task(t);
@@ -63,6 +76,57 @@ Schedule cmm::scheduling::scheduleHEFT(const TaskGraph &graph,
     builder.commit(t, best.node, best.worker);
   }
   return builder.take();
+}
+
+/// The order that finishes the program's outputs in program order: tasks
+/// by the first output (gather) that needs them, then by upward rank. A
+/// producer needs every output its consumer needs, so the order stays
+/// topological.
+static std::vector<TaskId> outputsFirstOrder(const TaskGraph &graph,
+                                             const std::vector<double> &rank) {
+  // Gathers are made in program order, so their ids are its order.
+  const TaskId none = std::numeric_limits<TaskId>::max();
+  std::vector<TaskId> firstOutput(graph.size(), none);
+  for (TaskId t = graph.size(); t-- > 0;) {
+    if (graph.task(t).kind == TaskKind::Gather)
+      firstOutput[t] = t;
+    for (DataId d : graph.task(t).outputs)
+      for (TaskId s : graph.item(d).consumers)
+        firstOutput[t] = std::min(firstOutput[t], firstOutput[s]);
+  }
+  std::vector<TaskId> order(graph.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](TaskId a, TaskId b) {
+    if (firstOutput[a] != firstOutput[b])
+      return firstOutput[a] < firstOutput[b];
+    return rank[a] > rank[b];
+  });
+  return order;
+}
+
+Schedule cmm::scheduling::scheduleHEFT(const TaskGraph &graph,
+                                       const CostModel &cost,
+                                       const SchedulerOptions &options) {
+  std::vector<double> rank = upwardRanks(graph, cost);
+  std::vector<TaskId> order(graph.size());
+  std::iota(order.begin(), order.end(), 0);
+  // Decreasing rank; ties in id order, which is topological, so a task never
+  // precedes its producer even when costs are zero.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](TaskId a, TaskId b) { return rank[a] > rank[b]; });
+  Schedule fastest = listSchedule(graph, cost, options, order);
+  // Rank order may leave an early print's work for the end of the run, and
+  // a compiled program writes each output as soon as it is complete
+  // (cmmrt/Outputs.h): a job stopped early keeps them. The order that
+  // completes outputs in program order is kept unless it is predicted
+  // slower than kOutputOrderSlack (on one worker it never is).
+  std::vector<TaskId> streaming = outputsFirstOrder(graph, rank);
+  if (streaming == order)
+    return fastest;
+  Schedule inOrder = listSchedule(graph, cost, options, streaming);
+  return inOrder.makespan <= fastest.makespan * (1 + kOutputOrderSlack)
+             ? inOrder
+             : fastest;
 }
 
 Schedule cmm::scheduling::scheduleRoundRobin(const TaskGraph &graph,

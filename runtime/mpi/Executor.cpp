@@ -6,6 +6,7 @@
 #include "cmmrt/DistributedGemm.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/MatrixIO.h"
+#include "cmmrt/Outputs.h"
 #include "cmmrt/Placement.h"
 #include "cmmrt/RowBands.h"
 #include "cmmrt/Startup.h"
@@ -14,6 +15,7 @@
 #include "cmmrt/TileMemory.h"
 #include "cmmrt/TraceLayout.h"
 
+#include <fcntl.h>
 #include <mpi.h>
 #include <sched.h>
 #include <sys/prctl.h>
@@ -22,9 +24,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <climits>
 #include <condition_variable>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -57,7 +61,6 @@ bool complete(MPI_Request &request, double timeout, bool collective = false,
 struct Options : ExecOptions {
   bool stats = false;
   bool strictPlacement = false; // crowded hosts are an error
-  std::string dumpPrints;
 };
 
 /// One measured interval for CMM_TRACE.
@@ -68,59 +71,6 @@ struct TraceEvent {
   int32_t task = -1; // a task's index in the plan (its args: class, m, n, k)
 };
 
-/// Rank 0: the program's outputs of the ops before `before`, in source
-/// order (print lines, printed matrices with `dumpPrints`, saves). A result
-/// that was never gathered ends the writing: silently when `partial` (a run
-/// that failed writes what came before the failure), else as an internal
-/// error. False on an error.
-bool writeOutputs(const Plan &plan,
-                  const std::map<int32_t, std::string> &printed,
-                  const std::map<int32_t, Matrix> &gathered,
-                  const std::string &dumpPrints, int32_t before, bool partial) {
-  int dumped = 0;
-  bool ok = true;
-  for (int32_t i = 0; i < plan.numOutputs && ok; ++i) {
-    int32_t index = plan.outputs[i];
-    if (index >= before)
-      break;
-    const Op &op = plan.ops[index];
-    if (op.code == OpCode::PrintScalar) {
-      std::printf("%s\n", formatScalar(op.text, op.scalar).c_str());
-      continue;
-    }
-    if (auto line = printed.find(index); line != printed.end()) {
-      std::printf("%s\n", line->second.c_str());
-      continue;
-    }
-    auto it = gathered.find(index);
-    if (it == gathered.end()) {
-      if (!partial)
-        std::fprintf(stderr, "%s: error: internal: no gathered result\n",
-                     sourceLocation(plan, index).c_str());
-      ok = partial;
-      break;
-    }
-    std::string error;
-    if (op.code == OpCode::Print) {
-      std::printf("%s\n", formatSummary(op.text, it->second).c_str());
-      if (!dumpPrints.empty())
-        ok = writeMatrix(dumpPrints + "/print" + std::to_string(dumped++) +
-                             ".npy",
-                         it->second, error);
-    } else {
-      ok = writeMatrix(op.text, it->second, error);
-    }
-    if (!ok) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "%s: error: %s%s\n",
-                   sourceLocation(plan, index).c_str(), error.c_str(),
-                   sourceExcerpt(plan, index).c_str());
-    }
-  }
-  std::fflush(stdout);
-  return ok;
-}
-
 class Executor {
 public:
   Executor(const Plan &plan, const ExecOptions &options, int rank)
@@ -128,6 +78,8 @@ public:
         remainingUses(plan.numSlots), reads(plan.numSlots) {
     for (int32_t s = 0; s < plan.numSlots; ++s)
       remainingUses[s] = plan.slots[s].uses;
+    if (rank == 0 && options.writeOutputs)
+      writer = std::make_unique<OutputWriter>(plan, options.dumpPrints);
     // Tiles that several matrix-vector products here read as their matrix
     // may be kept compressed too (SparseRows.h), if sparse enough for that
     // many products.
@@ -151,13 +103,18 @@ public:
   /// Counters summed on rank 0, the gathered matrices, the slowest time.
   void collect(double seconds, ExecResult &result);
   void writeTrace();
+  /// A stop signal arrived (rank 0): writes the outputs complete by now and
+  /// says how many of the program's were written, for the message.
+  std::string writeOnStop();
 
 private:
   /// Ends the job. On rank 0, the outputs of the program before `op` that
   /// are complete are written first, in source order (as the interpreter
   /// writes what came before a run-time error).
   [[noreturn]] void fail(const std::string &message, int32_t op = -1);
-  void writeOutputsBefore(int32_t op);
+  /// Rank 0, writing outputs: those complete before op `before`, in
+  /// source order, from the first not yet written (OutputWriter).
+  void writeCompleteOutputs(int32_t before);
   /// Rank 0, a task of op `op` failed: the failure is reported once the
   /// outputs before `op` (which never depend on it) are complete, so they
   /// are written first, as the interpreter writes them (run() waits for
@@ -276,6 +233,12 @@ private:
   int tagLimit = 32767; // MPI_TAG_UB + 1, at least 32768 by the standard
   std::map<int32_t, Matrix> results;      // rank 0: gathered matrices by op
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
+  long long outputsStored = 0; // entries of `results` and `printed` so far
+  /// Rank 0 with options.writeOutputs: writes each output as soon as it and
+  /// those before it are complete (the main thread, while the workers run);
+  /// outputMutex is taken before `mutex`, never after.
+  std::unique_ptr<OutputWriter> writer;
+  std::mutex outputMutex;
   /// Stands in the slots of results a failed task did not produce.
   const std::shared_ptr<const Matrix> poison = std::make_shared<Matrix>();
   int32_t failedOp = -1; // rank 0: the earliest failed op (program order)
@@ -300,10 +263,29 @@ private:
   std::vector<TraceEvent> events;
 };
 
-void Executor::writeOutputsBefore(int32_t failing) {
-  std::lock_guard<std::mutex> lock(mutex);
-  writeOutputs(plan, printed, results, /*dumpPrints=*/"", failing,
-               /*partial=*/true);
+void Executor::writeCompleteOutputs(int32_t before) {
+  if (!writer)
+    return;
+  std::lock_guard<std::mutex> hold(outputMutex);
+  // Entries of the maps stay where they are while others are added, so
+  // they are written with `mutex` free for the workers.
+  writer->writeComplete(before, [&](int32_t op) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto line = printed.find(op); line != printed.end())
+      return CompleteOutput{&line->second, nullptr};
+    if (auto matrix = results.find(op); matrix != results.end())
+      return CompleteOutput{nullptr, &matrix->second};
+    return CompleteOutput{};
+  });
+}
+
+std::string Executor::writeOnStop() {
+  if (!writer)
+    return "";
+  writeCompleteOutputs(INT32_MAX);
+  std::lock_guard<std::mutex> hold(outputMutex);
+  return "; " + std::to_string(writer->written()) + " of the program's " +
+         std::to_string(plan.numOutputs) + " output(s) were written";
 }
 
 void Executor::fail(const std::string &message, int32_t op) {
@@ -323,7 +305,7 @@ void Executor::fail(const std::string &message, int32_t op) {
     }
   }
   if (rank == 0 && op >= 0)
-    writeOutputsBefore(op);
+    writeCompleteOutputs(op);
   if (op >= 0 && what.rfind(sourceLocation(plan, op) + ":", 0) == 0)
     what += sourceExcerpt(plan, op);
   std::fprintf(stderr, "cmm: rank %d: %s\n", rank, what.c_str());
@@ -528,6 +510,7 @@ void Executor::worker(int w) {
       {
         std::lock_guard<std::mutex> lock(mutex);
         printed[task.op] = std::move(line);
+        ++outputsStored;
       }
       progress.notify_all();
       taskDone(task, w, start);
@@ -587,6 +570,7 @@ void Executor::worker(int w) {
       {
         std::lock_guard<std::mutex> lock(mutex);
         results[task.op] = std::move(outputs[0]);
+        ++outputsStored;
       }
       progress.notify_all();
     } else {
@@ -850,12 +834,14 @@ double Executor::run() {
         finished();
       });
   }
-  // Rank 0 after a task failed: the outputs before it are written once
+  // Rank 0 writes each output once it and those before it are complete.
+  // After a task failed: the outputs before it are written once
   // complete (or after half the receive timeout, before the other ranks
   // give up waiting for data that will not come), then the run ends.
   {
     std::unique_lock<std::mutex> lock(mutex);
     Clock::time_point giveUp = Clock::time_point::max();
+    long long outputsWritten = 0; // outputsStored when last written
     while (threadsDone < int(threads.size())) {
       if (failedOp >= 0) {
         if (giveUp == Clock::time_point::max())
@@ -864,8 +850,19 @@ double Executor::run() {
                        std::chrono::duration<double>(options.recvTimeout / 2));
         if (outputsCompleteBefore(failedOp) || Clock::now() >= giveUp)
           break;
+      } else if (writer && outputsStored != outputsWritten) {
+        outputsWritten = outputsStored;
+        lock.unlock();
+        writeCompleteOutputs(INT32_MAX);
+        lock.lock();
+        continue;
       }
-      progress.wait_for(lock, std::chrono::milliseconds(50));
+      long long stored = outputsStored;
+      int32_t failed = failedOp;
+      progress.wait_for(lock, std::chrono::milliseconds(50), [&] {
+        return threadsDone >= int(threads.size()) || failedOp != failed ||
+               outputsStored != stored;
+      });
     }
     if (failedOp >= 0) {
       std::string message = failedMessage;
@@ -876,6 +873,10 @@ double Executor::run() {
   }
   for (std::thread &t : threads)
     t.join();
+  if (writer) {
+    writeCompleteOutputs(INT32_MAX);
+    writer->finish();
+  }
   double seconds = now();
   for (MPI_Comm &c : comms)
     MPI_Comm_free(&c);
@@ -934,6 +935,7 @@ void Executor::collect(double seconds, ExecResult &result) {
   result.seconds = slowest;
   result.gathered = std::move(results);
   result.printed = std::move(printed);
+  result.outputsWritten = !writer || writer->ok();
 
   // Per class: measured summed over ranks, predicted from the plan.
   std::vector<double> measured, counts, summed(2 * byClass.size());
@@ -1098,11 +1100,71 @@ int cmmrt::worldSize() {
   return size;
 }
 
+namespace {
+/// The run a stop signal ends: executePlan's, while it runs.
+std::mutex runningMutex;
+Executor *running = nullptr;
+
+struct RunningExecutor {
+  explicit RunningExecutor(Executor &e) {
+    std::lock_guard<std::mutex> lock(runningMutex);
+    running = &e;
+  }
+  ~RunningExecutor() {
+    std::lock_guard<std::mutex> lock(runningMutex);
+    running = nullptr;
+  }
+};
+
+/// The handler only tells the stop thread which signal came (a write is
+/// async-signal-safe; writing outputs is not).
+int stopPipe[2] = {-1, -1};
+extern "C" void onStopSignal(int signal) {
+  unsigned char s = static_cast<unsigned char>(signal);
+  ssize_t sent = write(stopPipe[1], &s, 1);
+  (void)sent;
+}
+
+/// SIGTERM and SIGINT (a batch scheduler's wall-time kill, Ctrl-C) end the
+/// run cleanly: rank 0 writes the outputs complete by then (they are
+/// written as they complete, so at most the ones just finished), each rank
+/// says it was stopped, and the process exits with 128 + the signal's
+/// number (a launcher then ends the other ranks).
+void stopOnSignals(int rank) {
+  if (pipe2(stopPipe, O_CLOEXEC) != 0)
+    return; // the signals keep their default action
+  std::thread([rank] {
+    unsigned char signal = 0;
+    while (read(stopPipe[0], &signal, 1) != 1)
+      if (errno != EINTR)
+        return;
+    std::string written;
+    {
+      std::lock_guard<std::mutex> lock(runningMutex);
+      if (running)
+        written = running->writeOnStop();
+    }
+    std::fflush(stdout);
+    std::fprintf(stderr, "cmm: rank %d: stopped by %s%s\n", rank,
+                 signal == SIGINT ? "SIGINT" : "SIGTERM", written.c_str());
+    std::fflush(stderr);
+    std::_Exit(128 + signal);
+  }).detach();
+  struct sigaction action = {};
+  action.sa_handler = onStopSignal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGINT, &action, nullptr);
+}
+} // namespace
+
 void cmmrt::executePlan(const Plan &plan, const ExecOptions &options,
                         ExecResult &result) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   Executor executor(plan, options, rank);
+  RunningExecutor stoppable(executor);
   // The makespan: from the start every rank waited for (making the
   // communicators is start-up, as MPI_Init is: a rank that starts late
   // made a 3 ms plan of two ranks measure 10-18 ms).
@@ -1234,10 +1296,10 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
                  describePlacement(hosts).c_str());
 
   ExecResult result;
+  options.writeOutputs = true;
+  stopOnSignals(rank);
   executePlan(plan, options, result);
-  bool ok = rank != 0 || writeOutputs(plan, result.printed, result.gathered,
-                                      options.dumpPrints, INT32_MAX,
-                                      /*partial=*/false);
+  bool ok = rank != 0 || result.outputsWritten;
   if (options.stats && rank == 0)
     std::fprintf(stderr,
                  "cmm stats: %d rank(s), tile size %lld, predicted makespan "

@@ -12,8 +12,10 @@
 //   (MPI_THREAD_MULTIPLE). A receive or send that does not complete within
 //   the timeout (default 60 s) aborts the job with a message naming the
 //   rank, the tile, the task that needs it and its source line;
-// * rank 0 gathers printed and saved matrices and writes them, in source
-//   order, after the run.
+// * rank 0 gathers printed and saved matrices and writes each output, in
+//   source order, as soon as it and those before it are complete
+//   (cmmrt/Outputs.h); SIGTERM or SIGINT ends the run after writing the
+//   outputs complete by then, with status 128 + the signal's number.
 //
 // Options of a generated program: --stats (predicted vs measured makespan,
 // bytes moved, cache hits, and task time per cost class, so a user sees
@@ -48,6 +50,13 @@ struct ExecOptions {
   /// Communicator threads at real-time priority where permitted
   /// (cmmrt/ThreadPriority.h; --comm-priority, CMM_COMM_PRIORITY).
   bool realtimeCommunicators = true;
+  /// Rank 0 writes the program's outputs while the run goes on
+  /// (cmmrt/Outputs.h), as generated programs do; without it (tests) they
+  /// are only collected in ExecResult.
+  bool writeOutputs = false;
+  /// With writeOutputs: every printed matrix also as DIR/print<N>.npy
+  /// (--dump-prints; needs keepPrinted).
+  std::string dumpPrints;
 };
 
 /// The task time of one cost class (or of the transfers), summed over the
@@ -61,6 +70,9 @@ struct ClassTime {
 struct ExecResult {
   std::map<int32_t, Matrix> gathered;     // rank 0: gathered matrices by op
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
+  /// Rank 0 with writeOutputs: every output was written (else an error was
+  /// reported on stderr).
+  bool outputsWritten = true;
   long long bytesSent = 0, bytesReceived = 0, cacheHits = 0, tasks = 0;
   long long liveSlots = 0; // tile copies still held after the run
   /// Summed over ranks: tiles kept compressed for matrix-vector products,
