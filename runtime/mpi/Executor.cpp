@@ -33,6 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -1278,6 +1279,21 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
   std::string error;
   if (!parseOptions(argc, argv, options, error))
     return refuse(error);
+  // --dump-prints' directory is made (rank 0 writes the files) or the run
+  // is refused before it starts, on every rank alike.
+  if (!options.dumpPrints.empty()) {
+    std::error_code made;
+    if (rank == 0)
+      std::filesystem::create_directories(options.dumpPrints, made);
+    char ok =
+        !made &&
+        (rank != 0 || std::filesystem::is_directory(options.dumpPrints, made));
+    MPI_Bcast(&ok, 1, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (!ok)
+      return refuse("--dump-prints: cannot create directory '" +
+                    options.dumpPrints + "'" +
+                    (made ? ": " + made.message() : ": not a directory"));
+  }
 
   // Where the ranks landed: every rank sees every host, so all stop alike.
   std::vector<RankHost> hosts = gatherHosts();

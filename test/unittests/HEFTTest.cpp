@@ -87,3 +87,88 @@ TEST(HEFT, CommunicatorsSerializeTransfers) {
   // Transfers can only wait longer than on unlimited links.
   EXPECT_GE(s.makespan, 80.0);
 }
+
+namespace {
+/// Tasks of unit cost on `nodes` nodes: for each output in program order,
+/// the tasks it needs (a chain, or independent tasks) and then its gather
+/// (cost 0.01, pinned to node 0). Returns each output's gather.
+struct Outputs {
+  TaskGraph graph;
+  std::vector<std::vector<double>> time;
+  std::vector<double> dataCost;
+  std::vector<TaskId> gathers;
+  unsigned nodes;
+
+  explicit Outputs(unsigned nodes) : nodes(nodes) {}
+  TaskId add(std::vector<DataId> inputs, double cost, TaskKind kind) {
+    Task task;
+    task.kind = kind;
+    task.inputs = std::move(inputs);
+    if (kind == TaskKind::Gather)
+      task.pinnedNode = 0;
+    TaskId t = graph.addTask(task);
+    time.push_back(std::vector<double>(nodes, cost));
+    return t;
+  }
+  DataId out(TaskId t) {
+    dataCost.push_back(0);
+    return graph.addData(t, 0, "");
+  }
+  void output(unsigned tasks, bool chain) {
+    std::vector<DataId> needed;
+    for (unsigned i = 0; i < tasks; ++i) {
+      std::vector<DataId> in;
+      if (chain && !needed.empty())
+        in = {needed.back()};
+      DataId d = out(add(in, 1.0, TaskKind::Elementwise));
+      if (chain)
+        needed = {d};
+      else
+        needed.push_back(d);
+    }
+    gathers.push_back(add(needed, 0.01, TaskKind::Gather));
+  }
+};
+} // namespace
+
+// print(a) before a long chain's print: rank order alone would run the
+// short task last (its upward rank is the smallest), so the first output
+// would be complete only at the end. On one worker the order that
+// completes outputs in program order costs nothing and is kept.
+TEST(HEFT, OutputsCompleteInProgramOrderWhenItCostsNothing) {
+  Outputs o(1);
+  o.output(1, /*chain=*/true);
+  o.output(4, /*chain=*/true);
+  TableCostModel cost(o.time, o.dataCost);
+  std::vector<double> rank = upwardRanks(o.graph, cost);
+  ASSERT_LT(rank[0], rank[2]); // HEFT's own order puts the chain first
+  Schedule s = scheduleHEFT(o.graph, cost);
+  EXPECT_EQ(verifySchedule(o.graph, cost, s, {}), "");
+  EXPECT_NEAR(s.placement[o.gathers[0]].finish, 1.01, 1e-9);
+  EXPECT_NEAR(s.makespan, 5.02, 1e-9);
+}
+
+// Where completing the outputs in program order would lengthen the plan
+// (four independent tasks first hold both nodes, then the chain of the
+// second output runs alone: 6 time units against 4), rank order is kept.
+TEST(HEFT, RankOrderIsKeptWhenProgramOrderIsSlower) {
+  Outputs o(2);
+  o.output(4, /*chain=*/false);
+  o.output(4, /*chain=*/true);
+  TableCostModel cost(o.time, o.dataCost);
+  Schedule s = scheduleHEFT(o.graph, cost);
+  EXPECT_EQ(verifySchedule(o.graph, cost, s, {}), "");
+  EXPECT_LT(s.makespan, 4.1);
+}
+
+// A gather ranks just below its producer, not last.
+TEST(HEFT, GathersRankJustBelowTheirProducer) {
+  Outputs o(1);
+  o.output(1, /*chain=*/true);
+  o.output(3, /*chain=*/true);
+  TableCostModel cost(o.time, o.dataCost);
+  std::vector<double> rank = upwardRanks(o.graph, cost);
+  EXPECT_LT(rank[o.gathers[0]], rank[0]);
+  EXPECT_GT(rank[o.gathers[0]], rank[0] - 1e-9);
+  EXPECT_GT(rank[o.gathers[1]], rank[o.gathers[1] - 1] - 1e-9);
+}

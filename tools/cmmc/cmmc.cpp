@@ -98,8 +98,8 @@ static cl::opt<bool> flopReport(
 
 static cl::opt<std::string> dumpPrints(
     "dump-prints",
-    cl::desc("With --interpret, also save each printed matrix in full "
-             "precision as DIR/print<N>.npy"),
+    cl::desc("With --interpret or --run, also save each printed matrix in "
+             "full precision as DIR/print<N>.npy (DIR is made if missing)"),
     cl::value_desc("dir"), cl::init(""), cl::cat(cmmcCategory));
 
 static cl::opt<std::string> dumpInputsDir(
@@ -282,6 +282,8 @@ static cmmc::RunOptions runOptions(unsigned nodes) {
   run.programArgs.assign(programArgs.begin(), programArgs.end());
   if (strictPlacement)
     run.programArgs.push_back("--strict-placement");
+  if (!dumpPrints.empty())
+    run.programArgs.push_back("--dump-prints=" + dumpPrints);
   return run;
 }
 
@@ -415,6 +417,21 @@ static int cmmcMain(int argc, char **argv) {
   cmm::MLIRGenOptions options;
   if (!parseDefines(options))
     return 1;
+  // Output directories are made before anything is compiled, or the command
+  // fails about the directory (not later, against a line of the program).
+  for (const cl::opt<std::string> *dir : {&dumpPrints, &dumpInputsDir}) {
+    if (dir->empty())
+      continue;
+    std::error_code made = llvm::sys::fs::create_directories(*dir);
+    if (!made && !llvm::sys::fs::is_directory(*dir))
+      made = std::make_error_code(std::errc::not_a_directory);
+    if (made) {
+      llvm::errs() << "cmmc: error: --" << dir->ArgStr
+                   << ": cannot create directory '" << *dir
+                   << "': " << made.message() << "\n";
+      return 1;
+    }
+  }
 
   std::string errorMessage;
   auto input = mlir::openInputFile(inputFilename, &errorMessage);
