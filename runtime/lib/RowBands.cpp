@@ -13,8 +13,6 @@ using namespace cmmrt;
 
 namespace {
 
-/// Helper threads that sleep until a band is theirs. They live as long as
-/// the process (detached: a program's exit does not wait for them).
 /// Whether this thread is running a band now: a band that makes bands of
 /// its own (a kernel allocating a fresh block, which populates its pages on
 /// the task's threads) runs them inline, since the helpers are busy with
@@ -30,6 +28,8 @@ private:
   bool outer;
 };
 
+/// Helper threads that sleep until a band is theirs. They live as long as
+/// the process (detached: a program's exit does not wait for them).
 class BandPool {
 public:
   /// Runs fn over `threads` bands of [0, rows). With `ifFree`, returns false
