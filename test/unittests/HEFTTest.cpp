@@ -110,6 +110,7 @@ struct Outputs {
     time.push_back(std::vector<double>(nodes, cost));
     return t;
   }
+  TableCostModel cost() const { return TableCostModel(time, dataCost); }
   DataId out(TaskId t) {
     dataCost.push_back(0);
     return graph.addData(t, 0, "");
@@ -139,7 +140,7 @@ TEST(HEFT, OutputsCompleteInProgramOrderWhenItCostsNothing) {
   Outputs o(1);
   o.output(1, /*chain=*/true);
   o.output(4, /*chain=*/true);
-  TableCostModel cost(o.time, o.dataCost);
+  TableCostModel cost = o.cost();
   std::vector<double> rank = upwardRanks(o.graph, cost);
   ASSERT_LT(rank[0], rank[2]); // HEFT's own order puts the chain first
   Schedule s = scheduleHEFT(o.graph, cost);
@@ -155,7 +156,7 @@ TEST(HEFT, RankOrderIsKeptWhenProgramOrderIsSlower) {
   Outputs o(2);
   o.output(4, /*chain=*/false);
   o.output(4, /*chain=*/true);
-  TableCostModel cost(o.time, o.dataCost);
+  TableCostModel cost = o.cost();
   Schedule s = scheduleHEFT(o.graph, cost);
   EXPECT_EQ(verifySchedule(o.graph, cost, s, {}), "");
   EXPECT_LT(s.makespan, 4.1);
@@ -166,7 +167,7 @@ TEST(HEFT, GathersRankJustBelowTheirProducer) {
   Outputs o(1);
   o.output(1, /*chain=*/true);
   o.output(3, /*chain=*/true);
-  TableCostModel cost(o.time, o.dataCost);
+  TableCostModel cost = o.cost();
   std::vector<double> rank = upwardRanks(o.graph, cost);
   EXPECT_LT(rank[o.gathers[0]], rank[0]);
   EXPECT_GT(rank[o.gathers[0]], rank[0] - 1e-9);

@@ -9,9 +9,11 @@
 // block is kept (within a cap), adjacent kept pages merged, and the next
 // request is served from the smallest kept run that holds it (the rest
 // stays kept), so a node's pages are faulted once, up to the high-water
-// mark of its live tiles, whatever their shapes. That is what the planner's
-// time model charges (first touch of the bytes above the node's previous peak,
-// docs/machine-model.md).
+// mark of its live tiles, whatever their shapes, and a fresh block's pages
+// are faulted in when it is mapped, in one system call per task thread
+// (populateFreshPages). That is what the planner's time model charges
+// (first touch of the bytes above the node's previous peak, over the task's
+// threads; docs/machine-model.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,8 +119,8 @@ template <typename T> struct TileAllocator {
   void deallocate(T *p, size_t n) { releaseTileMemory(p, n * sizeof(T)); }
   /// Elements made without a value are left as they are (a vector of n
   /// doubles is not zeroed; Matrix's constructor gives its value), so a
-  /// task that writes every element of its result touches each page once,
-  /// on the threads that compute it.
+  /// task that writes every element of its result writes each element
+  /// once, with no pass that only zeroes the pages.
   template <typename U> void construct(U *p) noexcept {
     ::new (static_cast<void *>(p)) U;
   }
