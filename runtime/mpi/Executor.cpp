@@ -1117,26 +1117,52 @@ struct RunningExecutor {
   }
 };
 
-/// The handler only tells the stop thread which signal came (a write is
-/// async-signal-safe; writing outputs is not).
+/// The handler only tells the stop thread which signal came and from whom
+/// (a write is async-signal-safe; writing outputs is not).
+struct StopSignal {
+  int signal;
+  pid_t sender;
+};
 int stopPipe[2] = {-1, -1};
-extern "C" void onStopSignal(int signal) {
-  unsigned char s = static_cast<unsigned char>(signal);
-  ssize_t sent = write(stopPipe[1], &s, 1);
+extern "C" void onStopSignal(int signal, siginfo_t *info, void *) {
+  StopSignal s{signal, info ? info->si_pid : 0};
+  ssize_t sent = write(stopPipe[1], &s, sizeof s); // atomic: < PIPE_BUF
   (void)sent;
 }
 
-/// SIGTERM and SIGINT (a batch scheduler's wall-time kill, Ctrl-C) end the
-/// run cleanly: rank 0 writes the outputs complete by then (they are
-/// written as they complete, so at most the ones just finished), each rank
-/// says it was stopped, and the process exits with 128 + the signal's
+/// Who sent a stop signal, for the message: the launcher that started this
+/// rank (mpirun's daemon ends the other ranks when one fails, and forwards a
+/// scheduler's kill), another process, or the kernel / a terminal.
+std::string stopSender(pid_t sender) {
+  if (sender <= 0)
+    return "";
+  std::string command;
+  if (FILE *f = std::fopen(
+          ("/proc/" + std::to_string(sender) + "/comm").c_str(), "r")) {
+    char name[64] = {};
+    if (std::fgets(name, sizeof name, f))
+      command.assign(name, strcspn(name, "\n"));
+    std::fclose(f);
+  }
+  std::string who = command.empty()
+                        ? "pid " + std::to_string(sender)
+                        : command + ", pid " + std::to_string(sender);
+  return sender == getppid() ? " from its parent (" + who + ")"
+                             : " from " + who;
+}
+
+/// SIGTERM and SIGINT (a batch scheduler's wall-time kill, Ctrl-C, or the
+/// launcher ending the job because another rank failed) end the run
+/// cleanly: rank 0 writes the outputs complete by then (they are written as
+/// they complete, so at most the ones just finished), each rank says it was
+/// stopped and by whom, and the process exits with 128 + the signal's
 /// number (a launcher then ends the other ranks).
 void stopOnSignals(int rank) {
   if (pipe2(stopPipe, O_CLOEXEC) != 0)
     return; // the signals keep their default action
   std::thread([rank] {
-    unsigned char signal = 0;
-    while (read(stopPipe[0], &signal, 1) != 1)
+    StopSignal stop{};
+    while (read(stopPipe[0], &stop, sizeof stop) != sizeof stop)
       if (errno != EINTR)
         return;
     std::string written;
@@ -1146,15 +1172,16 @@ void stopOnSignals(int rank) {
         written = running->writeOnStop();
     }
     std::fflush(stdout);
-    std::fprintf(stderr, "cmm: rank %d: stopped by %s%s\n", rank,
-                 signal == SIGINT ? "SIGINT" : "SIGTERM", written.c_str());
+    std::fprintf(stderr, "cmm: rank %d: stopped by %s%s%s\n", rank,
+                 stop.signal == SIGINT ? "SIGINT" : "SIGTERM",
+                 stopSender(stop.sender).c_str(), written.c_str());
     std::fflush(stderr);
-    std::_Exit(128 + signal);
+    std::_Exit(128 + stop.signal);
   }).detach();
   struct sigaction action = {};
-  action.sa_handler = onStopSignal;
+  action.sa_sigaction = onStopSignal;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
+  action.sa_flags = SA_RESTART | SA_SIGINFO;
   sigaction(SIGTERM, &action, nullptr);
   sigaction(SIGINT, &action, nullptr);
 }
