@@ -1,7 +1,8 @@
 # Entry points for a fresh machine:
 #   make demo    install, build, compile examples/markov.cmm and run it on
 #                2 local MPI ranks
-#   make check   install, build, run every test suite (lit, unit, MPI)
+#   make check   install, build, run every test suite (lit, unit, MPI),
+#                then the same under ASan + UBSan (make check-sanitize)
 BUILD ?= build
 JOBS ?= 2
 LLVM_PREFIX ?= /usr/lib/llvm-22
@@ -12,7 +13,16 @@ RANKS ?= 2
 export OMPI_ALLOW_RUN_AS_ROOT ?= 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM ?= 1
 
-.PHONY: all deps configure build demo check clean
+# The sanitizer build (make check-sanitize; docs/reliability.md): the whole
+# tree and the programs its cmmc compiles with ASan + UBSan, in its own
+# directory, at -O0: it builds in 0.6 of -O1's time (CmmOps.cpp: 21 s vs
+# 36 s), and the tests spend their time in libMLIR and OpenBLAS, which are
+# optimized either way.
+SANITIZE_BUILD ?= build-sanitize
+SANITIZERS ?= address,undefined
+
+.PHONY: all deps configure build demo check check-release check-sanitize \
+	clean
 
 all: build
 
@@ -35,8 +45,25 @@ build: configure
 demo: build
 	$(BUILD)/bin/cmmc $(DEMO) --run -np $(RANKS) --run-arg=--stats $(DEMO_FLAGS)
 
-check: build
+# Every suite: the release build's tests, then the sanitizer build's.
+check: check-release check-sanitize
+
+check-release: build
 	cd $(BUILD) && ctest --output-on-failure
 
+$(SANITIZE_BUILD)/build.ninja:
+	cmake -G Ninja -S . -B $(SANITIZE_BUILD) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O0 -g1 -DNDEBUG" \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -g1 -DNDEBUG" \
+	  -DCMM_SANITIZE=$(SANITIZERS) \
+	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
+	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit
+
+# lit, the unit tests and an MPI subset (the tests labelled `sanitize`).
+check-sanitize: deps $(SANITIZE_BUILD)/build.ninja
+	ninja -C $(SANITIZE_BUILD) -j$(JOBS)
+	cd $(SANITIZE_BUILD) && ctest -L sanitize --output-on-failure
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -26,6 +26,12 @@ for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
+# A sanitizer build's options (test/CMakeLists.txt) reach the tools.
+for var in ("ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS",
+            "OMPI_MCA_mca_base_component_disable_dlclose"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.cmm_tools_dir, config.llvm_tools_dir]

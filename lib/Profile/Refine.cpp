@@ -4,6 +4,7 @@
 #include "cmm/Profile/Fit.h"
 #include "cmm/Profile/Statistics.h"
 #include "cmm/Profile/TaskBench.h"
+#include "cmm/Support/JsonNesting.h"
 #include "cmmrt/TraceLayout.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -24,6 +25,10 @@ namespace json = llvm::json;
 bool cmm::profile::readTraceTimings(const std::string &text,
                                     std::vector<TaskTiming> &out,
                                     std::string &error) {
+  if (!checkJsonNesting(text, error)) {
+    error = "not JSON: " + error;
+    return false;
+  }
   llvm::Expected<json::Value> parsed = json::parse(text);
   if (!parsed) {
     error = "not JSON: " + llvm::toString(parsed.takeError());

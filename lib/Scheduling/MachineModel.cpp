@@ -10,6 +10,7 @@
 
 #include "cmm/Scheduling/MachineModel.h"
 
+#include "cmm/Support/JsonNesting.h"
 #include "cmmrt/Numbers.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -599,6 +600,10 @@ public:
 bool cmm::scheduling::parseMachineModel(const std::string &text,
                                         MachineModel &model,
                                         std::string &error) {
+  if (!checkJsonNesting(text, error)) {
+    error = "invalid JSON: " + error;
+    return false;
+  }
   llvm::Expected<json::Value> value = json::parse(text);
   if (!value) {
     error = "invalid JSON: " + llvm::toString(value.takeError());

@@ -1239,6 +1239,17 @@ static void printClassTimes(const std::vector<ClassTime> &byClass) {
   }
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+/// A sanitizer build's MPI programs unwind allocation stacks the slow way:
+/// Open MPI's libraries have no frame pointers, so the fast unwinder stops
+/// inside them, before a frame test/sanitize/lsan.supp can name (a leak of
+/// PMIx's was "<unknown module>"). Programs allocate little; the cost is
+/// small. ASAN_OPTIONS still overrides it.
+extern "C" const char *__asan_default_options() {
+  return "fast_unwind_on_malloc=0";
+}
+#endif
+
 int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
   keepFreedHeapMemory(); // the first-touch model's assumption
   if (!startedByLauncher())

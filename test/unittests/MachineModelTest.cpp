@@ -765,3 +765,20 @@ TEST(MachineModelTest, BuiltinIsTheCompiledInProfile) {
 }
 
 } // namespace
+
+// JSON nested a million deep is refused by a scan, on this (the main,
+// 8 MiB) stack: llvm::json parses recursively and overflowed it before.
+// Brackets in strings do not count; a model's own nesting is accepted.
+TEST(MachineModelTest, DeepNestingIsRefusedBeforeParsing) {
+  const size_t depth = 1000000;
+  std::string deep =
+      "{\"nodes\": " + std::string(depth, '[') + std::string(depth, ']') + "}";
+  MachineModel m;
+  std::string error;
+  EXPECT_FALSE(parseMachineModel(deep, m, error));
+  EXPECT_EQ(error, "invalid JSON: nested deeper than 64 levels (at byte 73)");
+  std::string quoted =
+      R"({"nodes": [{"name": ")" + std::string(1000, '[') + R"("}]})";
+  EXPECT_TRUE(parseMachineModel(quoted, m, error)) << error;
+  EXPECT_EQ(m.nodes[0].name, std::string(1000, '['));
+}

@@ -164,3 +164,13 @@ TEST(Refine, RefusesWhatIsNotAProgramsTrace) {
   EXPECT_NE(error.find("unknown cost class 'warp'"), std::string::npos)
       << error;
 }
+
+// A trace nested a million deep is refused by a scan on this (the main,
+// 8 MiB) stack; cmm-profile --refine crashed on it (llvm::json recursion).
+TEST(Refine, DeepNestingIsRefusedBeforeParsing) {
+  std::string deep = std::string(1000000, '[') + std::string(1000000, ']');
+  std::vector<TaskTiming> timings;
+  std::string error;
+  EXPECT_FALSE(readTraceTimings(deep, timings, error));
+  EXPECT_EQ(error, "not JSON: nested deeper than 64 levels (at byte 64)");
+}

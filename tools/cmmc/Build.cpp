@@ -86,6 +86,10 @@ bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
       // the unfused ops' (docs/language.md).
       "-fopenmp-simd", "-ffp-contract=off", "-std=c++17", cppPath.str(),
       "-I" + includeDir, "-L" + libDir, "-lcmmrt_mpi", "-lcmmrt"};
+  SmallVector<StringRef> sanitize;
+  StringRef(CMMC_SANITIZE_FLAGS).split(sanitize, ' ', -1, false);
+  for (StringRef flag : sanitize)
+    args.push_back(flag.str());
   SmallVector<StringRef> libraries;
   StringRef(CMMC_RUNTIME_LIBRARIES).split(libraries, ';', -1, false);
   for (StringRef lib : libraries)
