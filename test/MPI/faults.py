@@ -18,6 +18,8 @@ import subprocess
 import sys
 import time
 
+from rank_processes import rank_pid
+
 BOUND = 30.0  # seconds the issue allows for the others to end
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
@@ -50,20 +52,6 @@ def compile_program(cmmc, work, name, source, flags):
     exe = os.path.realpath(os.path.join(work, name))
     subprocess.run([cmmc, path, "-o", exe] + flags, check=True, cwd=work)
     return path, exe
-
-
-def rank_pid(exe, rank):
-    """The pid of `exe` running as MPI rank `rank` (from /proc)."""
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            if os.readlink("/proc/%s/exe" % pid) != exe:
-                continue
-            env = open("/proc/%s/environ" % pid, "rb").read().split(b"\0")
-        except OSError:
-            continue
-        if ("OMPI_COMM_WORLD_RANK=%d" % rank).encode() in env:
-            return int(pid)
-    return None
 
 
 def killed_worker(cmmc, work, ranks):

@@ -13,6 +13,8 @@ import subprocess
 import sys
 import time
 
+from rank_processes import rank_pid
+
 TIMEOUT = 3.0
 PROGRAM = """# Repeated products: the ranks exchange tiles all the time.
 n = 1000
@@ -29,20 +31,6 @@ SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs",
                       "two-busy-ranks.json")
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-
-
-def rank_pid(exe, rank):
-    """The pid of `exe` running as MPI rank `rank` (from /proc)."""
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            if os.readlink("/proc/%s/exe" % pid) != exe:
-                continue
-            env = open("/proc/%s/environ" % pid, "rb").read().split(b"\0")
-        except OSError:
-            continue
-        if ("OMPI_COMM_WORLD_RANK=%d" % rank).encode() in env:
-            return int(pid)
-    return None
 
 
 def main():
