@@ -127,8 +127,14 @@ def main():
     assert names == ["node0", "node1"], "model nodes %s" % names
     assert all(n["cores"] == 1 for n in spec["nodes"]), spec["nodes"]
     rate = 1e9 / 8  # bytes/s: the links' shaping (cluster-up: --rate 1gbit)
+    # The shaping bounds a link from above (a fit over it is the eager-send
+    # error of 504c8b9: 10 GB/s on a 100 Mbit link). Below it the sending
+    # host's one core, which also runs the receiving veth's TCP path, sets
+    # the pace, and that follows the VM's speed: 84-110 MB/s fitted on
+    # 2026-11-27, 60-62 MB/s on 2026-11-28 with two thirds of the CPU in
+    # the kernel. So only a quarter of the rate is required.
     for link in spec["links"]:
-        assert 0.5 * rate <= link["bandwidth_Bps"] <= 1.05 * rate, \
+        assert 0.25 * rate <= link["bandwidth_Bps"] <= 1.05 * rate, \
             "link %d->%d fitted at %.3g B/s on a %.3g B/s link" % (
                 link["from"], link["to"], link["bandwidth_Bps"], rate)
     # Each rank sends to another host, whose TCP stack costs the sender's
