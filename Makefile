@@ -22,7 +22,7 @@ SANITIZE_BUILD ?= build-sanitize
 SANITIZERS ?= address,undefined
 
 .PHONY: all deps configure build demo check check-release check-sanitize \
-	clean
+	check-fuzz clean
 
 all: build
 
@@ -67,5 +67,30 @@ check-sanitize: deps $(SANITIZE_BUILD)/build.ninja
 	ninja -C $(SANITIZE_BUILD) -j$(JOBS)
 	cd $(SANITIZE_BUILD) && ctest -j$(JOBS) -L sanitize --output-on-failure
 
+# The fuzz build (make check-fuzz; docs/reliability.md, "Fuzzing"): clang's
+# libFuzzer targets of test/Fuzz, with ASan + UBSan and the fuzzer's
+# coverage on the libraries they link (only those are built), each run
+# FUZZ_SECONDS on its seed corpus; test/Fuzz/run.sh fails on any finding.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+CLANG ?= clang-22
+
+$(FUZZ_BUILD)/build.ninja:
+	cmake -G Ninja -S . -B $(FUZZ_BUILD) \
+	  -DCMAKE_C_COMPILER=$(CLANG) \
+	  -DCMAKE_CXX_COMPILER=$(subst clang,clang++,$(CLANG)) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+	  -DCMM_SANITIZE=$(SANITIZERS) -DCMM_FUZZ=ON \
+	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
+	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit
+
+check-fuzz:
+	@bash scripts/install-deps.sh --fuzz
+	$(MAKE) $(FUZZ_BUILD)/build.ninja
+	ninja -C $(FUZZ_BUILD) -j$(JOBS) cmm-fuzzers
+	bash test/Fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD)

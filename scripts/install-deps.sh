@@ -14,6 +14,10 @@ packages=(
 if [ "${1:-}" = "--bench" ]; then
   packages+=(octave libscalapack-openmpi-dev)
 fi
+# --fuzz: clang and its libFuzzer runtime (make check-fuzz).
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang-22 libclang-rt-22-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

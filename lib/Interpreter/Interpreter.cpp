@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <memory>
 #include <unistd.h>
@@ -24,8 +25,11 @@ using MatrixPtr = std::shared_ptr<const Matrix>;
 
 class Interpreter {
 public:
-  Interpreter(raw_ostream &out, StringRef dumpDir)
-      : out(out), dumpDir(dumpDir) {
+  /// `file`: `out` when it is a file (standard output), whose write errors
+  /// are run-time errors at the print.
+  Interpreter(raw_ostream &out, StringRef dumpDir,
+              llvm::raw_fd_ostream *file = nullptr)
+      : out(out), file(file), dumpDir(dumpDir) {
     long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
     physicalBytes = pages > 0 && pageSize > 0
                         ? static_cast<double>(pages) * pageSize
@@ -46,8 +50,10 @@ private:
     values[v] = std::make_shared<const Matrix>(std::move(m));
   }
   LogicalResult checkFits(Operation *op);
+  LogicalResult flushPrint(Operation *print);
 
   raw_ostream &out;
+  llvm::raw_fd_ostream *file;
   std::string dumpDir;
   unsigned numPrints = 0;
   double physicalBytes;
@@ -99,12 +105,26 @@ LogicalResult Interpreter::run(func::FuncOp main) {
   return success();
 }
 
+// Flushes a print; standard output on a full disk or a closed descriptor
+// loses it, an error at the print (as a failed save is at the save), not
+// LLVM's fatal "IO failure on output stream" at exit.
+LogicalResult Interpreter::flushPrint(Operation *print) {
+  out.flush();
+  if (!file || !file->has_error())
+    return success();
+  std::error_code ec = file->error();
+  file->clear_error();
+  return print->emitError("cannot write to standard output: ") << ec.message();
+}
+
 LogicalResult Interpreter::execute(Operation *op) {
   // Outputs are the interpreter's own; every other op says its value
   // (OpSemantics::evaluate, lib/Dialect/Cmm/CmmOpSemantics.cpp).
   if (auto p = dyn_cast<PrintOp>(op)) {
     out << cmmrt::formatSummary(p.getLabel().str(), get(p.getInput())) << "\n";
-    out.flush(); // keep program output ordered with diagnostics
+    // Flushed: program output stays ordered with diagnostics.
+    if (failed(flushPrint(p)))
+      return failure();
     if (dumpDir.empty())
       return success();
     std::string error,
@@ -117,8 +137,7 @@ LogicalResult Interpreter::execute(Operation *op) {
     out << cmmrt::formatScalar(p.getLabel().str(),
                                p.getValue().convertToDouble())
         << "\n";
-    out.flush();
-    return success();
+    return flushPrint(p);
   }
   if (auto s = dyn_cast<SaveOp>(op)) {
     std::string error;
@@ -142,14 +161,25 @@ LogicalResult Interpreter::execute(Operation *op) {
   return success();
 }
 
-LogicalResult cmm::interpret(ModuleOp module, raw_ostream &out,
-                             StringRef dumpDir) {
+static LogicalResult interpretMain(ModuleOp module, raw_ostream &out,
+                                   StringRef dumpDir,
+                                   llvm::raw_fd_ostream *file) {
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (!main || main.getBody().empty())
     return module.emitError("no 'func.func @main' to interpret");
   if (!main.getBody().hasOneBlock())
     return main.emitError("@main must have a single block");
-  return Interpreter(out, dumpDir).run(main);
+  return Interpreter(out, dumpDir, file).run(main);
+}
+
+LogicalResult cmm::interpret(ModuleOp module, raw_ostream &out,
+                             StringRef dumpDir) {
+  return interpretMain(module, out, dumpDir, nullptr);
+}
+
+LogicalResult cmm::interpret(ModuleOp module, llvm::raw_fd_ostream &out,
+                             StringRef dumpDir) {
+  return interpretMain(module, out, dumpDir, &out);
 }
 
 LogicalResult cmm::dumpInputs(ModuleOp module, StringRef dir) {

@@ -110,7 +110,9 @@ bool readCsv(const std::string &path, Matrix &matrix, std::string &error) {
   std::vector<double> values;
   if (!scanCsv(path, shape, &values, error))
     return false;
-  Matrix result(shape.rows, shape.cols);
+  Matrix result;
+  if (!allocateMatrix(error, path, shape.rows, shape.cols, result))
+    return false;
   result.values().assign(values.begin(), values.end());
   matrix = std::move(result);
   return true;

@@ -8,12 +8,15 @@
 
 #include "IOUtil.h"
 
+#include "cmmrt/Format.h"
+
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <new>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,6 +45,26 @@ bool failEmpty(std::string &error, const std::string &path, int64_t rows,
   return fail(error, path,
               "empty matrix is not supported (shape " + std::to_string(rows) +
                   "x" + std::to_string(cols) + ")");
+}
+
+bool allocateMatrix(std::string &error, const std::string &path, int64_t rows,
+                    int64_t cols, Matrix &matrix, double fill) {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  double physical = pages > 0 && pageSize > 0 ? double(pages) * pageSize : 1e18;
+  double bytes = 8.0 * double(rows) * double(cols);
+  std::string what = "cannot allocate a " + std::to_string(rows) + "x" +
+                     std::to_string(cols) + " matrix (" +
+                     formatNumber(bytes / (1 << 30)) + " GiB)";
+  if (bytes > physical)
+    return fail(error, path,
+                what + ": the machine has " +
+                    formatNumber(physical / (1 << 30)) + " GiB of memory");
+  try {
+    matrix = Matrix(rows, cols, fill);
+  } catch (const std::bad_alloc &) {
+    return fail(error, path, what + ": out of memory");
+  }
+  return true;
 }
 
 std::string describeToken(std::string_view text) {

@@ -40,6 +40,14 @@ bool failErrno(std::string &error, const std::string &path,
 bool failEmpty(std::string &error, const std::string &path, int64_t rows,
                int64_t cols);
 
+/// Makes `matrix` a fresh RxC matrix (filled with `fill`), or sets `error`
+/// and returns false when it cannot be had: larger than the machine's
+/// physical memory (refused before trying: a header may claim any size, and
+/// a sparse .mtx file is legitimately far smaller than its matrix), or an
+/// allocation that failed.
+bool allocateMatrix(std::string &error, const std::string &path, int64_t rows,
+                    int64_t cols, Matrix &matrix, double fill = 0.0);
+
 /// Renders `text` for an error message: quoted, truncated if long, with
 /// control characters escaped.
 std::string describeToken(std::string_view text);

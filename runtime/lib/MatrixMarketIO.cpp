@@ -341,7 +341,27 @@ bool readMatrixMarket(const std::string &path, Matrix &matrix,
   MmHeader header;
   if (!readHeader(reader, path, header, error))
     return false;
-  Matrix result(header.rows, header.cols, 0.0);
+  // Each value of the array format takes a line of at least two bytes
+  // ("0\n"), each entry of the coordinate format at least four ("1 1\n"):
+  // a size line promising more than the file can hold is refused before
+  // the matrix is allocated (found by test/Fuzz: 1x2047938559 in 150 bytes).
+  if (file.isRegular()) {
+    double n = double(header.rows);
+    double values = header.coordinate  ? double(header.entries)
+                    : header.symmetric ? n * (n + 1) / 2
+                                       : n * double(header.cols);
+    double least = (header.coordinate ? 4.0 : 2.0) * values;
+    if (least > double(file.size()))
+      return fail(error, path,
+                  "truncated data: the size line promises " +
+                      std::to_string(int64_t(values)) +
+                      (header.coordinate ? " entries" : " values") +
+                      " but the file holds " + std::to_string(file.size()) +
+                      " bytes");
+  }
+  Matrix result;
+  if (!allocateMatrix(error, path, header.rows, header.cols, result))
+    return false;
   bool ok = header.coordinate
                 ? readCoordinate(reader, path, header, result, error)
                 : readArray(reader, path, header, result, error);

@@ -416,7 +416,9 @@ bool readNpy(const std::string &path, Matrix &matrix, std::string &error) {
   const char kind = layout.header.descr[1];
   const bool transpose =
       layout.header.fortranOrder && layout.header.dims.size() == 2;
-  Matrix result(rows, cols);
+  Matrix result;
+  if (!allocateMatrix(error, path, rows, cols, result))
+    return false;
   double *out = result.data();
 
   // Decode in chunks so the raw bytes never take as much memory as the matrix.

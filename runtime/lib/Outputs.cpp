@@ -6,11 +6,23 @@
 #include "cmmrt/MatrixIO.h"
 #include "cmmrt/TaskKernels.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 using namespace cmmrt;
 using namespace cmmrt::plan;
+
+// Standard output on a full disk or a closed descriptor loses the print:
+// an error, as a failed save is.
+static bool flushStdout(std::string &error) {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout))
+    return true;
+  error =
+      std::string("cannot write to standard output: ") + std::strerror(errno);
+  return false;
+}
 
 OutputWriter::OutputWriter(const Plan &plan, std::string dumpPrints)
     : plan(plan), dumpPrints(std::move(dumpPrints)) {}
@@ -22,15 +34,16 @@ bool OutputWriter::writeComplete(
     if (index >= before)
       break;
     const Op &op = plan.ops[index];
+    std::string error;
     if (op.code == OpCode::PrintScalar) {
       std::printf("%s\n", formatScalar(op.text, op.scalar).c_str());
-      std::fflush(stdout);
+      if (!(good = flushStdout(error)))
+        report(index, error);
       continue;
     }
     CompleteOutput value = find(index);
     if (!value.complete())
       break;
-    std::string error;
     if (value.line) {
       std::printf("%s\n", value.line->c_str());
     } else if (op.code == OpCode::Print) {
@@ -42,14 +55,22 @@ bool OutputWriter::writeComplete(
     } else {
       good = writeMatrix(op.text, *value.matrix, error);
     }
-    std::fflush(stdout);
+    if (good)
+      good = flushStdout(error);
     if (!good)
-      std::fprintf(stderr, "cmm: rank 0: %s: error: %s (task '%s')%s\n",
-                   sourceLocation(plan, index).c_str(), error.c_str(),
-                   gatherTaskName(index).c_str(),
-                   sourceExcerpt(plan, index).c_str());
+      report(index, error);
   }
   return good;
+}
+
+void OutputWriter::report(int32_t op, const std::string &error) const {
+  // A scalar print is written from the plan: no task computes it.
+  std::string task = gatherTaskName(op);
+  std::string what = task.empty()
+                         ? sourceLocation(plan, op) + ": error: " + error
+                         : taskError(plan, op, task, error);
+  std::fprintf(stderr, "cmm: rank 0: %s%s\n", what.c_str(),
+               sourceExcerpt(plan, op).c_str());
 }
 
 std::string OutputWriter::gatherTaskName(int32_t op) const {
@@ -61,9 +82,7 @@ std::string OutputWriter::gatherTaskName(int32_t op) const {
 
 bool OutputWriter::finish() {
   if (good && next < plan.numOutputs) {
-    std::fprintf(stderr,
-                 "cmm: rank 0: %s: error: internal: no gathered result\n",
-                 sourceLocation(plan, plan.outputs[next]).c_str());
+    report(plan.outputs[next], "internal: no gathered result");
     good = false;
   }
   return good;

@@ -50,6 +50,13 @@ std::string cmmrt::sourceExcerpt(const Plan &plan, int32_t op) {
   return "\n" + text + "\n" + caret + "^";
 }
 
+std::string cmmrt::taskError(const Plan &plan, int32_t op,
+                             const std::string &taskName,
+                             const std::string &message) {
+  return sourceLocation(plan, op) + ": error: " + message + " (task '" +
+         taskName + "')";
+}
+
 int64_t cmmrt::assemble(Matrix &out, int64_t row0, int64_t col0,
                         const std::vector<TileRef> &parts) {
   int64_t copied = 0;

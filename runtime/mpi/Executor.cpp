@@ -141,7 +141,11 @@ private:
     put(slot, std::make_shared<const Matrix>(std::move(value)));
   }
   void release(int32_t slot);
+  /// Runs worker `w`'s tasks; an allocation failing outside a kernel
+  /// (whose own failures are the task's error) ends the job at the task.
   void worker(int w);
+  /// The loop of worker(): `current` is the task it is at.
+  void workerTasks(int w, int32_t &current);
   /// A distributed_gemm: every rank of its gang runs it together. When an
   /// input is `poisoned` on any of them, every one skips it (and the gang's
   /// first poisons the result), so the gang's collectives stay in step.
@@ -180,8 +184,11 @@ private:
     ++byClass[entry].tasks;
     byClass[entry].measured += seconds;
   }
-  /// The first task that reads `slot` on its node, for messages.
-  std::string neededBy(int32_t slot) const;
+  /// The first task that reads `slot` on its node (-1: none), for messages.
+  int32_t readerOf(int32_t slot) const;
+  /// Ends the job for a tile of `slot` that could not be moved: the error
+  /// is reported at the task that needs it.
+  [[noreturn]] void failTransfer(int32_t slot, const std::string &message);
 
   const Plan &plan;
   const ExecOptions &options;
@@ -352,7 +359,7 @@ void Executor::finished() {
   progress.notify_all();
 }
 
-std::string Executor::neededBy(int32_t slot) const {
+int32_t Executor::readerOf(int32_t slot) const {
   int32_t node = plan.slots[slot].node;
   for (int32_t t = 0; t < plan.numTasks; ++t) {
     const Task &task = plan.tasks[t];
@@ -360,14 +367,24 @@ std::string Executor::neededBy(int32_t slot) const {
       continue;
     for (int32_t i = 0; i < task.numInputs; ++i)
       if (plan.inputs[task.firstInput + i] == slot)
-        return std::string("task '") + task.name + "' (" +
-               sourceLocation(plan, task.op) + ")";
+        return t;
   }
   // Only forwarded from there: the transfer that takes it on.
   for (int32_t i = 0; i < plan.numTransfers; ++i)
     if (plan.transfers[i].source == slot)
-      return neededBy(plan.transfers[i].target);
-  return "no task";
+      return readerOf(plan.transfers[i].target);
+  return -1;
+}
+
+void Executor::failTransfer(int32_t slot, const std::string &message) {
+  int32_t t = readerOf(slot);
+  if (t < 0)
+    fail("error: " + message);
+  // Not fail(..., op): on rank 0 a timeout is the consequence of a failure
+  // deferred there, if any (fail reports that one).
+  const Task &task = plan.tasks[t];
+  fail(taskError(plan, task.op, task.name, message) +
+       sourceExcerpt(plan, task.op));
 }
 
 std::shared_ptr<const Matrix> Executor::waitFor(int32_t slot) {
@@ -456,6 +473,19 @@ int Executor::stealableInput(
 }
 
 void Executor::worker(int w) {
+  int32_t current = -1;
+  try {
+    workerTasks(w, current);
+  } catch (const std::bad_alloc &) {
+    // Outside a kernel: an input's compressed rows, a printed line.
+    if (current < 0)
+      fail("error: out of memory");
+    const Task &task = plan.tasks[current];
+    fail(taskError(plan, task.op, task.name, "out of memory"), task.op);
+  }
+}
+
+void Executor::workerTasks(int w, int32_t &current) {
   std::vector<TileRef> inputs;
   std::vector<std::shared_ptr<const Matrix>> held;
   std::shared_ptr<SparseOperand> heldSparse;
@@ -466,6 +496,7 @@ void Executor::worker(int w) {
     const Task &task = plan.tasks[t];
     if (task.node != rank || task.worker != w)
       continue;
+    current = t;
     inputs.clear();
     held.clear();
     bool poisoned = false;
@@ -537,10 +568,11 @@ void Executor::worker(int w) {
     if (task.kind == TaskKind::Gather)
       bytes = 8.0 * double(plan.ops[task.op].rows) * plan.ops[task.op].cols;
     if (bytes > physicalBytes)
-      fail(sourceLocation(plan, task.op) + ": error: cannot allocate " +
-               formatNumber(bytes / (1 << 30)) + " GiB for task '" + task.name +
-               "': the node has " + formatNumber(physicalBytes / (1 << 30)) +
-               " GiB of memory",
+      fail(taskError(plan, task.op, task.name,
+                     "cannot allocate " + formatNumber(bytes / (1 << 30)) +
+                         " GiB: the node has " +
+                         formatNumber(physicalBytes / (1 << 30)) +
+                         " GiB of memory"),
            task.op);
     bool ran = false;
     try {
@@ -550,8 +582,7 @@ void Executor::worker(int w) {
       error = "out of memory";
     }
     if (!ran) {
-      std::string message = sourceLocation(plan, task.op) +
-                            ": error: " + error + " (task '" + task.name + "')";
+      std::string message = taskError(plan, task.op, task.name, error);
       if (rank != 0)
         fail(message, task.op);
       deferFailure(message, task.op);
@@ -599,11 +630,9 @@ void Executor::distributedGemm(const Task &task,
     char what[128];
     std::snprintf(what, sizeof what,
                   "timed out after %g s waiting for the other ranks to start "
-                  "the distributed product ",
+                  "the distributed product",
                   options.recvTimeout);
-    fail(what + std::string("'") + task.name + "' (" +
-             sourceLocation(plan, task.op) + ")",
-         task.op);
+    fail(taskError(plan, task.op, task.name, what), task.op);
   }
   if (anyPoisoned) {
     for (int32_t i = 0; i < task.numInputs; ++i)
@@ -633,9 +662,7 @@ void Executor::distributedGemm(const Task &task,
     if (gangRank != 0)
       std::this_thread::sleep_for(
           std::chrono::duration<double>(options.recvTimeout));
-    fail(sourceLocation(plan, task.op) + ": error: " + error + " (task '" +
-             task.name + "')",
-         task.op);
+    fail(taskError(plan, task.op, task.name, error), task.op);
   }
   bytesSent += (long long)stats.bytesSent;
   bytesReceived += (long long)stats.bytesReceived;
@@ -694,10 +721,10 @@ void Executor::transfer(const Transfer &x, int32_t index) {
     if (!complete(request, options.recvTimeout)) {
       std::snprintf(what, sizeof what,
                     "timed out after %g s sending a %lldx%lld tile to rank "
-                    "%d, needed there by ",
+                    "%d, which needs it",
                     options.recvTimeout, (long long)target.rows,
                     (long long)target.cols, x.to);
-      fail(what + neededBy(x.target));
+      failTransfer(x.target, what);
     }
     bytesSent += 8LL * count;
     release(x.source);
@@ -714,10 +741,10 @@ void Executor::transfer(const Transfer &x, int32_t index) {
   if (!complete(request, options.recvTimeout, /*collective=*/false, &status)) {
     std::snprintf(what, sizeof what,
                   "timed out after %g s waiting for a %lldx%lld tile from "
-                  "rank %d, needed by ",
+                  "rank %d",
                   options.recvTimeout, (long long)target.rows,
                   (long long)target.cols, x.from);
-    fail(what + neededBy(x.target));
+    failTransfer(x.target, what);
   }
   int arrived = 0;
   MPI_Get_count(&status, MPI_DOUBLE, &arrived);
@@ -756,10 +783,22 @@ void Executor::communicator(int c) {
   ++communicatorsRun;
   if (options.realtimeCommunicators && raiseToRealtimePriority())
     ++realtimeCommunicators;
-  for (int32_t i = 0; i < plan.numTransfers; ++i) {
-    const Transfer &x = plan.transfers[i];
-    if (serves(c, x))
-      transfer(x, i);
+  int32_t current = -1;
+  try {
+    for (int32_t i = 0; i < plan.numTransfers; ++i) {
+      const Transfer &x = plan.transfers[i];
+      if (serves(c, x)) {
+        current = i;
+        transfer(x, i);
+      }
+    }
+  } catch (const std::bad_alloc &) {
+    // The receive buffer of a tile.
+    const Transfer &x = plan.transfers[current];
+    const Slot &tile = plan.slots[x.target];
+    failTransfer(x.target, "out of memory for a " + std::to_string(tile.rows) +
+                               "x" + std::to_string(tile.cols) +
+                               " tile from rank " + std::to_string(x.from));
   }
 }
 
@@ -1019,8 +1058,8 @@ void Executor::writeTrace() {
   FILE *f = std::fopen(options.trace.c_str(), "w");
   if (!f ||
       std::fwrite(document.data(), 1, document.size(), f) != document.size()) {
-    std::fprintf(stderr, "cmm: cannot write trace '%s': %s\n",
-                 options.trace.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "cmm: rank %d: warning: cannot write trace '%s': %s\n",
+                 rank, options.trace.c_str(), std::strerror(errno));
     if (f)
       std::fclose(f);
     return;
@@ -1203,8 +1242,8 @@ void cmmrt::executePlan(const Plan &plan, const ExecOptions &options,
   MPI_Ibarrier(MPI_COMM_WORLD, &done);
   if (!complete(done, options.recvTimeout, /*collective=*/true)) {
     std::fprintf(stderr,
-                 "cmm: rank %d: timed out after %g s waiting for the other "
-                 "ranks to finish\n",
+                 "cmm: rank %d: error: timed out after %g s waiting for the "
+                 "other ranks to finish\n",
                  rank, options.recvTimeout);
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
@@ -1250,18 +1289,35 @@ extern "C" const char *__asan_default_options() {
 }
 #endif
 
+// An MPI call that fails (a broken connection, an exhausted resource) is a
+// run-time error like any other: said in the one format, then the job ends,
+// as MPI_ERRORS_ARE_FATAL would end it with only Open MPI's text.
+static void reportMpiError(MPI_Comm *, int *code, ...) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0, rank = -1;
+  MPI_Error_string(*code, text, &length);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "cmm: rank %d: error: MPI: %.*s\n", rank, length, text);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
 int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
   keepFreedHeapMemory(); // the first-touch model's assumption
   if (!startedByLauncher())
     prepareSingletonStart();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  // Communicators made from MPI_COMM_WORLD inherit the handler.
+  MPI_Errhandler mpiErrors;
+  MPI_Comm_create_errhandler(reportMpiError, &mpiErrors);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, mpiErrors);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   auto refuse = [&](const std::string &message) {
     if (rank == 0)
-      std::fprintf(stderr, "cmm: error: %s\n", message.c_str());
+      std::fprintf(stderr, "cmm: rank 0: error: %s\n", message.c_str());
     MPI_Finalize();
     return 2;
   };
@@ -1343,7 +1399,7 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
     if (options.strictPlacement)
       return refuse(text + " (--strict-placement)");
     if (rank == 0)
-      std::fprintf(stderr, "cmm: warning: %s\n", text.c_str());
+      std::fprintf(stderr, "cmm: rank 0: warning: %s\n", text.c_str());
   }
   if (options.stats && rank == 0)
     std::fprintf(stderr, "cmm stats: placement: %s\n",

@@ -238,10 +238,10 @@ def main():
     message = ("ranks 0 and 1 share host node0 (1 cores), but the plan runs "
                "them as separate nodes")
     p = run(base, launch, env)
-    assert "cmm: warning: " + message in p.stderr, \
+    assert "cmm: rank 0: warning: " + message in p.stderr, \
         "no warning %r in\n%s" % (message, p.stderr)
     p = run(base + ["--run-arg=--strict-placement"], launch, env, expect=None)
-    assert p.returncode != 0 and "cmm: error: " + message in p.stderr, \
+    assert p.returncode != 0 and "cmm: rank 0: error: " + message in p.stderr, \
         "--strict-placement: exit %d\n%s" % (p.returncode, p.stderr)
     print("ok crowded host: warned, and stopped with --strict-placement")
 

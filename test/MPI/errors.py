@@ -2,7 +2,10 @@
 the source line, never a crash or a hang: a singular matrix, a file that
 changed shape since compilation, a tile larger than the node's memory, a
 distributed product larger than the memory allowed per rank, the wrong
-number of ranks, an unknown option; --help.
+number of ranks, an unknown option, standard output on a full disk; --help.
+Every message has the one format of docs/reliability.md: `cmm: rank R:
+file:line:col: error: message (task 'NAME')` and the source line, or
+`cmm: rank R: error: message` for what belongs to no statement.
 usage: errors.py CMMC WORKDIR
 """
 
@@ -45,8 +48,9 @@ def main():
                           "A = ones(3, 3)\nB = rand(3, 3)\nprint(inv(A) * B)\n",
                           ["--nodes=2", "--O0"])
     expect_failure(["mpirun", "-np", "2", "--bind-to", "none", exe], work,
-                   r"singular\.cmm:3:7: error: inv: the 3x3 matrix is singular"
-                   r".*\nprint\(inv\(A\) \* B\)\n      \^\n",
+                   r"cmm: rank 0: \S*singular\.cmm:3:7: error: inv: the 3x3 "
+                   r"matrix is singular \(task '[^']+'\)"
+                   r"\nprint\(inv\(A\) \* B\)\n      \^\n",
                    "singular matrix (with the source line and a caret)")
 
     # What came before the error is written first, as the interpreter does,
@@ -140,8 +144,9 @@ def main():
                           ["--nodes=2"])
     np.save(os.path.join(work, "data.npy"), np.ones((5, 4)))
     expect_failure(["mpirun", "-np", "2", "--bind-to", "none", exe], work,
-                   r"changed\.cmm:1:5: error: 'data\.npy' now holds a 5x4 "
-                   r"matrix but held 4x4 when the program was compiled",
+                   r"cmm: rank \d: \S*changed\.cmm:1:5: error: 'data\.npy' now "
+                   r"holds a 5x4 matrix but held 4x4 when the program was "
+                   r"compiled \(task '[^']+'\)",
                    "file changed since compilation")
 
     # A tile larger than the node's memory: the planner refuses it with the
@@ -164,8 +169,9 @@ def main():
                           ["--nodes=1", "--tile-sizes=300000",
                            "--machine-model=roomy.json"])
     expect_failure(["mpirun", "-np", "1", exe], work,
-                   r"huge\.cmm:1:5: error: cannot allocate \S+ GiB for task "
-                   r"'rand@1:5\[0,0\]': the node has \S+ GiB of memory",
+                   r"cmm: rank 0: \S*huge\.cmm:1:5: error: cannot allocate \S+ "
+                   r"GiB: the node has \S+ GiB of memory \(task "
+                   r"'rand@1:5\[0,0\]'\)",
                    "tile larger than memory")
 
     # A distributed (COSMA) product that does not fit in the memory a rank
@@ -185,11 +191,37 @@ def main():
         del ENV["CMM_MAX_MEMORY"]
 
     expect_failure(["mpirun", "-np", "2", exe], work,
-                   r"this program was planned for 1 node\(s\), one MPI rank "
+                   r"cmm: rank 0: error: this program was planned for 1 "
+                   r"node\(s\), one MPI rank "
                    r"each; run it directly \(\S+\) or with mpirun -np 1",
                    "wrong rank count")
     expect_failure(["mpirun", "-np", "1", exe, "--bogus"], work,
-                   r"unknown option '--bogus'", "unknown option")
+                   r"cmm: rank 0: error: unknown option '--bogus'",
+                   "unknown option")
+
+    # Standard output on a full disk: the print is an error at its line
+    # (not a run that exits 0 having printed nothing), from a program
+    # started directly and from the interpreter.
+    full = "A = ones(2, 2)\nprint(A)\nprint(2)\n"
+    exe_full = compile_program(cmmc, work, "full", full, ["--nodes=1"])
+    for name, cmd, pattern in [
+        ("compiled", [exe_full],
+         r"cmm: rank 0: \S*full\.cmm:2:1: error: cannot write to standard "
+         r"output: No space left on device \(task '[^']+'\)\nprint\(A\)\n"
+         r"\^\n"),
+        ("interpreter", [cmmc, "full.cmm", "--interpret"],
+         r"full\.cmm:2:1: error: cannot write to standard output: No space "
+         r"left on device\nprint\(A\)\n\^\n")]:
+        with open("/dev/full", "w") as devfull:
+            p = subprocess.run(cmd, cwd=work, stdout=devfull,
+                               stderr=subprocess.PIPE, text=True, env=ENV,
+                               timeout=120)
+        assert p.returncode != 0, "stdout on /dev/full (%s): exited 0" % name
+        assert re.search(pattern, p.stderr), \
+            "stdout on /dev/full (%s): no match for %r in:\n%s" % (
+                name, pattern, p.stderr)
+        print("ok stdout on a full disk (%s): %s" % (
+            name, p.stderr.splitlines()[0]))
 
     # --help works without mpirun (a singleton rank) whatever the planned
     # rank count, and names it.

@@ -8,12 +8,16 @@ usage: placement.py CMMC WORKDIR
 """
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
 
 cmmc, work = sys.argv[1:]
-os.makedirs(work, exist_ok=True)
+# A fresh directory: the programs are compiled once per run (run() reuses
+# them within it), never taken from a run against an older runtime.
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 HOST = socket.gethostname()
@@ -64,13 +68,13 @@ message = ("ranks %s share host %s (%d cores), but the plan runs them as "
 r = run(crowd)
 check(r.returncode == 0, "%d ranks failed: %s" % (crowd, r.stderr))
 check(ANSWER in r.stdout, "%d ranks printed %r" % (crowd, r.stdout))
-check("cmm: warning: " + message in r.stderr,
+check("cmm: rank 0: warning: " + message in r.stderr,
       "no warning %r in %r" % (message, r.stderr))
 
 # ... and with --strict-placement the program stops before printing.
 r = run(crowd, "--strict-placement")
 check(r.returncode != 0, "--strict-placement exited 0")
-check("cmm: error: " + message in r.stderr,
+check("cmm: rank 0: error: " + message in r.stderr,
       "no error %r in %r" % (message, r.stderr))
 check(ANSWER not in r.stdout, "--strict-placement still ran: %r" % r.stdout)
 

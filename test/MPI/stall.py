@@ -73,8 +73,12 @@ def main():
             pass
     elapsed = time.time() - stopped
     assert job.returncode != 0, "the job exited 0 with a stopped rank"
-    m = re.search(r"cmm: rank 0: timed out after 3 s .*(needed by|needed "
-                  r"there by) task '[^']+' \(.*stall\.cmm:\d+:\d+\)", err)
+    # Every run-time error's format: rank, location, message, task, and
+    # the source line with a caret (docs/reliability.md).
+    m = re.search(r"cmm: rank 0: \S*stall\.cmm:\d+:\d+: error: timed out "
+                  r"after 3 s (waiting for a \d+x\d+ tile from rank 1|sending "
+                  r"a \d+x\d+ tile to rank 1, which needs it) \(task "
+                  r"'[^']+'\)\n.+\n *\^", err)
     assert m, "no message naming rank 0, the task and its line in:\n" + err
     print("ok: exit %d %.1f s after the stop: %s" % (job.returncode, elapsed,
                                                     m.group(0)))

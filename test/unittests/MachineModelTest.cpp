@@ -209,19 +209,25 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
        "provenance, master_alone)"},
       {R"({"provenance": "today", "nodes": [{}]})",
        "provenance: expected an object"},
+      // Found by test/Fuzz/FuzzMachineModel.cpp: kept as written, 1e999
+      // was printed as `inf`, and the printed model did not read back.
+      {R"({"provenance": {"fits": [{"x": 1}, {"x": -1e999}]}, "nodes": [{}]})",
+       "provenance.fits[1].x: a number out of the range of a double"},
       {R"({"memory_limit_bytes": -1, "nodes": [{}]})",
        "memory_limit_bytes: expected a positive number"},
       {R"({"nodes": [{}, {"wrokers": 3}]})",
        "nodes[1].wrokers: unknown key (expected one of: name, cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
        "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, "
-       "receive_cpu_s, receive_cpu_s_per_byte, send_cpu_s, send_cpu_s_per_byte, "
+       "receive_cpu_s, receive_cpu_s_per_byte, send_cpu_s, "
+       "send_cpu_s_per_byte, "
        "configurations, time)"},
       {R"({"node_defaults": {"name": "x"}, "nodes": [{}]})",
        "node_defaults.name: unknown key (expected one of: cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
        "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, "
-       "receive_cpu_s, receive_cpu_s_per_byte, send_cpu_s, send_cpu_s_per_byte, "
+       "receive_cpu_s, receive_cpu_s_per_byte, send_cpu_s, "
+       "send_cpu_s_per_byte, "
        "configurations, time)"},
       {R"({"nodes": [{"network_bandwidth_Bps": 0}]})",
        "nodes[0].network_bandwidth_Bps: expected a positive number or \"inf\""},

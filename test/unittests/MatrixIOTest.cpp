@@ -858,6 +858,53 @@ TEST_F(MatrixIOTest, MtxBadIndex) {
                   false);
 }
 
+// Found by test/Fuzz (cmm-fuzz-mtx): a coordinate header may claim any
+// size over a few entries (a sparse matrix is legitimately far smaller in
+// the file), and a 6x3999999999999999 one ended in an uncaught
+// std::bad_alloc. Now the read is refused before it allocates; the shape
+// alone is still read (the compiler's own checks say more).
+TEST_F(MatrixIOTest, MtxHeaderLargerThanMemoryIsRefused) {
+  std::string p =
+      writeFile("huge.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                            "6 3999999999999999 1\n1 1 1.5\n");
+  expectReadError(p,
+                  "cannot allocate a 6x3999999999999999 matrix (1.78814e+08 "
+                  "GiB): the machine has ",
+                  false);
+  MatrixShape shape;
+  std::string error;
+  ASSERT_TRUE(readMatrixShape(p, shape, error)) << error;
+  EXPECT_EQ(shape.cols, 3999999999999999);
+}
+
+// Found by test/Fuzz (cmm-fuzz-mtx): an array header of 1x2047938559 over
+// a 150-byte file allocated 16 GB before reading a value. A size line
+// promising more values or entries than the file's bytes can hold is
+// refused first (the shape alone is still the header's).
+TEST_F(MatrixIOTest, MtxSizeLineBeyondTheFileIsRefused) {
+  expectReadError(writeFile("a.mtx",
+                            "%%MatrixMarket matrix array real general\n"
+                            "1 2047938559\n1\n2\n"),
+                  "truncated data: the size line promises 2047938559 values "
+                  "but the file holds 58 bytes",
+                  false);
+  expectReadError(writeFile("c.mtx",
+                            "%%MatrixMarket matrix coordinate real general\n"
+                            "3 3 1000\n1 1 1\n"),
+                  "truncated data: the size line promises 1000 entries but "
+                  "the file holds 61 bytes",
+                  false);
+  // Exactly as many bytes as the least a value needs: read.
+  Matrix m;
+  std::string error;
+  ASSERT_TRUE(
+      readMatrix(writeFile("s.mtx", "%%MatrixMarket matrix array real general\n"
+                                    "2 1\n7\n8\n"),
+                 m, error))
+      << error;
+  EXPECT_EQ(m(1, 0), 8.0);
+}
+
 TEST_F(MatrixIOTest, MtxWrongEntryCount) {
   const std::string banner =
       "%%MatrixMarket matrix coordinate real general\n2 2 2\n";

@@ -25,6 +25,10 @@ namespace cmm {
 /// runs to a tolerance finer than the 6 digits `print` shows.
 mlir::LogicalResult interpret(mlir::ModuleOp module, llvm::raw_ostream &out,
                               llvm::StringRef dumpDir = "");
+/// The same to a file (standard output): a print it cannot write (a full
+/// disk, a closed descriptor) is a run-time error at the print.
+mlir::LogicalResult interpret(mlir::ModuleOp module, llvm::raw_fd_ostream &out,
+                              llvm::StringRef dumpDir = "");
 
 /// Saves the program's inputs without running it: the value of every
 /// `rand`/`randn` call and `load` of `@main`, in program (trace) order, as

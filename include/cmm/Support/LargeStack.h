@@ -1,5 +1,4 @@
-//===- LargeStack.h - Run a tool's work on a thread with a big stack -*- C++
-//-*-===//
+//===- LargeStack.h - Tool work on a thread with a big stack ----*- C++ -*-===//
 //
 // The front end walks expression trees recursively (up to
 // Parser::kMaxExprDepth levels). The main thread's 8 MiB stack holds that in

@@ -36,8 +36,9 @@ public:
   explicit OutputWriter(const plan::Plan &plan, std::string dumpPrints = "");
 
   /// Writes the outputs not written yet whose ops come before `before`, in
-  /// source order, stopping at the first that `find` (given its op index)
-  /// says is not complete. After an error (reported on stderr as
+  /// source order, stdout flushed after each, stopping at the first that
+  /// `find` (given its op index) says is not complete. After an error (a
+  /// save or a write to stdout that failed, reported on stderr as
   /// `cmm: rank 0: file:line:col: error: ... (task 'name')` and the source
   /// line, docs/language.md section 10) nothing more is written. Returns
   /// false once an error has happened.
@@ -54,6 +55,8 @@ public:
 private:
   /// The name of the task that gathers op `op`'s result on rank 0.
   std::string gatherTaskName(int32_t op) const;
+  /// Prints the error of output `op` on stderr (docs/reliability.md).
+  void report(int32_t op, const std::string &error) const;
 
   const plan::Plan &plan;
   std::string dumpPrints;

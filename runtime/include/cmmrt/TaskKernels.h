@@ -74,6 +74,13 @@ std::string sourceLocation(const plan::Plan &plan, int32_t op);
 /// (as the compiler's diagnostics), or "" when the plan did not keep it.
 std::string sourceExcerpt(const plan::Plan &plan, int32_t op);
 
+/// A run-time error of the task `taskName` of `op` in the one format of
+/// docs/reliability.md, without the "cmm: rank R: " its printer puts first
+/// and the excerpt it puts after: "file:line:col: error: MESSAGE (task
+/// 'NAME')".
+std::string taskError(const plan::Plan &plan, int32_t op,
+                      const std::string &taskName, const std::string &message);
+
 } // namespace cmmrt
 
 #endif // CMMRT_TASKKERNELS_H
