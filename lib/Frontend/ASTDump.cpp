@@ -21,6 +21,23 @@ public:
   ASTDumper(const llvm::SourceMgr &sm, llvm::raw_ostream &os)
       : sm(sm), os(os) {}
 
+  void dumpBody(llvm::StringRef label, const std::vector<StmtPtr> &body,
+                llvm::SMLoc loc) {
+    line(label.str(), loc);
+    Indent in(indent);
+    for (const StmtPtr &s : body)
+      dump(*s);
+  }
+
+  void dump(const FunctionDef &def) {
+    std::string head = "Function " + def.name + "(";
+    for (size_t i = 0; i < def.params.size(); ++i)
+      head += (i ? ", " : "") + def.params[i].first;
+    line(head + ")", def.loc);
+    Indent in(indent);
+    dumpBody("Body", def.body, def.loc);
+  }
+
   void dump(const Stmt &stmt) {
     if (auto *assign = llvm::dyn_cast<AssignStmt>(&stmt)) {
       line("Assign " + assign->getName().str(), stmt.getLoc());
@@ -38,6 +55,36 @@ public:
       line("ExprStmt", stmt.getLoc());
       Indent in(indent);
       dump(exprStmt->getExpr());
+    } else if (auto *assign = llvm::dyn_cast<IndexAssignStmt>(&stmt)) {
+      line("IndexAssign " + assign->getName().str(), stmt.getLoc());
+      Indent in(indent);
+      dump(assign->getTarget());
+      dump(assign->getValue());
+    } else if (auto *loop = llvm::dyn_cast<WhileStmt>(&stmt)) {
+      line("While" +
+               (loop->getExpectedTrips()
+                    ? " expect " + std::to_string(loop->getExpectedTrips())
+                    : std::string()),
+           stmt.getLoc());
+      Indent in(indent);
+      dump(loop->getCondition());
+      dumpBody("Body", loop->getBody(), stmt.getLoc());
+    } else if (auto *branch = llvm::dyn_cast<IfStmt>(&stmt)) {
+      line("If", stmt.getLoc());
+      Indent in(indent);
+      for (const IfStmt::Clause &clause : branch->getClauses()) {
+        dump(*clause.condition);
+        dumpBody("Then", clause.body, clause.condition->getLoc());
+      }
+      if (branch->getElseLoc().isValid())
+        dumpBody("Else", branch->getElse(), branch->getElseLoc());
+    } else if (llvm::isa<BreakStmt>(&stmt)) {
+      line("Break", stmt.getLoc());
+    } else if (auto *ret = llvm::dyn_cast<ReturnStmt>(&stmt)) {
+      line("Return", stmt.getLoc());
+      Indent in(indent);
+      if (ret->getValue())
+        dump(*ret->getValue());
     }
   }
 
@@ -75,6 +122,15 @@ public:
     case Expr::Kind::Range:
       s << "Range";
       break;
+    case Expr::Kind::Index:
+      s << "Index";
+      break;
+    case Expr::Kind::End:
+      s << "End";
+      break;
+    case Expr::Kind::Colon:
+      s << "Colon";
+      break;
     }
     line(s.str(), expr.getLoc());
     Indent in(indent);
@@ -107,6 +163,11 @@ public:
       dump(llvm::cast<RangeExpr>(expr).getLo());
       dump(llvm::cast<RangeExpr>(expr).getHi());
       break;
+    case Expr::Kind::Index:
+      dump(llvm::cast<IndexExpr>(expr).getBase());
+      for (const ExprPtr &sub : llvm::cast<IndexExpr>(expr).getSubscripts())
+        dump(*sub);
+      break;
     default:
       break;
     }
@@ -136,4 +197,6 @@ void cmm::dumpAST(const Program &program, const llvm::SourceMgr &sourceMgr,
   ASTDumper dumper(sourceMgr, os);
   for (const StmtPtr &stmt : program.stmts)
     dumper.dump(*stmt);
+  for (const auto &def : program.functions)
+    dumper.dump(*def);
 }

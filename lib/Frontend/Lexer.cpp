@@ -2,6 +2,8 @@
 
 #include "cmm/Frontend/Lexer.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 #include <cctype>
 #include <charconv>
 
@@ -147,12 +149,18 @@ Token Lexer::next() {
     while (cur < bufferEnd && isIdentChar(*cur))
       ++cur;
     Token tok = make(TokenKind::Identifier, start, space);
-    if (tok.text == "for")
-      tok.kind = TokenKind::KwFor;
-    else if (tok.text == "in")
-      tok.kind = TokenKind::KwIn;
-    else if (tok.text == "end")
-      tok.kind = TokenKind::KwEnd;
+    tok.kind = llvm::StringSwitch<TokenKind>(tok.text)
+                   .Case("for", TokenKind::KwFor)
+                   .Case("in", TokenKind::KwIn)
+                   .Case("end", TokenKind::KwEnd)
+                   .Case("while", TokenKind::KwWhile)
+                   .Case("if", TokenKind::KwIf)
+                   .Case("elseif", TokenKind::KwElseif)
+                   .Case("else", TokenKind::KwElse)
+                   .Case("break", TokenKind::KwBreak)
+                   .Case("function", TokenKind::KwFunction)
+                   .Case("return", TokenKind::KwReturn)
+                   .Default(TokenKind::Identifier);
     return tok;
   }
   if (isDigit(c) || (c == '.' && cur < bufferEnd && isDigit(*cur))) {
@@ -191,21 +199,23 @@ Token Lexer::next() {
     return single(TokenKind::Caret);
   case ':':
     return single(TokenKind::Colon);
-  case '=': {
-    if (peekIs('=')) {
-      Token tok = single(TokenKind::Error);
-      tok.text = "'==' compares scalars only in other languages; use '.==' "
-                 "for an elementwise comparison";
-      return tok;
-    }
-    return single(TokenKind::Assign);
-  }
+  case '=':
+    return single(peekIs('=') ? TokenKind::EqEq : TokenKind::Assign);
+  case '<':
+    return single(peekIs('=') ? TokenKind::Le : TokenKind::Lt);
   case '>':
-  case '<': {
-    peekIs('=');
+    return single(peekIs('=') ? TokenKind::Ge : TokenKind::Gt);
+  case '!':
+    return single(peekIs('=') ? TokenKind::NotEq : TokenKind::Bang);
+  case '&':
+  case '|': {
+    if (peekIs(c))
+      return single(c == '&' ? TokenKind::AndAnd : TokenKind::OrOr);
     Token tok = single(TokenKind::Error);
-    tok.text = "comparisons are elementwise in cmm: use '.>', '.<', '.>=' "
-               "or '.<='";
+    tok.text = c == '&' ? "unknown operator '&': use '&&' (logical and of "
+                          "conditions) or '.*' (elementwise)"
+                        : "unknown operator '|': use '||' (logical or of "
+                          "conditions) or max(A, B) (elementwise)";
     return tok;
   }
   case '"': {
@@ -275,6 +285,20 @@ llvm::StringRef cmm::spell(TokenKind kind) {
     return "'in'";
   case TokenKind::KwEnd:
     return "'end'";
+  case TokenKind::KwWhile:
+    return "'while'";
+  case TokenKind::KwIf:
+    return "'if'";
+  case TokenKind::KwElseif:
+    return "'elseif'";
+  case TokenKind::KwElse:
+    return "'else'";
+  case TokenKind::KwBreak:
+    return "'break'";
+  case TokenKind::KwFunction:
+    return "'function'";
+  case TokenKind::KwReturn:
+    return "'return'";
   case TokenKind::LParen:
     return "'('";
   case TokenKind::RParen:
@@ -323,6 +347,24 @@ llvm::StringRef cmm::spell(TokenKind kind) {
     return "'.<='";
   case TokenKind::DotEq:
     return "'.=='";
+  case TokenKind::Lt:
+    return "'<'";
+  case TokenKind::Gt:
+    return "'>'";
+  case TokenKind::Le:
+    return "'<='";
+  case TokenKind::Ge:
+    return "'>='";
+  case TokenKind::EqEq:
+    return "'=='";
+  case TokenKind::NotEq:
+    return "'!='";
+  case TokenKind::Bang:
+    return "'!'";
+  case TokenKind::AndAnd:
+    return "'&&'";
+  case TokenKind::OrOr:
+    return "'||'";
   }
   return "token";
 }

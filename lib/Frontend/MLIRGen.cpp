@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cmm/Frontend/MLIRGen.h"
+#include "MLIRGenImpl.h"
 
 #include "cmm/Dialect/Cmm/CmmDialect.h"
 #include "cmm/Dialect/Cmm/RuntimeMapping.h"
@@ -35,133 +35,12 @@
 #include <optional>
 
 using namespace cmm;
-using llvm::SMLoc;
-using mlir::Value;
-
-namespace {
-
-/// What a `.cmm` expression evaluates to while tracing.
-struct TraceValue {
-  Value matrix;       // set for a matrix
-  double scalar = 0;  // the value of a compile-time scalar otherwise
-
-  static TraceValue ofScalar(double v) { return {Value(), v}; }
-  static TraceValue ofMatrix(Value v) { return {v, 0}; }
-  bool isScalar() const { return !matrix; }
-};
-
-using MaybeValue = std::optional<TraceValue>;
-
-/// Largest trip count of one loop, and total iterations traced.
-constexpr int64_t kMaxLoopIterations = 10'000'000;
-/// Largest number of ops in the traced program.
-constexpr size_t kMaxTracedOps = 2'000'000;
-/// Largest matrix dimension and element count.
-constexpr int64_t kMaxDim = int64_t(1) << 31;
-constexpr int64_t kMaxElements = int64_t(1) << 40;
-
-class MLIRGenImpl {
-public:
-  MLIRGenImpl(mlir::MLIRContext &ctx, llvm::SourceMgr &sm,
-              const MLIRGenOptions &options)
-      : builder(&ctx), sm(sm), options(options) {}
-
-  mlir::OwningOpRef<mlir::ModuleOp> gen(const Program &program);
-
-private:
-  // Statements.
-  bool genStmt(const Stmt &stmt);
-  bool genAssign(const AssignStmt &stmt);
-  bool genFor(const ForStmt &stmt);
-  bool genExprStmt(const ExprStmt &stmt);
-  bool genPrint(const CallExpr &call);
-  bool genSave(const CallExpr &call);
-
-  // Expressions.
-  MaybeValue eval(const Expr &expr);
-  MaybeValue evalBinary(const BinaryExpr &expr);
-  MaybeValue evalCall(const CallExpr &call);
-  MaybeValue evalMatrixLiteral(const MatrixExpr &expr);
-  MaybeValue evalRange(const RangeExpr &expr);
-  MaybeValue foldScalarBinary(TokenKind op, double a, double b);
-  MaybeValue broadcastOp(TokenKind op, SMLoc loc, TraceValue lhs,
-                         TraceValue rhs);
-
-  // Helpers.
-  mlir::Location loc(SMLoc l);
-  std::nullopt_t error(SMLoc l, const llvm::Twine &msg);
-  Value asMatrix(TraceValue v, SMLoc l);
-  std::optional<int64_t> toInteger(const Expr &e, llvm::StringRef what);
-  std::optional<int64_t> toDimension(const Expr &e, llvm::StringRef what);
-  std::optional<double> toScalar(const Expr &e, llvm::StringRef what);
-  std::optional<Value> toMatrix(const Expr &e);
-  std::optional<std::string> toPath(const Expr &e, llvm::StringRef fn);
-  static std::string normalizedPath(llvm::StringRef path);
-  std::optional<Value> savedEarlier(llvm::StringRef path);
-  bool checkArgCount(const CallExpr &call, size_t lo, size_t hi);
-  bool checkSize(SMLoc l, int64_t rows, int64_t cols);
-  std::optional<mlir::RankedTensorType> toShape(const CallExpr &call,
-                                                size_t first);
-  int64_t callId(SMLoc l);
-  mlir::RankedTensorType matrixType(int64_t rows, int64_t cols) {
-    return getMatrixType(builder.getContext(), rows, cols);
-  }
-
-  mlir::OpBuilder builder;
-  llvm::SourceMgr &sm;
-  const MLIRGenOptions &options;
-  std::string filename;
-  llvm::StringMap<TraceValue> env;
-  std::set<std::string> definesUsed;
-  std::vector<int64_t> loopIterations; // of the enclosing loops
-  /// The enclosing loops being traced, outermost first: the 'for' and its
-  /// variable (an error inside names the iteration it happened in).
-  std::vector<std::pair<SMLoc, llvm::StringRef>> activeLoops;
-  int64_t totalIterations = 0;
-  size_t saveCount = 0;
-  /// The matrices saved so far, in program order, with the saved path
-  /// (lexically normalised): a later `load` of the same file reads back
-  /// what the save wrote, and every format round-trips exactly, so the
-  /// load is the saved value itself (docs/language.md §9).
-  /// Keyed by path; the number orders the saves (the latest wins).
-  llvm::StringMap<std::pair<size_t, Value>> savedFiles;
-  mlir::Block *body = nullptr;
-  // Ops counted so far and the last one counted: ops are only appended to
-  // `body`, and Block::getOperations().size() walks the whole list, so the
-  // count is kept incrementally (the check after each statement stays O(1)
-  // amortized instead of quadratic in the traced program).
-  size_t tracedOps = 0;
-  mlir::Operation *lastCountedOp = nullptr;
-  bool failed = false;
-
-  size_t countTracedOps() {
-    auto it = lastCountedOp ? std::next(lastCountedOp->getIterator())
-                            : body->begin();
-    for (; it != body->end(); ++it) {
-      ++tracedOps;
-      lastCountedOp = &*it;
-    }
-    return tracedOps;
-  }
-};
-
-} // namespace
-
-static int64_t rows(Value v) {
-  return mlir::cast<mlir::RankedTensorType>(v.getType()).getDimSize(0);
-}
-static int64_t cols(Value v) {
-  return mlir::cast<mlir::RankedTensorType>(v.getType()).getDimSize(1);
-}
-static std::string shapeOf(Value v) {
-  return std::to_string(rows(v)) + "x" + std::to_string(cols(v));
-}
-static std::string num(double v) { return cmmrt::formatNumber(v); }
+using namespace cmm::mlirgen;
 
 /// `v` with as many digits as it takes to read back exactly: where a value
 /// is refused for not being an integer, 6 digits would print 0.9999999999999999
 /// as "1".
-static std::string exactNum(double v) {
+std::string mlirgen::exactNum(double v) {
   if (!std::isfinite(v))
     return num(v); // NaN, Inf, -Inf as print writes them
   char buf[40];
@@ -175,7 +54,7 @@ static std::string exactNum(double v) {
 
 /// The label of `print(expr)`: the expression's source text on one line, with
 /// comments and `...` continuations dropped and white space runs collapsed.
-static std::string printLabel(llvm::StringRef text) {
+std::string mlirgen::printLabel(llvm::StringRef text) {
   std::string label;
   bool inString = false, pendingSpace = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -208,12 +87,22 @@ mlir::Location MLIRGenImpl::loc(SMLoc l) {
 std::nullopt_t MLIRGenImpl::error(SMLoc l, const llvm::Twine &msg) {
   if (!failed) {
     printSourceMessage(sm, l, llvm::SourceMgr::DK_Error, msg);
-    // Loops are unrolled: say which iteration failed, innermost loop first.
-    for (size_t d = activeLoops.size(); d-- > 0;)
-      printSourceMessage(sm, activeLoops[d].first, llvm::SourceMgr::DK_Note,
-                         "in the iteration with " + activeLoops[d].second +
-                             " = " + llvm::Twine(loopIterations[d]) +
-                             " of this loop");
+    // Loops are unrolled and calls traced: say which iteration and which
+    // call failed, innermost first.
+    for (size_t d = frames.size(); d-- > 0;) {
+      const Frame &f = frames[d];
+      llvm::Twine iteration(loopIterations[d]);
+      if (f.kind == Frame::For)
+        printSourceMessage(sm, f.loc, llvm::SourceMgr::DK_Note,
+                           "in the iteration with " + f.name + " = " +
+                               iteration + " of this loop");
+      else if (f.kind == Frame::While)
+        printSourceMessage(sm, f.loc, llvm::SourceMgr::DK_Note,
+                           "in iteration " + iteration + " of this loop");
+      else
+        printSourceMessage(sm, f.loc, llvm::SourceMgr::DK_Note,
+                           "in this call of '" + f.name + "'");
+    }
   }
   failed = true;
   return std::nullopt;
@@ -242,9 +131,10 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::gen(const Program &program) {
   body = func.addEntryBlock();
   builder.setInsertionPointToEnd(body);
 
-  for (const StmtPtr &stmt : program.stmts)
-    if (!genStmt(*stmt))
-      return nullptr;
+  if (!registerFunctions(program))
+    return nullptr;
+  if (genBlock(program.stmts) != Flow::Next)
+    return nullptr; // the parser allows no 'break' or 'return' out here
   mlir::func::ReturnOp::create(builder, fileLoc);
 
   for (const auto &[name, value] : options.defines)
@@ -255,22 +145,50 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::gen(const Program &program) {
   return module;
 }
 
-bool MLIRGenImpl::genStmt(const Stmt &stmt) {
-  bool ok = false;
-  if (auto *assign = llvm::dyn_cast<AssignStmt>(&stmt))
-    ok = genAssign(*assign);
-  else if (auto *loop = llvm::dyn_cast<ForStmt>(&stmt))
-    ok = genFor(*loop);
-  else if (auto *exprStmt = llvm::dyn_cast<ExprStmt>(&stmt))
-    ok = genExprStmt(*exprStmt);
-  if (ok && countTracedOps() > kMaxTracedOps) {
+Flow MLIRGenImpl::genBlock(const std::vector<StmtPtr> &stmts) {
+  for (const StmtPtr &stmt : stmts)
+    if (Flow flow = genStmt(*stmt); flow != Flow::Next)
+      return flow;
+  return Flow::Next;
+}
+
+Flow MLIRGenImpl::genStmt(const Stmt &stmt) {
+  Flow flow = Flow::Failed;
+  auto done = [](bool ok) { return ok ? Flow::Next : Flow::Failed; };
+  switch (stmt.getKind()) {
+  case Stmt::Kind::Assign:
+    flow = done(genAssign(llvm::cast<AssignStmt>(stmt)));
+    break;
+  case Stmt::Kind::IndexAssign:
+    flow = done(genIndexAssign(llvm::cast<IndexAssignStmt>(stmt)));
+    break;
+  case Stmt::Kind::For:
+    flow = genFor(llvm::cast<ForStmt>(stmt));
+    break;
+  case Stmt::Kind::While:
+    flow = genWhile(llvm::cast<WhileStmt>(stmt));
+    break;
+  case Stmt::Kind::If:
+    flow = genIf(llvm::cast<IfStmt>(stmt));
+    break;
+  case Stmt::Kind::Break:
+    flow = Flow::Break;
+    break;
+  case Stmt::Kind::Return:
+    flow = genReturn(llvm::cast<ReturnStmt>(stmt));
+    break;
+  case Stmt::Kind::Expr:
+    flow = done(genExprStmt(llvm::cast<ExprStmt>(stmt)));
+    break;
+  }
+  if (flow != Flow::Failed && countTracedOps() > kMaxTracedOps) {
     error(stmt.getLoc(), "the traced program has more than " +
                              llvm::Twine(kMaxTracedOps) +
                              " operations (loops are unrolled at compile "
                              "time)");
-    return false;
+    return Flow::Failed;
   }
-  return ok && !failed;
+  return failed ? Flow::Failed : flow;
 }
 
 bool MLIRGenImpl::genAssign(const AssignStmt &stmt) {
@@ -294,57 +212,16 @@ bool MLIRGenImpl::genAssign(const AssignStmt &stmt) {
   return true;
 }
 
-bool MLIRGenImpl::genFor(const ForStmt &stmt) {
-  auto *range = llvm::dyn_cast<RangeExpr>(&stmt.getRange());
-  if (!range) {
-    error(stmt.getRange().getLoc(),
-          "a 'for' loop needs a range 'a:b' with compile-time bounds");
-    return false;
-  }
-  std::optional<int64_t> lo = toInteger(range->getLo(), "loop start");
-  if (!lo)
-    return false;
-  std::optional<int64_t> hi = toInteger(range->getHi(), "loop end");
-  if (!hi)
-    return false;
-  int64_t trips = *hi >= *lo ? *hi - *lo + 1 : 0;
-  totalIterations += trips;
-  if (trips > kMaxLoopIterations || totalIterations > kMaxLoopIterations) {
-    error(range->getLoc(), "the loops trace more than " +
-                               llvm::Twine(kMaxLoopIterations) +
-                               " iterations (loops are unrolled at compile "
-                               "time)");
-    return false;
-  }
-
-  std::string var = stmt.getVar().str();
-  std::optional<TraceValue> shadowed;
-  if (auto it = env.find(var); it != env.end())
-    shadowed = it->second;
-  for (int64_t i = *lo; i <= *hi; ++i) {
-    env[var] = TraceValue::ofScalar(static_cast<double>(i));
-    loopIterations.push_back(i);
-    activeLoops.push_back({stmt.getLoc(), stmt.getVar()});
-    for (const StmtPtr &s : stmt.getBody())
-      if (!genStmt(*s))
-        return false; // tracing stops at the first error
-    activeLoops.pop_back();
-    loopIterations.pop_back();
-  }
-  // The loop variable is local to the loop.
-  if (shadowed)
-    env[var] = *shadowed;
-  else
-    env.erase(var);
-  return true;
-}
-
 bool MLIRGenImpl::genExprStmt(const ExprStmt &stmt) {
   if (auto *call = llvm::dyn_cast<CallExpr>(&stmt.getExpr())) {
     if (call->getCallee() == "print")
       return genPrint(*call);
+    if (call->getCallee() == "display")
+      return genDisplay(*call);
     if (call->getCallee() == "save")
       return genSave(*call);
+    if (auto it = functions.find(call->getCallee()); it != functions.end())
+      return callFunction(*call, *it->second, /*asStatement=*/true).has_value();
   }
   // Any other expression is traced for its errors; its value is unused.
   return eval(stmt.getExpr()).has_value();
@@ -363,7 +240,38 @@ bool MLIRGenImpl::genPrint(const CallExpr &call) {
                           builder.getStringAttr(label),
                           builder.getF64FloatAttr(value->scalar));
   else
-    PrintOp::create(builder, loc(call.getLoc()), value->matrix, label);
+    PrintOp::create(builder, loc(call.getLoc()), value->matrix, label,
+                    /*rows=*/false);
+  return true;
+}
+
+bool MLIRGenImpl::genDisplay(const CallExpr &call) {
+  if (!checkArgCount(call, 1, 1))
+    return false;
+  const Expr &arg = *call.getArgs()[0];
+  MaybeValue value = eval(arg);
+  if (!value)
+    return false;
+  std::string label = printLabel(arg.getText());
+  if (value->isScalar()) {
+    // A compile-time scalar's summary line is all there is to show.
+    PrintScalarOp::create(builder, loc(call.getLoc()),
+                          builder.getStringAttr(label),
+                          builder.getF64FloatAttr(value->scalar));
+    return true;
+  }
+  int64_t elements = rows(value->matrix) * cols(value->matrix);
+  if (elements > kMaxDisplayElements) {
+    error(call.getLoc(), "display shows at most " +
+                             llvm::Twine(kMaxDisplayElements) +
+                             " elements, the " + shapeOf(value->matrix) +
+                             " matrix has " + llvm::Twine(elements) +
+                             "; use print for a summary or save to write "
+                             "it to a file");
+    return false;
+  }
+  PrintOp::create(builder, loc(call.getLoc()), value->matrix, label,
+                  /*rows=*/true);
   return true;
 }
 
@@ -434,6 +342,8 @@ MaybeValue MLIRGenImpl::eval(const Expr &expr) {
     return evalCall(llvm::cast<CallExpr>(expr));
   case Expr::Kind::Unary: {
     auto &unary = llvm::cast<UnaryExpr>(expr);
+    if (unary.getOp() == TokenKind::Bang)
+      return evalNot(unary);
     MaybeValue operand = eval(unary.getOperand());
     if (!operand || unary.getOp() == TokenKind::Plus)
       return operand;
@@ -456,6 +366,14 @@ MaybeValue MLIRGenImpl::eval(const Expr &expr) {
     return evalMatrixLiteral(llvm::cast<MatrixExpr>(expr));
   case Expr::Kind::Range:
     return evalRange(llvm::cast<RangeExpr>(expr));
+  case Expr::Kind::Index:
+    return evalIndex(llvm::cast<IndexExpr>(expr));
+  case Expr::Kind::End:
+    if (endSizes.empty()) // the parser makes `end` only inside brackets
+      return error(expr.getLoc(), "'end' outside the brackets of an index");
+    return TraceValue::ofScalar(static_cast<double>(endSizes.back()));
+  case Expr::Kind::Colon:
+    return error(expr.getLoc(), "':' alone is only a subscript (A[:, j])");
   }
   return std::nullopt;
 }
@@ -550,6 +468,20 @@ MaybeValue MLIRGenImpl::broadcastOp(TokenKind op, SMLoc l, TraceValue lhs,
 }
 
 MaybeValue MLIRGenImpl::evalBinary(const BinaryExpr &expr) {
+  switch (expr.getOp()) {
+  case TokenKind::AndAnd:
+  case TokenKind::OrOr:
+    return evalLogic(expr);
+  case TokenKind::Lt:
+  case TokenKind::Gt:
+  case TokenKind::Le:
+  case TokenKind::Ge:
+  case TokenKind::EqEq:
+  case TokenKind::NotEq:
+    return evalScalarComparison(expr);
+  default:
+    break;
+  }
   MaybeValue lhs = eval(expr.getLhs());
   if (!lhs)
     return std::nullopt;
@@ -655,14 +587,29 @@ MaybeValue MLIRGenImpl::evalBinary(const BinaryExpr &expr) {
 
 MaybeValue MLIRGenImpl::evalMatrixLiteral(const MatrixExpr &expr) {
   const auto &rowsAst = expr.getRows();
-  size_t width = rowsAst.front().size();
-  std::vector<double> values;
+  std::vector<std::vector<TraceValue>> elements;
+  bool blocks = false;
   for (size_t r = 0; r < rowsAst.size(); ++r) {
     if (rowsAst[r].empty())
       return error(expr.getLoc(), rowsAst.size() == 1
                                       ? llvm::Twine("empty matrix literal")
                                       : "row " + llvm::Twine(r + 1) +
                                             " of the matrix literal is empty");
+    elements.emplace_back();
+    for (const ExprPtr &e : rowsAst[r]) {
+      MaybeValue v = eval(*e);
+      if (!v)
+        return std::nullopt;
+      blocks |= !v->isScalar();
+      elements.back().push_back(*v);
+    }
+  }
+  // Matrices among the elements make it a block matrix `[A B; C D]`.
+  if (blocks)
+    return evalBlockLiteral(expr, std::move(elements));
+  size_t width = rowsAst.front().size();
+  std::vector<double> values;
+  for (size_t r = 0; r < rowsAst.size(); ++r) {
     if (rowsAst[r].size() != width)
       return error(rowsAst[r].front()->getRange().Start, // the row's start
                    "row " + llvm::Twine(r + 1) + " of the matrix literal has " +
@@ -670,12 +617,8 @@ MaybeValue MLIRGenImpl::evalMatrixLiteral(const MatrixExpr &expr) {
                        (rowsAst[r].size() == 1 ? " element" : " elements") +
                        ", row 1 has " +
                        llvm::Twine(width));
-    for (const ExprPtr &e : rowsAst[r]) {
-      std::optional<double> v = toScalar(*e, "a matrix literal element");
-      if (!v)
-        return std::nullopt;
-      values.push_back(*v);
-    }
+    for (const TraceValue &v : elements[r])
+      values.push_back(v.scalar);
   }
   auto type = matrixType(rowsAst.size(), width);
   return TraceValue::ofMatrix(ConstantOp::create(
@@ -700,341 +643,6 @@ MaybeValue MLIRGenImpl::evalRange(const RangeExpr &expr) {
       RangeOp::create(builder, loc(expr.getLoc()), matrixType(1, *hi - *lo + 1),
                       builder.getI64IntegerAttr(*lo),
                       builder.getI64IntegerAttr(*hi)));
-}
-
-//===----------------------------------------------------------------------===//
-// Built-in functions
-//===----------------------------------------------------------------------===//
-
-bool MLIRGenImpl::checkArgCount(const CallExpr &call, size_t lo, size_t hi) {
-  size_t n = call.getArgs().size();
-  if (n >= lo && n <= hi)
-    return true;
-  std::string expected = lo == hi ? std::to_string(lo)
-                         : hi == lo + 1
-                             ? std::to_string(lo) + " or " + std::to_string(hi)
-                             : std::to_string(lo) + " to " + std::to_string(hi);
-  error(call.getLoc(), "'" + call.getCallee() + "' takes " + expected +
-                           " argument" + (hi == 1 ? "" : "s") + ", got " +
-                           llvm::Twine(n));
-  return false;
-}
-
-/// The matrix type of a constructor's (rows, cols) arguments at `first`.
-std::optional<mlir::RankedTensorType>
-MLIRGenImpl::toShape(const CallExpr &call, size_t first) {
-  const auto &args = call.getArgs();
-  auto m = toDimension(*args[first], "the row count");
-  if (!m)
-    return std::nullopt;
-  auto n = toDimension(*args[first + 1], "the column count");
-  if (!n || !checkSize(call.getLoc(), *m, *n))
-    return std::nullopt;
-  return matrixType(*m, *n);
-}
-
-bool MLIRGenImpl::checkSize(SMLoc l, int64_t r, int64_t c) {
-  if (r < 1 || c < 1) {
-    error(l, "matrix dimensions must be at least 1, got " + llvm::Twine(r) +
-                 "x" + llvm::Twine(c));
-    return false;
-  }
-  if (r >= kMaxDim || c >= kMaxDim || r * c > kMaxElements) {
-    error(l, "matrix " + llvm::Twine(r) + "x" + llvm::Twine(c) +
-                 " is too large");
-    return false;
-  }
-  return true;
-}
-
-std::optional<double> MLIRGenImpl::toScalar(const Expr &e,
-                                            llvm::StringRef what) {
-  MaybeValue v = eval(e);
-  if (!v)
-    return std::nullopt;
-  if (!v->isScalar())
-    return error(e.getLoc(), llvm::Twine(what) +
-                                 " must be a compile-time number, got a " +
-                                 shapeOf(v->matrix) + " matrix");
-  return v->scalar;
-}
-
-std::optional<int64_t> MLIRGenImpl::toInteger(const Expr &e,
-                                              llvm::StringRef what) {
-  MaybeValue v = eval(e);
-  if (!v)
-    return std::nullopt;
-  if (!v->isScalar())
-    return error(e.getLoc(), llvm::Twine(what) +
-                                 " must be a compile-time integer, got a " +
-                                 shapeOf(v->matrix) +
-                                 " matrix (a 1x1 matrix is not a compile-time "
-                                 "scalar)");
-  double d = v->scalar;
-  if (!std::isfinite(d) || d != std::floor(d))
-    return error(e.getLoc(), llvm::Twine(what) + " must be an integer, got " +
-                                 exactNum(d));
-  if (std::fabs(d) > 9.0e15)
-    return error(e.getLoc(), llvm::Twine(what) + " " + num(d) +
-                                 " is out of range");
-  return static_cast<int64_t>(d);
-}
-
-std::optional<int64_t> MLIRGenImpl::toDimension(const Expr &e,
-                                                llvm::StringRef what) {
-  std::optional<int64_t> d = toInteger(e, what);
-  if (d && *d < 1)
-    return error(e.getLoc(), llvm::Twine(what) + " must be at least 1, got " +
-                                 llvm::Twine(*d));
-  return d;
-}
-
-std::optional<Value> MLIRGenImpl::toMatrix(const Expr &e) {
-  MaybeValue v = eval(e);
-  if (!v)
-    return std::nullopt;
-  return asMatrix(*v, e.getLoc());
-}
-
-std::optional<std::string> MLIRGenImpl::toPath(const Expr &e,
-                                               llvm::StringRef fn) {
-  auto *str = llvm::dyn_cast<StringExpr>(&e);
-  if (!str)
-    return error(e.getLoc(), "the file name of '" + fn +
-                                 "' must be a string literal");
-  std::string path = str->getValue().str();
-  if (cmmrt::formatFromPath(path) == cmmrt::MatrixFormat::Unknown)
-    return error(e.getLoc(), "unsupported matrix file format '" + path +
-                                 "' (expected .npy, .mtx or .csv)");
-  return path;
-}
-
-/// Identifies one traced occurrence of a random constructor: its source
-/// position and the iteration numbers of the enclosing loops.
-int64_t MLIRGenImpl::callId(SMLoc l) {
-  auto [line, col] = sm.getLineAndColumn(l);
-  uint64_t h = cmmrt::mix64((uint64_t(line) << 32) | col);
-  for (int64_t it : loopIterations)
-    h = cmmrt::mix64(h ^ static_cast<uint64_t>(it));
-  // Keep it positive so it prints as written.
-  return static_cast<int64_t>(h >> 1);
-}
-
-static std::optional<UnaryFn> unaryFnFor(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<UnaryFn>>(name)
-      .Case("sqrt", UnaryFn::Sqrt)
-      .Case("exp", UnaryFn::Exp)
-      .Case("log", UnaryFn::Log)
-      .Case("abs", UnaryFn::Abs)
-      .Case("sin", UnaryFn::Sin)
-      .Case("cos", UnaryFn::Cos)
-      .Case("tanh", UnaryFn::Tanh)
-      .Case("floor", UnaryFn::Floor)
-      .Case("round", UnaryFn::Round)
-      .Default(std::nullopt);
-}
-
-static std::optional<ReduceKind> reduceKindFor(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<ReduceKind>>(name)
-      .Case("sum", ReduceKind::Sum)
-      .Case("maximum", ReduceKind::Max)
-      .Case("minimum", ReduceKind::Min)
-      .Case("mean", ReduceKind::Mean)
-      .Default(std::nullopt);
-}
-
-MaybeValue MLIRGenImpl::evalCall(const CallExpr &call) {
-  llvm::StringRef name = call.getCallee();
-  const auto &args = call.getArgs();
-  mlir::Location l = loc(call.getLoc());
-
-  if (name == "rand" || name == "randn") {
-    if (!checkArgCount(call, 2, 3))
-      return std::nullopt;
-    auto type = toShape(call, 0);
-    if (!type)
-      return std::nullopt;
-    int64_t seed = kDefaultSeed;
-    if (args.size() == 3) {
-      auto s = toInteger(*args[2], "the seed");
-      if (!s)
-        return std::nullopt;
-      seed = *s;
-    }
-    Distribution dist = name == "rand" ? Distribution::Uniform
-                                       : Distribution::Normal;
-    return TraceValue::ofMatrix(
-        RandOp::create(builder, l, *type, dist, seed, callId(call.getLoc())));
-  }
-  if (name == "zeros" || name == "ones") {
-    if (!checkArgCount(call, 2, 2))
-      return std::nullopt;
-    auto type = toShape(call, 0);
-    if (!type)
-      return std::nullopt;
-    return TraceValue::ofMatrix(
-        FillOp::create(builder, l, *type,
-                       builder.getF64FloatAttr(name == "ones" ? 1.0 : 0.0)));
-  }
-  if (name == "fill") {
-    if (!checkArgCount(call, 3, 3))
-      return std::nullopt;
-    auto v = toScalar(*args[0], "the fill value");
-    if (!v)
-      return std::nullopt;
-    auto type = toShape(call, 1);
-    if (!type)
-      return std::nullopt;
-    return TraceValue::ofMatrix(
-        FillOp::create(builder, l, *type, builder.getF64FloatAttr(*v)));
-  }
-  if (name == "eye") {
-    if (!checkArgCount(call, 1, 1))
-      return std::nullopt;
-    auto n = toDimension(*args[0], "the size");
-    if (!n || !checkSize(call.getLoc(), *n, *n))
-      return std::nullopt;
-    return TraceValue::ofMatrix(EyeOp::create(builder, l, matrixType(*n, *n)));
-  }
-  if (name == "load") {
-    if (!checkArgCount(call, 1, 1))
-      return std::nullopt;
-    auto path = toPath(*args[0], "load");
-    if (!path)
-      return std::nullopt;
-    if (std::optional<Value> saved = savedEarlier(*path))
-      return TraceValue::ofMatrix(*saved);
-    cmmrt::MatrixShape shape;
-    std::string message;
-    if (!cmmrt::readMatrixShape(*path, shape, message))
-      return error(args[0]->getLoc(), message);
-    if (!checkSize(call.getLoc(), shape.rows, shape.cols))
-      return std::nullopt;
-    return TraceValue::ofMatrix(LoadOp::create(
-        builder, l, matrixType(shape.rows, shape.cols), *path));
-  }
-  if (name == "transpose") {
-    if (!checkArgCount(call, 1, 1))
-      return std::nullopt;
-    MaybeValue v = eval(*args[0]);
-    if (!v || v->isScalar())
-      return v;
-    Value m = v->matrix;
-    return TraceValue::ofMatrix(
-        TransposeOp::create(builder, l, matrixType(cols(m), rows(m)), m));
-  }
-  if (auto kind = reduceKindFor(name)) {
-    if (!checkArgCount(call, 1, 2))
-      return std::nullopt;
-    auto m = toMatrix(*args[0]);
-    if (!m)
-      return std::nullopt;
-    mlir::IntegerAttr dim;
-    int64_t r = 1, c = 1;
-    if (args.size() == 2) {
-      auto d = toInteger(*args[1], "the dimension");
-      if (!d)
-        return std::nullopt;
-      if (*d != 1 && *d != 2)
-        return error(args[1]->getLoc(),
-                     "the dimension must be 1 or 2, got " + llvm::Twine(*d));
-      dim = builder.getI64IntegerAttr(*d);
-      if (*d == 1)
-        c = cols(*m);
-      else
-        r = rows(*m);
-    }
-    return TraceValue::ofMatrix(
-        ReduceOp::create(builder, l, matrixType(r, c), *kind, *m, dim));
-  }
-  if (name == "norm") {
-    if (!checkArgCount(call, 1, 1))
-      return std::nullopt;
-    auto m = toMatrix(*args[0]);
-    if (!m)
-      return std::nullopt;
-    return TraceValue::ofMatrix(NormOp::create(builder, l, matrixType(1, 1), *m));
-  }
-  if (auto fn = unaryFnFor(name)) {
-    if (!checkArgCount(call, 1, 1))
-      return std::nullopt;
-    MaybeValue v = eval(*args[0]);
-    if (!v)
-      return std::nullopt;
-    if (v->isScalar())
-      return TraceValue::ofScalar(
-          cmmrt::applyMap(toRuntime(*fn), v->scalar));
-    return TraceValue::ofMatrix(MapOp::create(builder, l, *fn, v->matrix));
-  }
-  if (name == "max" || name == "min" || name == "mod") {
-    if (!checkArgCount(call, 2, 2))
-      return std::nullopt;
-    MaybeValue a = eval(*args[0]);
-    if (!a)
-      return std::nullopt;
-    MaybeValue b = eval(*args[1]);
-    if (!b)
-      return std::nullopt;
-    if (a->isScalar() && b->isScalar()) {
-      cmmrt::BinaryFn fn = name == "mod"   ? cmmrt::BinaryFn::Mod
-                           : name == "max" ? cmmrt::BinaryFn::Max
-                                           : cmmrt::BinaryFn::Min;
-      return TraceValue::ofScalar(cmmrt::applyBinary(fn, a->scalar, b->scalar));
-    }
-    Value x = asMatrix(*a, args[0]->getLoc());
-    Value y = asMatrix(*b, args[1]->getLoc());
-    auto shape = broadcastShape(
-        mlir::cast<mlir::RankedTensorType>(x.getType()).getShape(),
-        mlir::cast<mlir::RankedTensorType>(y.getType()).getShape());
-    if (mlir::failed(shape))
-      return error(call.getLoc(), "shapes " + shapeOf(x) + " and " +
-                                      shapeOf(y) + " do not broadcast in '" +
-                                      name + "'");
-    auto type = matrixType(shape->first, shape->second);
-    Value result;
-    if (name == "max")
-      result = MaxOp::create(builder, l, type, x, y);
-    else if (name == "min")
-      result = MinOp::create(builder, l, type, x, y);
-    else
-      result = ModOp::create(builder, l, type, x, y);
-    return TraceValue::ofMatrix(result);
-  }
-  if (name == "size") {
-    if (!checkArgCount(call, 2, 2))
-      return std::nullopt;
-    MaybeValue v = eval(*args[0]);
-    if (!v)
-      return std::nullopt;
-    auto d = toInteger(*args[1], "the dimension");
-    if (!d)
-      return std::nullopt;
-    if (*d != 1 && *d != 2)
-      return error(args[1]->getLoc(),
-                   "the dimension must be 1 or 2, got " + llvm::Twine(*d));
-    if (v->isScalar())
-      return TraceValue::ofScalar(1);
-    return TraceValue::ofScalar(*d == 1 ? rows(v->matrix) : cols(v->matrix));
-  }
-  if (name == "inv") {
-    if (!checkArgCount(call, 1, 1))
-      return std::nullopt;
-    MaybeValue v = eval(*args[0]);
-    if (!v)
-      return std::nullopt;
-    if (v->isScalar())
-      return TraceValue::ofScalar(1.0 / v->scalar);
-    if (rows(v->matrix) != cols(v->matrix))
-      return error(call.getLoc(), "inv needs a square matrix, got " +
-                                      shapeOf(v->matrix));
-    return TraceValue::ofMatrix(InvOp::create(builder, l, v->matrix));
-  }
-  if (name == "print" || name == "save")
-    return error(call.getLoc(), "'" + name +
-                                    "' is a statement and has no value");
-  if (env.count(name))
-    return error(call.getLoc(), "'" + name + "' is a variable, not a function");
-  return error(call.getLoc(), "unknown function '" + name + "'");
 }
 
 //===----------------------------------------------------------------------===//

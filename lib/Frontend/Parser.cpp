@@ -1,16 +1,25 @@
 //===- Parser.cpp - Recursive-descent parser for .cmm -----------*- C++ -*-===//
 //
 // Grammar (lowest precedence first), see docs/language.md:
-//   expr     := cmp [':' cmp]
-//   cmp      := add {('.>'|'.<'|'.>='|'.<='|'.==') add}
+//   expr     := or [':' or]
+//   or       := and {'||' and}
+//   and      := cmp {'&&' cmp}
+//   cmp      := add {('<'|'>'|'<='|'>='|'=='|'!='|'.>'|'.<'|'.>='|'.<='|'.==')
+//                    add}
 //   add      := mul {('+'|'-'|'.+'|'.-') mul}
 //   mul      := unary {('*'|'/'|'.*'|'./'|'\') unary}
-//   unary    := ('-'|'+') unary | power
+//   unary    := ('-'|'+'|'!') unary | power
 //   power    := postfix [('^'|'.^') powarg]        (right-associative)
 //   powarg   := ('-'|'+') powarg | power
-//   postfix  := primary {'''}
+//   postfix  := primary {''' | '[' sub [',' sub] ']'}
+//   sub      := ':' | expr                          (`end` is a size here)
 //   primary  := number | name | name '(' args ')' | string | '(' expr ')'
-//             | '[' row {';' row} ']'
+//             | '[' row {';' row} ']' | 'end'
+//   stmt     := name '=' expr | postfix '=' expr | expr | 'break'
+//             | 'for' name 'in' expr block 'end' | 'while' expr block 'end'
+//             | 'if' expr block {'elseif' expr block} ['else' block] 'end'
+//             | 'return' [expr]
+//   function := 'function' name '(' [name {',' name}] ')' block 'end'
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,36 +106,68 @@ std::optional<Program> Parser::parseProgram() {
   Program program;
   program.filename =
       sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier().str();
-  if (!parseBlock(program.stmts, /*loop=*/std::nullopt))
+  if (!parseBlock(program.stmts, {TokenKind::Eof, tok.loc}))
     return std::nullopt;
+  program.functions = std::move(functions);
   return program;
 }
 
-bool Parser::parseBlock(std::vector<StmtPtr> &stmts,
-                        std::optional<SMLoc> loop) {
-  const bool inLoop = loop.has_value();
+/// The construct a keyword opens, as errors name it ("the 'while' loop").
+static std::string openerName(TokenKind kind) {
+  switch (kind) {
+  case TokenKind::KwFor:
+    return "the 'for' loop";
+  case TokenKind::KwWhile:
+    return "the 'while' loop";
+  case TokenKind::KwIf:
+    return "the 'if'";
+  case TokenKind::KwFunction:
+    return "the function";
+  default:
+    return "the block";
+  }
+}
+
+bool Parser::parseBlock(std::vector<StmtPtr> &stmts, Opener opener) {
+  const bool topLevel = opener.kind == TokenKind::Eof;
+  const bool inIf = opener.kind == TokenKind::KwIf;
+  auto endsBlock = [&] {
+    return (!topLevel && tok.is(TokenKind::KwEnd)) ||
+           (inIf && (tok.is(TokenKind::KwElseif) || tok.is(TokenKind::KwElse)));
+  };
   for (;;) {
     while (tok.is(TokenKind::Newline) || tok.is(TokenKind::Semicolon))
       consume();
     if (tok.is(TokenKind::Eof)) {
-      if (inLoop)
-        return error(tok.loc,
-                     "expected 'end' to close the 'for' loop at line " +
-                         llvm::Twine(sourceMgr.getLineAndColumn(*loop).first) +
-                         ", got end of file");
+      if (!topLevel)
+        return error(
+            tok.loc,
+            "expected 'end' to close " + openerName(opener.kind) + " at line " +
+                llvm::Twine(sourceMgr.getLineAndColumn(opener.loc).first) +
+                ", got end of file");
       return true;
     }
-    if (tok.is(TokenKind::KwEnd)) {
-      if (inLoop)
-        return true;
-      return error(tok.loc, "'end' without a matching 'for'");
+    if (endsBlock())
+      return true;
+    if (tok.is(TokenKind::KwEnd))
+      return error(tok.loc, "'end' without a matching 'for', 'while', 'if' "
+                            "or 'function'");
+    if (tok.is(TokenKind::KwElseif) || tok.is(TokenKind::KwElse))
+      return error(tok.loc, spell(tok.kind) + " without a matching 'if'");
+    if (tok.is(TokenKind::KwFunction)) {
+      if (!topLevel || function)
+        return error(tok.loc, "a function can only be defined at the top "
+                              "level of the program");
+      if (!parseFunction())
+        return false;
+    } else {
+      StmtPtr stmt = parseStatement();
+      if (!stmt)
+        return false;
+      stmts.push_back(std::move(stmt));
     }
-    StmtPtr stmt = parseStatement();
-    if (!stmt)
-      return false;
-    stmts.push_back(std::move(stmt));
     if (tok.is(TokenKind::Newline) || tok.is(TokenKind::Semicolon) ||
-        tok.is(TokenKind::Eof) || (inLoop && tok.is(TokenKind::KwEnd)))
+        tok.is(TokenKind::Eof) || endsBlock())
       continue;
     if (tok.is(TokenKind::Error))
       return error(tok.loc, tok.text);
@@ -135,8 +176,26 @@ bool Parser::parseBlock(std::vector<StmtPtr> &stmts,
 }
 
 StmtPtr Parser::parseStatement() {
-  if (tok.is(TokenKind::KwFor))
+  switch (tok.kind) {
+  case TokenKind::KwFor:
     return parseFor();
+  case TokenKind::KwWhile:
+    return parseWhile();
+  case TokenKind::KwIf:
+    return parseIf();
+  case TokenKind::KwReturn:
+    return parseReturn();
+  case TokenKind::KwBreak: {
+    Token t = consume();
+    if (loopDepth == 0) {
+      error(t.loc, "'break' outside a 'for' or 'while' loop");
+      return nullptr;
+    }
+    return std::make_unique<BreakStmt>(t.loc);
+  }
+  default:
+    break;
+  }
   SMLoc loc = tok.loc;
   if (tok.is(TokenKind::Identifier)) {
     // Look ahead for `name =` without consuming: the lexer state is cheap to
@@ -157,17 +216,37 @@ StmtPtr Parser::parseStatement() {
   ExprPtr expr = parseExpr();
   if (!expr)
     return nullptr;
+  if (tok.is(TokenKind::Assign)) {
+    // `A[rows, cols] = B`: only a name or a block of a name is assigned.
+    auto *index = llvm::dyn_cast<IndexExpr>(expr.get());
+    if (!index || !llvm::isa<NameExpr>(index->getBase())) {
+      error(tok.loc, "only a name or a block of a name (A[i, j] = ...) can "
+                     "be assigned");
+      return nullptr;
+    }
+    consume(); // =
+    ExprPtr value = parseExpr();
+    if (!value)
+      return nullptr;
+    std::unique_ptr<IndexExpr> target(static_cast<IndexExpr *>(expr.release()));
+    return std::make_unique<IndexAssignStmt>(loc, std::move(target),
+                                             std::move(value));
+  }
   return std::make_unique<ExprStmt>(loc, std::move(expr));
 }
 
+bool Parser::enterBlock(SMLoc loc) {
+  if (blockDepth < kMaxNesting)
+    return true;
+  return error(loc, "blocks are nested too deeply (more than " +
+                        llvm::Twine(kMaxNesting) + " levels)");
+}
+
 StmtPtr Parser::parseFor() {
-  NestingGuard guard(loopDepth);
   SMLoc loc = tok.loc;
-  if (loopDepth > kMaxNesting) {
-    error(loc, "'for' loops are nested too deeply (more than " +
-                   llvm::Twine(kMaxNesting) + " levels)");
+  if (!enterBlock(loc))
     return nullptr;
-  }
+  NestingGuard block(blockDepth);
   consume(); // for
   if (!tok.is(TokenKind::Identifier)) {
     error(tok.loc, "expected a loop variable name after 'for'");
@@ -182,11 +261,162 @@ StmtPtr Parser::parseFor() {
   if (!range)
     return nullptr;
   std::vector<StmtPtr> body;
-  if (!parseBlock(body, /*loop=*/loc))
+  NestingGuard loop(loopDepth);
+  if (!parseBlock(body, {TokenKind::KwFor, loc}))
     return nullptr;
   consume(); // end
   return std::make_unique<ForStmt>(loc, var.text, std::move(range),
                                    std::move(body));
+}
+
+int64_t Parser::expectedTripsOnLine() {
+  // The rest of the line after the condition: `while c  # expect 50`.
+  llvm::StringRef buffer = sourceMgr.getMemoryBuffer(bufferId)->getBuffer();
+  llvm::StringRef rest(lastEnd, buffer.end() - lastEnd);
+  rest = rest.take_until([](char c) { return c == '\n'; });
+  size_t hash = rest.find('#');
+  if (hash == llvm::StringRef::npos)
+    return 0;
+  llvm::StringRef comment = rest.substr(hash + 1).trim();
+  if (!comment.consume_front("expect"))
+    return 0;
+  comment = comment.ltrim();
+  unsigned long long trips = 0;
+  if (llvm::consumeUnsignedInteger(comment, 10, trips) || trips < 1 ||
+      trips > 1'000'000'000)
+    return 0;
+  return static_cast<int64_t>(trips);
+}
+
+StmtPtr Parser::parseWhile() {
+  SMLoc loc = tok.loc;
+  if (!enterBlock(loc))
+    return nullptr;
+  NestingGuard block(blockDepth);
+  consume(); // while
+  ExprPtr condition = parseExpr();
+  if (!condition)
+    return nullptr;
+  int64_t expected = expectedTripsOnLine();
+  std::vector<StmtPtr> body;
+  NestingGuard loop(loopDepth);
+  if (!parseBlock(body, {TokenKind::KwWhile, loc}))
+    return nullptr;
+  consume(); // end
+  return std::make_unique<WhileStmt>(loc, std::move(condition), std::move(body),
+                                     expected);
+}
+
+StmtPtr Parser::parseIf() {
+  SMLoc loc = tok.loc;
+  if (!enterBlock(loc))
+    return nullptr;
+  NestingGuard block(blockDepth);
+  std::vector<IfStmt::Clause> clauses;
+  std::vector<StmtPtr> elseBody;
+  SMLoc elseLoc;
+  consume(); // if
+  for (;;) {
+    IfStmt::Clause clause;
+    clause.condition = parseExpr();
+    if (!clause.condition)
+      return nullptr;
+    if (!parseBlock(clause.body, {TokenKind::KwIf, loc}))
+      return nullptr;
+    clauses.push_back(std::move(clause));
+    if (tok.is(TokenKind::KwElseif)) {
+      consume();
+      continue;
+    }
+    if (tok.is(TokenKind::KwElse)) {
+      elseLoc = consume().loc;
+      if (!parseBlock(elseBody, {TokenKind::KwIf, loc}))
+        return nullptr;
+      if (!tok.is(TokenKind::KwEnd)) {
+        error(tok.loc, spell(tok.kind) +
+                           " after the 'else' of the 'if' at line " +
+                           llvm::Twine(sourceMgr.getLineAndColumn(loc).first) +
+                           "; expected 'end'");
+        return nullptr;
+      }
+    }
+    break;
+  }
+  consume(); // end
+  return std::make_unique<IfStmt>(loc, std::move(clauses), std::move(elseBody),
+                                  elseLoc);
+}
+
+StmtPtr Parser::parseReturn() {
+  Token t = consume(); // return
+  if (!function) {
+    error(t.loc, "'return' outside a function");
+    return nullptr;
+  }
+  ExprPtr value;
+  if (!tok.is(TokenKind::Newline) && !tok.is(TokenKind::Semicolon) &&
+      !tok.is(TokenKind::Eof) && !tok.is(TokenKind::KwEnd) &&
+      !tok.is(TokenKind::KwElse) && !tok.is(TokenKind::KwElseif)) {
+    value = parseExpr();
+    if (!value)
+      return nullptr;
+    function->returnsValue = true;
+  }
+  return std::make_unique<ReturnStmt>(t.loc, std::move(value));
+}
+
+bool Parser::parseFunction() {
+  auto def = std::make_unique<FunctionDef>();
+  def->loc = consume().loc; // function
+  if (!tok.is(TokenKind::Identifier))
+    return error(tok.loc,
+                 "expected the function's name after 'function', got " +
+                     spell(tok.kind));
+  Token name = consume();
+  def->name = name.text.str();
+  def->nameLoc = name.loc;
+  if (!tok.is(TokenKind::LParen))
+    return error(tok.loc, "expected '(' after the function name '" + name.text +
+                              "', got " + spell(tok.kind));
+  ++parenDepth;
+  consume(); // (
+  auto fail = [&](SMLoc loc, const llvm::Twine &msg) {
+    --parenDepth;
+    return error(loc, msg);
+  };
+  if (!tok.is(TokenKind::RParen)) {
+    for (;;) {
+      if (!tok.is(TokenKind::Identifier))
+        return fail(tok.loc, "expected a parameter name in the definition "
+                             "of '" +
+                                 name.text + "', got " + spell(tok.kind));
+      Token param = consume();
+      for (const auto &other : def->params)
+        if (other.first == param.text)
+          return fail(param.loc, "parameter '" + param.text +
+                                     "' appears twice in the definition of '" +
+                                     name.text + "'");
+      def->params.push_back({param.text.str(), param.loc});
+      if (!consumeIf(TokenKind::Comma))
+        break;
+    }
+  }
+  if (!tok.is(TokenKind::RParen))
+    return fail(tok.loc, "expected ',' or ')' in the parameters of '" +
+                             name.text + "', got " + spell(tok.kind));
+  --parenDepth;
+  consume(); // )
+  function = def.get();
+  unsigned outerLoops = loopDepth;
+  loopDepth = 0; // a 'break' must be in a loop of the body itself
+  bool ok = parseBlock(def->body, {TokenKind::KwFunction, def->loc});
+  loopDepth = outerLoops;
+  function = nullptr;
+  if (!ok)
+    return false;
+  consume(); // end
+  functions.push_back(std::move(def));
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -214,11 +444,11 @@ ExprPtr Parser::makeBinary(TokenKind op, SMLoc opLoc, ExprPtr lhs,
 }
 
 ExprPtr Parser::parseExpr() {
-  ExprPtr lo = parseComparison();
+  ExprPtr lo = parseOr();
   if (!lo || !tok.is(TokenKind::Colon))
     return lo;
   SMLoc colon = consume().loc;
-  ExprPtr hi = parseComparison();
+  ExprPtr hi = parseOr();
   if (!hi)
     return nullptr;
   SMRange range(lo->getRange().Start, hi->getRange().End);
@@ -236,7 +466,9 @@ ExprPtr Parser::parseExpr() {
 static bool isComparison(TokenKind k) {
   return k == TokenKind::DotGt || k == TokenKind::DotLt ||
          k == TokenKind::DotGe || k == TokenKind::DotLe ||
-         k == TokenKind::DotEq;
+         k == TokenKind::DotEq || k == TokenKind::Lt || k == TokenKind::Gt ||
+         k == TokenKind::Le || k == TokenKind::Ge || k == TokenKind::EqEq ||
+         k == TokenKind::NotEq;
 }
 static bool isAdditive(TokenKind k) {
   return k == TokenKind::Plus || k == TokenKind::Minus ||
@@ -253,6 +485,30 @@ bool Parser::startsNewElement() const {
   return bracketDepth > 0 && parenDepth == 0 && tok.spaceBefore &&
          !tok.spaceAfter() &&
          (tok.is(TokenKind::Plus) || tok.is(TokenKind::Minus));
+}
+
+ExprPtr Parser::parseOr() {
+  ExprPtr lhs = parseAnd();
+  while (lhs && tok.is(TokenKind::OrOr)) {
+    Token op = consume();
+    ExprPtr rhs = parseAnd();
+    if (!rhs)
+      return nullptr;
+    lhs = makeBinary(op.kind, op.loc, std::move(lhs), std::move(rhs));
+  }
+  return lhs;
+}
+
+ExprPtr Parser::parseAnd() {
+  ExprPtr lhs = parseComparison();
+  while (lhs && tok.is(TokenKind::AndAnd)) {
+    Token op = consume();
+    ExprPtr rhs = parseComparison();
+    if (!rhs)
+      return nullptr;
+    lhs = makeBinary(op.kind, op.loc, std::move(lhs), std::move(rhs));
+  }
+  return lhs;
 }
 
 ExprPtr Parser::parseComparison() {
@@ -291,8 +547,8 @@ ExprPtr Parser::parseMultiplicative() {
   return lhs;
 }
 
-/// `('-'|'+') operand` with the sign applied, else `next`; shared by unary
-/// expressions and power exponents (`A .^ -1`).
+/// `('-'|'+'|'!') operand` with the sign (or negation) applied, else `next`;
+/// shared by unary expressions and power exponents (`A .^ -1`).
 ExprPtr Parser::parseSigned(ExprPtr (Parser::*operand)(),
                             ExprPtr (Parser::*next)()) {
   NestingGuard guard(nesting);
@@ -301,7 +557,8 @@ ExprPtr Parser::parseSigned(ExprPtr (Parser::*operand)(),
                        llvm::Twine(kMaxNesting) + " levels)");
     return nullptr;
   }
-  if (!tok.is(TokenKind::Minus) && !tok.is(TokenKind::Plus))
+  if (!tok.is(TokenKind::Minus) && !tok.is(TokenKind::Plus) &&
+      !tok.is(TokenKind::Bang))
     return (this->*next)();
   Token op = consume();
   ExprPtr inner = (this->*operand)();
@@ -336,7 +593,17 @@ ExprPtr Parser::parsePowerOperand() {
 
 ExprPtr Parser::parsePostfix() {
   ExprPtr e = parsePrimary();
-  while (e && tok.is(TokenKind::Quote) && !tok.spaceBefore) {
+  for (;;) {
+    if (!e)
+      return nullptr;
+    // `A[i, j]`; inside a matrix literal `[A [1]]` is two elements.
+    if (tok.is(TokenKind::LBracket) &&
+        !(tok.spaceBefore && bracketDepth > 0 && parenDepth == 0)) {
+      e = parseIndex(std::move(e));
+      continue;
+    }
+    if (!tok.is(TokenKind::Quote) || tok.spaceBefore)
+      break;
     Token quote = consume();
     SMRange range(e->getRange().Start, SMLoc::getFromPointer(quote.end));
     unsigned depth = e->getDepth() + 1;
@@ -399,8 +666,21 @@ ExprPtr Parser::parsePrimary() {
     error(tok.loc, tok.text);
     return nullptr;
   case TokenKind::KwEnd:
+    if (indexDepth > 0) {
+      Token t = consume();
+      return std::make_unique<EndExpr>(
+          SMRange(t.loc, SMLoc::getFromPointer(t.end)));
+    }
+    [[fallthrough]];
   case TokenKind::KwFor:
   case TokenKind::KwIn:
+  case TokenKind::KwWhile:
+  case TokenKind::KwIf:
+  case TokenKind::KwElseif:
+  case TokenKind::KwElse:
+  case TokenKind::KwBreak:
+  case TokenKind::KwFunction:
+  case TokenKind::KwReturn:
     error(tok.loc, "unexpected keyword " + spell(tok.kind) +
                        " in an expression");
     return nullptr;
@@ -446,6 +726,79 @@ ExprPtr Parser::parseCall(const Token &name) {
   return checkDepth(*e) ? std::move(e) : nullptr;
 }
 
+ExprPtr Parser::parseSubscript() {
+  // A lone ':' is the whole dimension.
+  if (tok.is(TokenKind::Colon)) {
+    Lexer saved = lexer;
+    Token after = lexer.next();
+    lexer = saved;
+    if (after.is(TokenKind::Comma) || after.is(TokenKind::RBracket)) {
+      Token colon = consume();
+      return std::make_unique<ColonExpr>(
+          SMRange(colon.loc, SMLoc::getFromPointer(colon.end)));
+    }
+  }
+  return parseExpr();
+}
+
+ExprPtr Parser::parseIndex(ExprPtr base) {
+  NestingGuard guard(nesting);
+  if (nesting > kMaxNesting) {
+    error(tok.loc, "expression is nested too deeply (more than " +
+                       llvm::Twine(kMaxNesting) + " levels)");
+    return nullptr;
+  }
+  SMLoc open = consume().loc; // [
+  // Inside the brackets white space separates nothing and newlines are
+  // insignificant, as inside parentheses; `end` is a dimension's size.
+  unsigned savedBracket = bracketDepth;
+  bracketDepth = 0;
+  ++parenDepth;
+  ++indexDepth;
+  skipNewlinesInParens();
+  auto restore = [&] {
+    bracketDepth = savedBracket;
+    --parenDepth;
+    --indexDepth;
+  };
+  std::vector<ExprPtr> subscripts;
+  unsigned depth = base->getDepth();
+  for (;;) {
+    ExprPtr sub = parseSubscript();
+    if (!sub) {
+      restore();
+      return nullptr;
+    }
+    depth = std::max(depth, sub->getDepth());
+    subscripts.push_back(std::move(sub));
+    if (!consumeIf(TokenKind::Comma))
+      break;
+  }
+  restore();
+  if (!tok.is(TokenKind::RBracket)) {
+    if (tok.is(TokenKind::Error))
+      error(tok.loc, tok.text);
+    else
+      error(tok.loc, "expected ',' or ']' to close the index at line " +
+                         llvm::Twine(sourceMgr.getLineAndColumn(open).first) +
+                         ", got " + spell(tok.kind));
+    return nullptr;
+  }
+  if (subscripts.size() > 2) {
+    error(subscripts[2]->getLoc(),
+          "a matrix takes one or two subscripts (A[i, j]), not " +
+              llvm::Twine(subscripts.size()));
+    return nullptr;
+  }
+  Token close = consume();
+  SMRange range(base->getRange().Start, SMLoc::getFromPointer(close.end));
+  ExprPtr e = std::make_unique<IndexExpr>(range, std::move(base),
+                                          std::move(subscripts));
+  e->setLoc(open);
+  e->setDepth(depth + 1);
+  return checkDepth(*e) ? std::move(e) : nullptr;
+}
+
 ExprPtr Parser::parseMatrixLiteral() {
   NestingGuard guard(nesting);
   Token open = consume(); // [
@@ -473,7 +826,7 @@ ExprPtr Parser::parseMatrixLiteral() {
       consume();
       continue;
     }
-    ExprPtr element = parseComparison();
+    ExprPtr element = parseOr();
     if (!element) {
       restore();
       return nullptr;

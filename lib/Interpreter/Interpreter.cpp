@@ -121,7 +121,10 @@ LogicalResult Interpreter::execute(Operation *op) {
   // Outputs are the interpreter's own; every other op says its value
   // (OpSemantics::evaluate, lib/Dialect/Cmm/CmmOpSemantics.cpp).
   if (auto p = dyn_cast<PrintOp>(op)) {
-    out << cmmrt::formatSummary(p.getLabel().str(), get(p.getInput())) << "\n";
+    const std::string label = p.getLabel().str();
+    out << (p.getRows() ? cmmrt::formatDisplay(label, get(p.getInput()))
+                        : cmmrt::formatSummary(label, get(p.getInput())))
+        << "\n";
     // Flushed: program output stays ordered with diagnostics.
     if (failed(flushPrint(p)))
       return failure();

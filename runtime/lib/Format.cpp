@@ -182,6 +182,19 @@ std::string cmmrt::formatSummary(const std::string &label, int64_t rows,
   return s + "]";
 }
 
+std::string cmmrt::formatDisplay(const std::string &label, const Matrix &m) {
+  std::string s = formatSummary(label, m);
+  for (int64_t i = 0; i < m.rows(); ++i) {
+    s += "\n";
+    for (int64_t j = 0; j < m.cols(); ++j) {
+      if (j)
+        s += " ";
+      s += formatNumber(m(i, j));
+    }
+  }
+  return s;
+}
+
 std::string cmmrt::formatScalar(const std::string &label, double v) {
   return label + " = " + formatNumber(v);
 }

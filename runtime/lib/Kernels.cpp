@@ -481,3 +481,66 @@ bool cmmrt::solve(const Matrix &a, const Matrix &b, Matrix &out) {
   out = transpose(bt);
   return true;
 }
+
+//===----------------------------------------------------------------------===//
+// Blocks
+//===----------------------------------------------------------------------===//
+
+Matrix cmmrt::sliceOf(const Matrix &a, int64_t row0, int64_t col0, int64_t rows,
+                      int64_t cols) {
+  Matrix out = Matrix::uninitialized(rows, cols);
+  for (int64_t i = 0; i < rows; ++i)
+    std::copy_n(a.data() + (row0 + i) * a.cols() + col0, cols,
+                out.data() + i * cols);
+  return out;
+}
+
+Matrix cmmrt::insertBlock(const Matrix &dest, const Matrix &block, int64_t row0,
+                          int64_t col0) {
+  Matrix out = dest;
+  for (int64_t i = 0; i < block.rows(); ++i)
+    std::copy_n(block.data() + i * block.cols(), block.cols(),
+                out.data() + (row0 + i) * out.cols() + col0);
+  return out;
+}
+
+Matrix cmmrt::concatenate(const std::vector<const Matrix *> &parts, int dim) {
+  int64_t rows = 0, cols = 0;
+  for (const Matrix *p : parts) {
+    rows = dim == 1 ? rows + p->rows() : p->rows();
+    cols = dim == 2 ? cols + p->cols() : p->cols();
+  }
+  Matrix out = Matrix::uninitialized(rows, cols);
+  int64_t at = 0; // the first row (dim 1) or column (dim 2) of each part
+  for (const Matrix *p : parts) {
+    for (int64_t i = 0; i < p->rows(); ++i)
+      std::copy_n(p->data() + i * p->cols(), p->cols(),
+                  dim == 1 ? out.data() + (at + i) * cols
+                           : out.data() + i * cols + at);
+    at += dim == 1 ? p->rows() : p->cols();
+  }
+  return out;
+}
+
+Matrix cmmrt::diagonal(const Matrix &a) {
+  if (a.rows() == 1 || a.cols() == 1) {
+    int64_t n = a.size();
+    Matrix out(n, n);
+    for (int64_t i = 0; i < n; ++i)
+      out.data()[i * n + i] = a.data()[i];
+    return out;
+  }
+  Matrix out = Matrix::uninitialized(a.rows(), 1);
+  for (int64_t i = 0; i < a.rows(); ++i)
+    out.data()[i] = a.data()[i * a.cols() + i];
+  return out;
+}
+
+Matrix cmmrt::reshapeColumnMajor(const Matrix &a, int64_t rows, int64_t cols) {
+  // Element k in column-major order is (k % rows, k / rows) in both.
+  Matrix out = Matrix::uninitialized(rows, cols);
+  for (int64_t k = 0; k < a.size(); ++k)
+    out.data()[(k % rows) * cols + k / rows] =
+        a.data()[(k % a.rows()) * a.cols() + k / a.rows()];
+  return out;
+}

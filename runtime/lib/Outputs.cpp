@@ -47,7 +47,8 @@ bool OutputWriter::writeComplete(
     if (value.line) {
       std::printf("%s\n", value.line->c_str());
     } else if (op.code == OpCode::Print) {
-      std::printf("%s\n", formatSummary(op.text, *value.matrix).c_str());
+      std::printf("%s\n", op.a ? formatDisplay(op.text, *value.matrix).c_str()
+                               : formatSummary(op.text, *value.matrix).c_str());
       if (!dumpPrints.empty())
         good = writeMatrix(dumpPrints + "/print" + std::to_string(dumped++) +
                                ".npy",

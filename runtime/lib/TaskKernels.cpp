@@ -289,6 +289,69 @@ std::string shapeString(int64_t rows, int64_t cols) {
   return std::to_string(rows) + "x" + std::to_string(cols);
 }
 
+/// The result of a task over whole operands (TaskKind::Solve): an inverse,
+/// a solve, or a block op; false with `error` set otherwise.
+bool computeWhole(const Op &op, const std::vector<Matrix> &in, Matrix &result,
+                  std::string &error) {
+  auto need = [&](size_t count) {
+    if (in.size() == count)
+      return true;
+    error = "expected " + std::to_string(count) + " operand(s), got " +
+            std::to_string(in.size());
+    return false;
+  };
+  switch (op.code) {
+  case OpCode::Inv:
+    if (!need(1))
+      return false;
+    if (!inverse(in[0], result)) {
+      error = "inv: the " + shapeString(in[0].rows(), in[0].cols()) +
+              " matrix is singular";
+      return false;
+    }
+    return true;
+  case OpCode::Solve:
+    if (!need(2))
+      return false;
+    if (!solve(in[0], in[1], result)) {
+      error = "A \\ B: the " + shapeString(in[0].rows(), in[0].cols()) +
+              " matrix A is singular";
+      return false;
+    }
+    return true;
+  case OpCode::Slice:
+    if (!need(1))
+      return false;
+    result = sliceOf(in[0], op.a, op.b, op.rows, op.cols);
+    return true;
+  case OpCode::Insert:
+    if (!need(2))
+      return false;
+    result = insertBlock(in[0], in[1], op.a, op.b);
+    return true;
+  case OpCode::Concat: {
+    std::vector<const Matrix *> parts;
+    for (const Matrix &m : in)
+      parts.push_back(&m);
+    result = concatenate(parts, static_cast<int>(op.a));
+    return true;
+  }
+  case OpCode::Diag:
+    if (!need(1))
+      return false;
+    result = diagonal(in[0]);
+    return true;
+  case OpCode::Reshape:
+    if (!need(1))
+      return false;
+    result = reshapeColumnMajor(in[0], op.rows, op.cols);
+    return true;
+  default:
+    error = std::string("no whole-operand kernel for ") + opCodeName(op.code);
+    return false;
+  }
+}
+
 } // namespace
 
 bool cmmrt::runTask(const Plan &plan, const Task &task,
@@ -412,37 +475,30 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
     return true;
   }
   case TaskKind::Solve: {
-    // Operand 0 (inRows x inCols), then operand 1 (solve), from their tiles
-    // in order.
-    Matrix lhs(op->inRows, op->inCols);
-    Matrix rhs(op->code == OpCode::Solve ? op->rows : 0,
-               op->code == OpCode::Solve ? op->cols : 0);
-    std::vector<TileRef> left, right;
-    int64_t covered = 0;
+    // The operands whole, from their tiles in order: each operand's first
+    // tile is its (0, 0) one (Tiling.cpp lists a grid row-major).
+    std::vector<std::vector<TileRef>> parts;
+    std::vector<Matrix> operands;
     for (const TileRef &t : inputs) {
-      if (covered < lhs.size()) {
-        left.push_back(t);
-        covered += t.tile->size();
-      } else {
-        right.push_back(t);
+      if (parts.empty() || (t.row0 == 0 && t.col0 == 0))
+        parts.emplace_back();
+      parts.back().push_back(t);
+    }
+    for (const std::vector<TileRef> &part : parts) {
+      int64_t rows = 0, cols = 0;
+      for (const TileRef &t : part) {
+        rows = std::max(rows, t.row0 + t.tile->rows());
+        cols = std::max(cols, t.col0 + t.tile->cols());
+      }
+      operands.emplace_back(Matrix::uninitialized(rows, cols));
+      if (assemble(operands.back(), 0, 0, part) != operands.back().size()) {
+        error = "the operand tiles do not cover the operands";
+        return false;
       }
     }
-    if (assemble(lhs, 0, 0, left) != lhs.size() ||
-        assemble(rhs, 0, 0, right) != rhs.size()) {
-      error = "the operand tiles do not cover the operands";
-      return false;
-    }
     Matrix result;
-    bool ok = op->code == OpCode::Inv ? inverse(lhs, result)
-                                      : solve(lhs, rhs, result);
-    if (!ok) {
-      error = op->code == OpCode::Inv
-                  ? "inv: the " + shapeString(lhs.rows(), lhs.cols()) +
-                        " matrix is singular"
-                  : "A \\ B: the " + shapeString(lhs.rows(), lhs.cols()) +
-                        " matrix A is singular";
+    if (!computeWhole(*op, operands, result, error))
       return false;
-    }
     for (int32_t o = 0; o < task.numOutputs; ++o) {
       const Slot &s = plan.slots[task.firstOutput + o];
       assemble(outputs[o], s.row0, s.col0, {{&result, 0, 0}});

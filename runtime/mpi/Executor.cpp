@@ -532,8 +532,10 @@ void Executor::workerTasks(int w, int32_t &current) {
     double start = now();
     std::string error;
     if (task.kind == TaskKind::Gather &&
-        plan.ops[task.op].code == OpCode::Print && !options.keepPrinted) {
-      // The line alone: no need to assemble the matrix.
+        plan.ops[task.op].code == OpCode::Print && plan.ops[task.op].a == 0 &&
+        !options.keepPrinted) {
+      // The line alone: no need to assemble the matrix (display shows it
+      // whole).
       const Op &op = plan.ops[task.op];
       std::string line = summarizeTiles(op.text, op.rows, op.cols, inputs);
       for (int32_t i = 0; i < task.numInputs; ++i)

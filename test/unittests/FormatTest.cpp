@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 using namespace cmmrt;
@@ -101,4 +102,15 @@ TEST(Format, NormEdgeCases) {
   Matrix big(512, 512, 1.0);
   big(100, 7) = 1e300;
   EXPECT_NEAR(frobeniusNorm(big) / 1e300, 1.0, 1e-15);
+}
+
+// display(A): the summary line, then each row with print's number format.
+TEST(Format, DisplayAddsEveryRow) {
+  cmmrt::Matrix m(2, 2);
+  m(0, 0) = 1;
+  m(0, 1) = 0.5;
+  m(1, 0) = -2e-7;
+  m(1, 1) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(cmmrt::formatDisplay("B", m),
+            "B 2x2 sum=NaN norm=NaN [1 0.5]\n1 0.5\n-2e-07 NaN");
 }

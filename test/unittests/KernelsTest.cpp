@@ -356,3 +356,46 @@ TEST(Kernels, SingularMatricesAreReported) {
   EXPECT_FALSE(inverse(s, out));
   EXPECT_FALSE(solve(s, make(2, 1, {1, 1}), out));
 }
+
+// The block kernels of indexing and concatenation (docs/language.md §14),
+// against hand-written results.
+TEST(Kernels, SliceCopiesTheBlock) {
+  Matrix a = make(3, 4, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  expectNear(sliceOf(a, 1, 1, 2, 2), make(2, 2, {6, 7, 10, 11}));
+  expectNear(sliceOf(a, 0, 3, 3, 1), make(3, 1, {4, 8, 12}));
+  expectNear(sliceOf(a, 0, 0, 3, 4), a);
+}
+
+TEST(Kernels, InsertBlockReplacesOnlyTheBlock) {
+  Matrix a = make(3, 3, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  Matrix b = make(2, 1, {-1, -2});
+  expectNear(insertBlock(a, b, 1, 2),
+             make(3, 3, {1, 2, 3, 4, 5, -1, 7, 8, -2}));
+  // The destination is not changed.
+  expectNear(a, make(3, 3, {1, 2, 3, 4, 5, 6, 7, 8, 9}));
+}
+
+TEST(Kernels, ConcatenateSideBySideAndStacked) {
+  Matrix a = make(2, 1, {1, 2}), b = make(2, 2, {3, 4, 5, 6});
+  expectNear(concatenate({&a, &b}, 2), make(2, 3, {1, 3, 4, 2, 5, 6}));
+  Matrix c = make(1, 2, {7, 8});
+  expectNear(concatenate({&b, &c, &c}, 1),
+             make(4, 2, {3, 4, 5, 6, 7, 8, 7, 8}));
+}
+
+TEST(Kernels, DiagonalBothWays) {
+  Matrix a = make(3, 3, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  expectNear(diagonal(a), make(3, 1, {1, 5, 9}));
+  Matrix row = make(1, 2, {2, 3}), column = make(2, 1, {2, 3});
+  expectNear(diagonal(row), make(2, 2, {2, 0, 0, 3}));
+  expectNear(diagonal(column), make(2, 2, {2, 0, 0, 3}));
+}
+
+TEST(Kernels, ReshapeIsColumnMajorAsJulia) {
+  // Julia: reshape([1 2 3; 4 5 6], 3, 2) == [1 5; 4 3; 2 6].
+  Matrix a = make(2, 3, {1, 2, 3, 4, 5, 6});
+  expectNear(reshapeColumnMajor(a, 3, 2), make(3, 2, {1, 5, 4, 3, 2, 6}));
+  // A row vector reshaped to a column keeps its order.
+  expectNear(reshapeColumnMajor(make(1, 3, {1, 2, 3}), 3, 1),
+             make(3, 1, {1, 2, 3}));
+}

@@ -447,7 +447,7 @@ TEST(OpCodes, NamesRoundTrip) {
     EXPECT_EQ(back, code);
     ++count;
   }
-  EXPECT_EQ(count, 37);
+  EXPECT_EQ(count, 42);
   EXPECT_STREQ(opCodeName(OpCode::Matmul), "matmul");
   EXPECT_STREQ(opCodeName(OpCode::ReduceMean), "reduce_mean");
   OpCode unchanged = OpCode::Add;

@@ -30,8 +30,20 @@ namespace cmm {
 
 class Expr {
 public:
-  enum class Kind { Number, Name, String, Call, Unary, Binary, Transpose,
-                    Matrix, Range };
+  enum class Kind {
+    Number,
+    Name,
+    String,
+    Call,
+    Unary,
+    Binary,
+    Transpose,
+    Matrix,
+    Range,
+    Index,
+    End,
+    Colon
+  };
 
   Expr(Kind kind, llvm::SMRange range) : kind(kind), range(range) {}
   virtual ~Expr() = default;
@@ -170,9 +182,39 @@ private:
   ExprPtr lo, hi;
 };
 
+/// `A[i, j]`, `A[r1:r2, :]`, `x[k]`: the base and one or two subscripts
+/// (each an expression, a range, or a ColonExpr for `:`).
+class IndexExpr : public Expr {
+public:
+  IndexExpr(llvm::SMRange r, ExprPtr base, std::vector<ExprPtr> subscripts)
+      : Expr(Kind::Index, r), base(std::move(base)),
+        subscripts(std::move(subscripts)) {}
+  const Expr &getBase() const { return *base; }
+  const std::vector<ExprPtr> &getSubscripts() const { return subscripts; }
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Index; }
+
+private:
+  ExprPtr base;
+  std::vector<ExprPtr> subscripts;
+};
+
+/// `end` inside the brackets of an index: the size of that dimension.
+class EndExpr : public Expr {
+public:
+  explicit EndExpr(llvm::SMRange r) : Expr(Kind::End, r) {}
+  static bool classof(const Expr *e) { return e->getKind() == Kind::End; }
+};
+
+/// A lone `:` subscript: the whole dimension.
+class ColonExpr : public Expr {
+public:
+  explicit ColonExpr(llvm::SMRange r) : Expr(Kind::Colon, r) {}
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Colon; }
+};
+
 class Stmt {
 public:
-  enum class Kind { Assign, For, Expr };
+  enum class Kind { Assign, For, Expr, IndexAssign, If, While, Break, Return };
   Stmt(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
   virtual ~Stmt() = default;
   Kind getKind() const { return kind; }
@@ -229,9 +271,107 @@ private:
   ExprPtr expr;
 };
 
+/// `A[rows, cols] = value`: a new value of A with that block replaced.
+class IndexAssignStmt : public Stmt {
+public:
+  IndexAssignStmt(llvm::SMLoc loc, std::unique_ptr<IndexExpr> target,
+                  ExprPtr value)
+      : Stmt(Kind::IndexAssign, loc), target(std::move(target)),
+        value(std::move(value)) {}
+  /// The indexed name (the parser only builds this for `name[...] = e`).
+  llvm::StringRef getName() const {
+    return llvm::cast<NameExpr>(target->getBase()).getName();
+  }
+  const IndexExpr &getTarget() const { return *target; }
+  const Expr &getValue() const { return *value; }
+  static bool classof(const Stmt *s) {
+    return s->getKind() == Kind::IndexAssign;
+  }
+
+private:
+  std::unique_ptr<IndexExpr> target;
+  ExprPtr value;
+};
+
+/// `if c1 ... elseif c2 ... else ... end`: the conditions with their
+/// bodies in order, then the `else` body (empty without one).
+class IfStmt : public Stmt {
+public:
+  struct Clause {
+    ExprPtr condition;
+    std::vector<StmtPtr> body;
+  };
+  IfStmt(llvm::SMLoc loc, std::vector<Clause> clauses,
+         std::vector<StmtPtr> elseBody, llvm::SMLoc elseLoc)
+      : Stmt(Kind::If, loc), clauses(std::move(clauses)),
+        elseBody(std::move(elseBody)), elseLoc(elseLoc) {}
+  const std::vector<Clause> &getClauses() const { return clauses; }
+  const std::vector<StmtPtr> &getElse() const { return elseBody; }
+  /// The `else` keyword (invalid without one).
+  llvm::SMLoc getElseLoc() const { return elseLoc; }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::If; }
+
+private:
+  std::vector<Clause> clauses;
+  std::vector<StmtPtr> elseBody;
+  llvm::SMLoc elseLoc;
+};
+
+/// `while cond ... end`, with the trip count of an `# expect N` comment on
+/// its line (0 without one), which the planner's simulation assumes.
+class WhileStmt : public Stmt {
+public:
+  WhileStmt(llvm::SMLoc loc, ExprPtr condition, std::vector<StmtPtr> body,
+            int64_t expectedTrips)
+      : Stmt(Kind::While, loc), condition(std::move(condition)),
+        body(std::move(body)), expectedTrips(expectedTrips) {}
+  const Expr &getCondition() const { return *condition; }
+  const std::vector<StmtPtr> &getBody() const { return body; }
+  int64_t getExpectedTrips() const { return expectedTrips; }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::While; }
+
+private:
+  ExprPtr condition;
+  std::vector<StmtPtr> body;
+  int64_t expectedTrips;
+};
+
+class BreakStmt : public Stmt {
+public:
+  explicit BreakStmt(llvm::SMLoc loc) : Stmt(Kind::Break, loc) {}
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Break; }
+};
+
+/// `return` or `return e`.
+class ReturnStmt : public Stmt {
+public:
+  ReturnStmt(llvm::SMLoc loc, ExprPtr value)
+      : Stmt(Kind::Return, loc), value(std::move(value)) {}
+  /// Null for a bare `return`.
+  const Expr *getValue() const { return value.get(); }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Return; }
+
+private:
+  ExprPtr value;
+};
+
+/// `function name(params) ... end`, defined at the top level.
+struct FunctionDef {
+  llvm::SMLoc loc;     // the 'function' keyword
+  llvm::SMLoc nameLoc; // the name
+  std::string name;
+  std::vector<std::pair<std::string, llvm::SMLoc>> params;
+  std::vector<StmtPtr> body;
+  /// Whether some `return` in the body carries a value.
+  bool returnsValue = false;
+};
+
 struct Program {
   std::string filename;
   std::vector<StmtPtr> stmts;
+  /// The user functions, in definition order (callable before their
+  /// definition).
+  std::vector<std::unique_ptr<FunctionDef>> functions;
 };
 
 /// Prints the tree, one node a line with its line:col (`cmmc --emit=ast`).

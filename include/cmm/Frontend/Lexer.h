@@ -26,6 +26,13 @@ enum class TokenKind {
   KwFor,
   KwIn,
   KwEnd,
+  KwWhile,
+  KwIf,
+  KwElseif,
+  KwElse,
+  KwBreak,
+  KwFunction,
+  KwReturn,
   LParen,
   RParen,
   LBracket,
@@ -50,6 +57,15 @@ enum class TokenKind {
   DotGe,     // .>=
   DotLe,     // .<=
   DotEq,     // .==
+  Lt,        // <  (scalar comparisons and logic: conditions)
+  Gt,        // >
+  Le,        // <=
+  Ge,        // >=
+  EqEq,      // ==
+  NotEq,     // !=
+  Bang,      // !
+  AndAnd,    // &&
+  OrOr,      // ||
 };
 
 struct Token {

@@ -23,7 +23,7 @@ namespace cmm {
 
 class Parser {
 public:
-  /// Deepest nesting of parentheses, brackets, signs and `for` loops, and
+  /// Deepest nesting of parentheses, brackets, signs and blocks, and
   /// deepest expression tree (a sum of 4096 terms), accepted before the
   /// parser reports an error rather than risk overflowing the stack in the
   /// recursive walks over the tree.
@@ -37,14 +37,31 @@ public:
 
 private:
   // Statements.
-  /// Statements up to the end of the file, or, inside the 'for' loop at
-  /// `loop`, up to its 'end'.
-  bool parseBlock(std::vector<StmtPtr> &stmts, std::optional<llvm::SMLoc> loop);
+  /// The construct a block belongs to: the keyword that opened it and where
+  /// (Eof for the program itself).
+  struct Opener {
+    TokenKind kind;
+    llvm::SMLoc loc;
+  };
+  /// Statements up to the end of the file (the program) or up to the 'end'
+  /// of `opener` (for an 'if', also up to its 'elseif' or 'else').
+  bool parseBlock(std::vector<StmtPtr> &stmts, Opener opener);
   StmtPtr parseStatement();
+  /// False (with an error) when one more block would nest too deeply.
+  bool enterBlock(llvm::SMLoc loc);
   StmtPtr parseFor();
+  StmtPtr parseWhile();
+  StmtPtr parseIf();
+  StmtPtr parseReturn();
+  bool parseFunction();
+  /// The trip count of an `# expect N` comment after the current token on
+  /// its line, else 0.
+  int64_t expectedTripsOnLine();
 
   // Expressions, lowest precedence first.
   ExprPtr parseExpr();
+  ExprPtr parseOr();
+  ExprPtr parseAnd();
   ExprPtr parseComparison();
   ExprPtr parseAdditive();
   ExprPtr parseMultiplicative();
@@ -56,6 +73,8 @@ private:
   ExprPtr parsePrimary();
   ExprPtr parseMatrixLiteral();
   ExprPtr parseCall(const Token &name);
+  ExprPtr parseIndex(ExprPtr base);
+  ExprPtr parseSubscript();
 
   ExprPtr makeBinary(TokenKind op, llvm::SMLoc opLoc, ExprPtr lhs,
                      ExprPtr rhs);
@@ -81,7 +100,11 @@ private:
   unsigned parenDepth = 0;       // newlines are insignificant inside (...)
   unsigned bracketDepth = 0;     // inside [...] white space separates
   unsigned nesting = 0;          // recursion guard of expressions
-  unsigned loopDepth = 0;        // nesting of `for` loops
+  unsigned loopDepth = 0;        // nesting of loops (in this function)
+  unsigned blockDepth = 0;       // nesting of for/while/if blocks
+  unsigned indexDepth = 0;       // inside A[...], where `end` is a size
+  FunctionDef *function = nullptr; // the function being parsed
+  std::vector<std::unique_ptr<FunctionDef>> functions;
   bool failed = false;
 };
 

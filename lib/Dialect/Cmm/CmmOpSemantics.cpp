@@ -311,6 +311,82 @@ LogicalResult TransposeOp::evaluate(ArrayRef<const Matrix *> in,
 }
 
 //===----------------------------------------------------------------------===//
+// Blocks: one task over the whole operands on the master (TileStrategy::
+// Whole), a copy's cost per result element.
+//===----------------------------------------------------------------------===//
+
+namespace {
+TilingRule copyWhole(Value result) {
+  TilingRule r = rule(TileStrategy::Whole, CostClass::Copy);
+  auto type = cast<RankedTensorType>(result.getType());
+  r.m = type.getDimSize(0);
+  r.n = type.getDimSize(1);
+  r.k = 1;
+  return r;
+}
+} // namespace
+
+double SliceOp::getFlops() { return 0; }
+TilingRule SliceOp::getTilingRule() { return copyWhole(getResult()); }
+std::optional<OpCode> SliceOp::getRuntimeOp(NamedAttrList &params) {
+  Params p(params, getContext());
+  p.integer("row", getRow());
+  p.integer("col", getCol());
+  return OpCode::Slice;
+}
+LogicalResult SliceOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  ArrayRef<int64_t> out = getType().getShape();
+  result = cmmrt::sliceOf(*in[0], getRow(), getCol(), out[0], out[1]);
+  return success();
+}
+
+double InsertOp::getFlops() { return 0; }
+TilingRule InsertOp::getTilingRule() { return copyWhole(getResult()); }
+std::optional<OpCode> InsertOp::getRuntimeOp(NamedAttrList &params) {
+  Params p(params, getContext());
+  p.integer("row", getRow());
+  p.integer("col", getCol());
+  return OpCode::Insert;
+}
+LogicalResult InsertOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  result = cmmrt::insertBlock(*in[0], *in[1], getRow(), getCol());
+  return success();
+}
+
+double ConcatOp::getFlops() { return 0; }
+TilingRule ConcatOp::getTilingRule() { return copyWhole(getResult()); }
+std::optional<OpCode> ConcatOp::getRuntimeOp(NamedAttrList &params) {
+  Params(params, getContext()).integer("dim", getDim());
+  return OpCode::Concat;
+}
+LogicalResult ConcatOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  result = cmmrt::concatenate(std::vector<const Matrix *>(in.begin(), in.end()),
+                              static_cast<int>(getDim()));
+  return success();
+}
+
+double DiagOp::getFlops() { return 0; }
+TilingRule DiagOp::getTilingRule() { return copyWhole(getResult()); }
+std::optional<OpCode> DiagOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Diag;
+}
+LogicalResult DiagOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  result = cmmrt::diagonal(*in[0]);
+  return success();
+}
+
+double ReshapeOp::getFlops() { return 0; }
+TilingRule ReshapeOp::getTilingRule() { return copyWhole(getResult()); }
+std::optional<OpCode> ReshapeOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Reshape;
+}
+LogicalResult ReshapeOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+  ArrayRef<int64_t> out = getType().getShape();
+  result = cmmrt::reshapeColumnMajor(*in[0], out[0], out[1]);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Elementwise arithmetic: a flop per result element, a task per result tile.
 //===----------------------------------------------------------------------===//
 
@@ -604,7 +680,10 @@ TilingRule PrintOp::getTilingRule() {
 }
 std::optional<OpCode> PrintOp::getRuntimeOp(NamedAttrList &params) {
   params.set("label", getLabelAttr());
-  Params(params, getContext()).outputShape(getInput());
+  Params p(params, getContext());
+  p.outputShape(getInput());
+  if (getRows())
+    p.attr("display", UnitAttr::get(getContext()));
   return OpCode::Print;
 }
 LogicalResult PrintOp::evaluate(ArrayRef<const Matrix *>, Matrix &) {

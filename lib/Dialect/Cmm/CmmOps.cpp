@@ -193,6 +193,131 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// Blocks
+//===----------------------------------------------------------------------===//
+
+LogicalResult SliceOp::verify() {
+  ArrayRef<int64_t> in = shapeOf(getInput()), out = getType().getShape();
+  if (getRow() + out[0] > in[0] || getCol() + out[1] > in[1])
+    return emitOpError("the ")
+           << formatShape(out) << " block at [" << getRow() << ", " << getCol()
+           << "] does not fit in the " << formatShape(in) << " input";
+  return success();
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  // The whole input.
+  if (getInput().getType() == getType())
+    return getInput();
+  // A block of a constant is a constant.
+  if (auto dense =
+          llvm::dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput())) {
+    ArrayRef<int64_t> in = shapeOf(getInput()), out = getType().getShape();
+    if (dense.isSplat())
+      return DenseElementsAttr::get(getType(), dense.getSplatValue<double>());
+    auto values = llvm::to_vector(dense.getValues<double>());
+    std::vector<double> block;
+    block.reserve(out[0] * out[1]);
+    for (int64_t i = 0; i < out[0]; ++i)
+      for (int64_t j = 0; j < out[1]; ++j)
+        block.push_back(values[(getRow() + i) * in[1] + getCol() + j]);
+    return DenseElementsAttr::get(getType(), ArrayRef<double>(block));
+  }
+  // A block of a block is one block of the first input.
+  if (auto inner = getInput().getDefiningOp<SliceOp>()) {
+    getInputMutable().assign(inner.getInput());
+    setRow(getRow() + inner.getRow());
+    setCol(getCol() + inner.getCol());
+    return getResult();
+  }
+  return {};
+}
+
+LogicalResult InsertOp::verify() {
+  ArrayRef<int64_t> dest = shapeOf(getDest()), block = shapeOf(getBlock());
+  if (getRow() + block[0] > dest[0] || getCol() + block[1] > dest[1])
+    return emitOpError("the ")
+           << formatShape(block) << " block at [" << getRow() << ", "
+           << getCol() << "] does not fit in the " << formatShape(dest)
+           << " destination";
+  return success();
+}
+
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+  const bool side = getDim() == 2; // hcat: equal rows, columns add up
+  int64_t total = 0;
+  ArrayRef<int64_t> first = shapeOf(getInputs().front());
+  for (Value v : getInputs()) {
+    ArrayRef<int64_t> s = shapeOf(v);
+    if (s[side ? 0 : 1] != first[side ? 0 : 1])
+      return emitOpError("inputs ")
+             << formatShape(first) << " and " << formatShape(s)
+             << " differ in their " << (side ? "row" : "column")
+             << " count along " << getDim();
+    total += s[side ? 1 : 0];
+  }
+  ArrayRef<int64_t> out = getType().getShape();
+  int64_t rows = side ? first[0] : total, cols = side ? total : first[1];
+  if (out[0] != rows || out[1] != cols)
+    return emitOpError("result shape ")
+           << formatShape(out) << " is not the concatenation's " << rows << "x"
+           << cols;
+  return success();
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1)
+    return getInputs().front();
+  return {};
+}
+
+LogicalResult DiagOp::verify() {
+  ArrayRef<int64_t> in = shapeOf(getInput()), out = getType().getShape();
+  bool vector = in[0] == 1 || in[1] == 1;
+  int64_t n = vector ? in[0] * in[1] : in[0];
+  if (!vector && in[0] != in[1])
+    return emitOpError("input ")
+           << formatShape(in) << " is neither square nor a vector";
+  int64_t rows = n, cols = vector ? n : 1;
+  if (out[0] != rows || out[1] != cols)
+    return emitOpError("result shape ")
+           << formatShape(out) << " should be " << rows << "x" << cols
+           << " for a " << formatShape(in) << " input";
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  ArrayRef<int64_t> in = shapeOf(getInput()), out = getType().getShape();
+  if (in[0] * in[1] != out[0] * out[1])
+    return emitOpError("cannot reshape ")
+           << formatShape(in) << " to " << formatShape(out)
+           << ": the element counts differ";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  // Column-major order is kept by each reshape, so two are one.
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}
+
+LogicalResult PrintOp::verify() {
+  // display prints every element (docs/language.md).
+  ArrayRef<int64_t> in = shapeOf(getInput());
+  if (getRows() && in[0] * in[1] > 1000)
+    return emitOpError("with 'rows' prints at most 1000 elements, got ")
+           << formatShape(in);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Elementwise arithmetic
 //===----------------------------------------------------------------------===//
 

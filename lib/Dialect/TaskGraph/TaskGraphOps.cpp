@@ -239,8 +239,9 @@ bool computesPartOf(TaskKind kind, cmmrt::plan::OpCode code) {
                   OpCode::ReduceMean, OpCode::Norm});
   case TaskKind::Gather:
     return among({OpCode::Print, OpCode::Save});
-  case TaskKind::Solve:
-    return among({OpCode::Inv, OpCode::Solve});
+  case TaskKind::Solve: // one task over whole operands
+    return among({OpCode::Inv, OpCode::Solve, OpCode::Slice, OpCode::Insert,
+                  OpCode::Concat, OpCode::Diag, OpCode::Reshape});
   case TaskKind::Merge:
     return false; // sub-tiles put back together belong to no op
   }
@@ -489,6 +490,15 @@ LogicalResult OpDeclOp::verify() {
     return need(bool(getPathAttr()), "path");
   case OpCode::Print:
     return need(bool(getLabelAttr()), "label");
+  case OpCode::Slice:
+  case OpCode::Insert:
+    return need(getRowAttr() && getColAttr(), "row' and 'col");
+  case OpCode::Concat:
+    if (failed(need(bool(getDimAttr()), "dim")))
+      return failure();
+    if (*getDim() != 1 && *getDim() != 2)
+      return emitOpError("concat's dim must be 1 or 2, got ") << *getDim();
+    return success();
   case OpCode::Map:
     return need(bool(getFnAttr()), "fn");
   case OpCode::Fused: {

@@ -329,6 +329,11 @@ LogicalResult CppEmitter::collectOps() {
       e.kernel = it->second;
       if (fresh)
         kernels.push_back(emitFusedKernel(e.kernel, kernel, e.text));
+    } else if (code == OpCode::Slice || code == OpCode::Insert) {
+      e.a = *decl.getRow();
+      e.b = *decl.getCol();
+    } else if (code == OpCode::Print) {
+      e.a = decl.getDisplay() ? 1 : 0;
     } else if (auto dim = decl.getDim()) {
       e.a = *dim;
     } else if (auto fn = decl.getFn()) {

@@ -42,6 +42,11 @@ std::string formatSummary(const std::string &label, int64_t rows, int64_t cols,
                           double sum, double norm,
                           const std::vector<double> &firstRow);
 
+/// What `display(A)` writes, without the last newline: the summary line,
+/// then each row on a line of its own, its elements as the summary shows
+/// them, separated by spaces.
+std::string formatDisplay(const std::string &label, const Matrix &m);
+
 /// The line of `print(s)` for a compile-time scalar, without a newline.
 std::string formatScalar(const std::string &label, double v);
 

@@ -71,6 +71,21 @@ void mapValues(MapFn fn, double *x, int64_t n);
 /// (mx1). Max and Min propagate NaN.
 Matrix reduce(ReduceFn fn, const Matrix &a, int dim);
 
+/// Blocks (docs/language.md, "Indexing" and "Concatenation"): the
+/// `rows` x `cols` block of `a` at (row0, col0), counted from 0; `dest`
+/// with that block replaced by `block`; `parts` side by side (dim 2) or
+/// stacked (dim 1); the diagonal of a square matrix as a column, or the
+/// diagonal matrix of a vector; the elements in column-major order filled
+/// into `rows` x `cols` (Julia's reshape). Shapes are the caller's to check
+/// (the cmm ops' verifiers).
+Matrix sliceOf(const Matrix &a, int64_t row0, int64_t col0, int64_t rows,
+               int64_t cols);
+Matrix insertBlock(const Matrix &dest, const Matrix &block, int64_t row0,
+                   int64_t col0);
+Matrix concatenate(const std::vector<const Matrix *> &parts, int dim);
+Matrix diagonal(const Matrix &a);
+Matrix reshapeColumnMajor(const Matrix &a, int64_t rows, int64_t cols);
+
 /// Inverse and solution of A X = B; false if A is exactly singular (as
 /// Julia's SingularException).
 bool inverse(const Matrix &a, Matrix &out);

@@ -23,7 +23,7 @@ namespace cmmrt::plan {
 /// runtime's headers fails to compile with a message instead of misreading
 /// its tables. Raise it with any change to the layouts below, OpCodes.def or
 /// TaskKinds.def.
-constexpr int kPlanAbiVersion = 6;
+constexpr int kPlanAbiVersion = 7;
 
 /// What a task does (TaskKinds.def). A DistributedGemm is listed on each
 /// node of its gang (Task::firstGangNode) for worker 0; each node's entry
@@ -92,6 +92,8 @@ struct Op {
   int64_t inRows, inCols; // the first operand's shape (reductions, solve)
   double scalar;          // fill value, scale factor, printed scalar
   int64_t a, b;           // rand: seed, call id; range: start, stop;
+                          // slice/insert: the block's first row, column;
+                          // concat: dim; print: 1 for display (every row)
                           // reduce: dim; map: function (cmmrt::MapFn);
                           // fused: its number of inputs;
                           // matmul: kTransposeLhs | kTransposeRhs

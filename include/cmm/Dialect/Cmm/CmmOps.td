@@ -235,6 +235,107 @@ def Cmm_TransposeOp : Cmm_Op<"transpose", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Blocks: indexing, concatenation, reshaping
+//===----------------------------------------------------------------------===//
+
+def Cmm_SliceOp : Cmm_Op<"slice", [Pure]> {
+  let summary = "a block of a matrix: A[r1:r2, c1:c2]";
+  let description = [{
+    The block of the result's shape whose first element is at (`row`,
+    `col`) of the input, counted from 0. `A[i, j]`, `A[:, j]`,
+    `A[r1:r2, :]` and the elements of a vector `x[k1:k2]` are slices.
+
+    ```mlir
+    %1 = cmm.slice %0 at [1, 0] : tensor<4x4xf64> -> tensor<2x4xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input,
+                   ConfinedAttr<I64Attr, [IntNonNegative]>:$row,
+                   ConfinedAttr<I64Attr, [IntNonNegative]>:$col);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = [{
+    $input `at` ` ` `[` $row `,` $col `]` attr-dict `:` type($input) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Cmm_InsertOp : Cmm_Op<"insert", [Pure, AllTypesMatch<["dest", "result"]>]> {
+  let summary = "a matrix with one block replaced: A[r1:r2, c1:c2] = B";
+  let description = [{
+    `dest` with the block of `block`'s shape at (`row`, `col`) (from 0)
+    replaced by `block`.
+
+    ```mlir
+    %2 = cmm.insert %1 into %0 at [0, 2] : tensor<2x2xf64> into tensor<4x4xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$dest, Cmm_Matrix:$block,
+                   ConfinedAttr<I64Attr, [IntNonNegative]>:$row,
+                   ConfinedAttr<I64Attr, [IntNonNegative]>:$col);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = [{
+    $block `into` $dest `at` ` ` `[` $row `,` $col `]` attr-dict `:` type($block)
+    `into` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def Cmm_ConcatOp : Cmm_Op<"concat", [Pure]> {
+  let summary = "matrices side by side (dim 2) or stacked (dim 1)";
+  let description = [{
+    `hcat(A, B, ...)` and each block row of `[A B; C D]` are `dim 2`;
+    `vcat(A, B, ...)` and the block rows stacked are `dim 1`.
+
+    ```mlir
+    %2 = cmm.concat %0, %1 along 2 : (tensor<2x2xf64>, tensor<2x3xf64>) -> tensor<2x5xf64>
+    ```
+  }];
+  let arguments = (ins Variadic<Cmm_Matrix>:$inputs,
+                   ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<2>]>:$dim);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = [{
+    $inputs `along` $dim attr-dict `:` functional-type($inputs, $result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Cmm_DiagOp : Cmm_Op<"diag", [Pure]> {
+  let summary = "the diagonal of a square matrix, or a diagonal matrix";
+  let description = [{
+    `diag(A)`: an n x n input gives its diagonal as an n x 1 column; an
+    n x 1 or 1 x n vector gives the n x n matrix with it on the diagonal.
+
+    ```mlir
+    %1 = cmm.diag %0 : tensor<3x3xf64> -> tensor<3x1xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Cmm_ReshapeOp : Cmm_Op<"reshape", [Pure]> {
+  let summary = "the same elements in another shape, column-major";
+  let description = [{
+    `reshape(A, m, n)`: the elements of A in column-major order (as Julia)
+    filled into m x n, column by column.
+
+    ```mlir
+    %1 = cmm.reshape %0 : tensor<2x6xf64> -> tensor<3x4xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Elementwise arithmetic
 //===----------------------------------------------------------------------===//
 
@@ -443,13 +544,16 @@ def Cmm_PrintOp : Cmm_Op<"print", [MemoryEffects<[MemWrite]>]> {
   let description = [{
     `print(expr)`: writes the label (the source name or expression text), the
     shape, sum, Frobenius norm and the first elements of the first row.
+    With `rows` (`display(expr)`), every row follows on a line of its own.
 
     ```mlir
     cmm.print %0 "M" : tensor<1x100xf64>
+    cmm.print %1 "B" rows : tensor<2x2xf64>
     ```
   }];
-  let arguments = (ins Cmm_Matrix:$input, StrAttr:$label);
-  let assemblyFormat = "$input $label attr-dict `:` type($input)";
+  let arguments = (ins Cmm_Matrix:$input, StrAttr:$label, UnitAttr:$rows);
+  let assemblyFormat = "$input $label (`rows` $rows^)? attr-dict `:` type($input)";
+  let hasVerifier = 1;
 }
 
 def Cmm_PrintScalarOp : Cmm_Op<"print_scalar", [MemoryEffects<[MemWrite]>]> {

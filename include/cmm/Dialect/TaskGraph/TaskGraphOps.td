@@ -82,9 +82,10 @@ def TG_OpDeclOp : TG_Op<"op", [HasParent<"GraphOp">, Symbol]> {
     randn), `first` and `last` (range), `dim` (reductions: 1, 2, or 0 for
     the whole matrix), `fn` (map: a cmm unary function), `transpose_lhs`
     and `transpose_rhs` (matmul: operands read transposed), `label`
-    (print, print_scalar), `path` (load, save), `data` (constant), `inputs`
-    and `kernel` (fused: the operand count and the body as the runtime's
-    kernel text, cmmrt/Fused.h). Its
+    (print, print_scalar), `display` (print: every row too), `path` (load,
+    save), `data` (constant), `row` and `col` (slice, insert: the block's
+    first element, from 0), `inputs` and `kernel` (fused: the operand count
+    and the body as the runtime's kernel text, cmmrt/Fused.h). Its
     location is the source of the op. The declarations stand in program
     order; print, print_scalar and save among them are the program's
     outputs, written in that order.
@@ -102,6 +103,8 @@ def TG_OpDeclOp : TG_Op<"op", [HasParent<"GraphOp">, Symbol]> {
                    OptionalAttr<I64Attr>:$seed, OptionalAttr<I64Attr>:$id,
                    OptionalAttr<I64Attr>:$first, OptionalAttr<I64Attr>:$last,
                    OptionalAttr<I64Attr>:$dim, OptionalAttr<StrAttr>:$fn,
+                   OptionalAttr<I64Attr>:$row, OptionalAttr<I64Attr>:$col,
+                   UnitAttr:$display,
                    UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs,
                    OptionalAttr<StrAttr>:$label, OptionalAttr<StrAttr>:$path,
                    OptionalAttr<ElementsAttr>:$data,

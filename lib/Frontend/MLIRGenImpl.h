@@ -1,0 +1,225 @@
+//===- MLIRGenImpl.h - The tracer's state, shared by its parts --*- C++ -*-===//
+//
+// The tracer of MLIRGen.h, split by what it traces: statements and
+// expressions (MLIRGen.cpp), control flow, conditions and user functions
+// (MLIRGenControl.cpp), indexing and concatenation (MLIRGenBlocks.cpp), and
+// the built-in functions (MLIRGenBuiltins.cpp). Private to lib/Frontend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_LIB_FRONTEND_MLIRGENIMPL_H
+#define CMM_LIB_FRONTEND_MLIRGENIMPL_H
+
+#include "cmm/Dialect/Cmm/CmmDialect.h"
+#include "cmm/Frontend/AST.h"
+#include "cmm/Frontend/MLIRGen.h"
+#include "cmmrt/Format.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cmm::mlirgen {
+
+using llvm::SMLoc;
+using mlir::Value;
+
+/// What a `.cmm` expression evaluates to while tracing.
+struct TraceValue {
+  Value matrix;      // set for a matrix
+  double scalar = 0; // the value of a compile-time scalar otherwise
+
+  static TraceValue ofScalar(double v) { return {Value(), v}; }
+  static TraceValue ofMatrix(Value v) { return {v, 0}; }
+  bool isScalar() const { return !matrix; }
+};
+
+using MaybeValue = std::optional<TraceValue>;
+
+/// Largest trip count of one loop, and total iterations traced.
+constexpr int64_t kMaxLoopIterations = 10'000'000;
+/// Deepest nesting of user function calls being traced (recursion must end
+/// at compile time).
+constexpr size_t kMaxCallDepth = 256;
+
+/// How tracing a statement ended: go on with the next one, leave the
+/// innermost loop, return from the function, or stop after an error.
+enum class Flow { Next, Break, Return, Failed };
+
+/// A construct being traced around the current statement: a `for` or
+/// compile-time `while` iteration, or a user function's call. Errors inside
+/// name each, innermost first.
+struct Frame {
+  enum Kind { For, While, Call } kind;
+  SMLoc loc;            // the loop's keyword, or the call
+  llvm::StringRef name; // the loop variable, or the callee
+};
+/// Largest number of ops in the traced program.
+constexpr size_t kMaxTracedOps = 2'000'000;
+/// Largest matrix dimension and element count.
+constexpr int64_t kMaxDim = int64_t(1) << 31;
+constexpr int64_t kMaxElements = int64_t(1) << 40;
+/// Most elements `display` prints (docs/language.md).
+constexpr int64_t kMaxDisplayElements = 1000;
+
+class MLIRGenImpl {
+public:
+  MLIRGenImpl(mlir::MLIRContext &ctx, llvm::SourceMgr &sm,
+              const MLIRGenOptions &options)
+      : builder(&ctx), sm(sm), options(options) {}
+
+  mlir::OwningOpRef<mlir::ModuleOp> gen(const Program &program);
+
+private:
+  // Statements.
+  Flow genStmt(const Stmt &stmt);
+  Flow genBlock(const std::vector<StmtPtr> &stmts);
+  bool genAssign(const AssignStmt &stmt);
+  bool genIndexAssign(const IndexAssignStmt &stmt);
+  Flow genFor(const ForStmt &stmt);
+  Flow genWhile(const WhileStmt &stmt);
+  Flow genIf(const IfStmt &stmt);
+  Flow genReturn(const ReturnStmt &stmt);
+  bool genExprStmt(const ExprStmt &stmt);
+  bool genPrint(const CallExpr &call);
+  bool genDisplay(const CallExpr &call);
+  bool genSave(const CallExpr &call);
+  /// A condition's truth when it is known while tracing; a run-time
+  /// condition (a 1x1 matrix) or any other shape is an error for now.
+  std::optional<bool> decideCondition(const Expr &condition,
+                                      llvm::StringRef construct);
+  bool registerFunctions(const Program &program);
+  /// Traces a call of a user function; `asStatement` allows one that
+  /// returns nothing.
+  MaybeValue callFunction(const CallExpr &call, const FunctionDef &def,
+                          bool asStatement);
+
+  // Expressions.
+  MaybeValue eval(const Expr &expr);
+  MaybeValue evalBinary(const BinaryExpr &expr);
+  MaybeValue evalCall(const CallExpr &call);
+  MaybeValue evalMatrixLiteral(const MatrixExpr &expr);
+  MaybeValue evalRange(const RangeExpr &expr);
+  MaybeValue evalLogic(const BinaryExpr &expr);
+  MaybeValue evalScalarComparison(const BinaryExpr &expr);
+  MaybeValue evalNot(const UnaryExpr &expr);
+  MaybeValue evalIndex(const IndexExpr &expr);
+  MaybeValue evalBlockLiteral(const MatrixExpr &expr,
+                              std::vector<std::vector<TraceValue>> elements);
+  MaybeValue concat(llvm::ArrayRef<Value> parts, int64_t dim, SMLoc l,
+                    llvm::ArrayRef<SMLoc> partLocs);
+  MaybeValue foldScalarBinary(TokenKind op, double a, double b);
+  MaybeValue broadcastOp(TokenKind op, SMLoc loc, TraceValue lhs,
+                         TraceValue rhs);
+
+  // Helpers.
+  mlir::Location loc(SMLoc l);
+  std::nullopt_t error(SMLoc l, const llvm::Twine &msg);
+  Value asMatrix(TraceValue v, SMLoc l);
+  std::optional<int64_t> toInteger(const Expr &e, llvm::StringRef what);
+  std::optional<int64_t> toDimension(const Expr &e, llvm::StringRef what);
+  std::optional<double> toScalar(const Expr &e, llvm::StringRef what);
+  std::optional<Value> toMatrix(const Expr &e);
+  /// A value in a condition: a compile-time scalar or a 1x1 matrix, else
+  /// an error naming `what`.
+  MaybeValue toCondition(const Expr &e, llvm::StringRef what);
+  /// 1 where `v` is nonzero, else 0 (a 1x1 matrix).
+  Value truth(Value v, SMLoc l);
+  /// The rows (dim 0) or columns (dim 1) a subscript selects, 1-based and
+  /// inclusive, checked against `size`.
+  std::optional<std::pair<int64_t, int64_t>>
+  toSubscript(const Expr &sub, int64_t size, llvm::StringRef what,
+              const IndexExpr &index, const std::string &shape);
+  /// The block `index` selects of a `rows` x `cols` value: first row and
+  /// column (0-based) and extent.
+  struct Block {
+    int64_t row0, col0, rows, cols;
+  };
+  std::optional<Block> toBlock(const IndexExpr &index, int64_t rows,
+                               int64_t cols);
+  Value slice(Value v, const Block &b, SMLoc l);
+  std::optional<std::string> toPath(const Expr &e, llvm::StringRef fn);
+  static std::string normalizedPath(llvm::StringRef path);
+  std::optional<Value> savedEarlier(llvm::StringRef path);
+  bool checkArgCount(const CallExpr &call, size_t lo, size_t hi);
+  bool checkSize(SMLoc l, int64_t rows, int64_t cols);
+  std::optional<mlir::RankedTensorType> toShape(const CallExpr &call,
+                                                size_t first);
+  int64_t callId(SMLoc l);
+  mlir::RankedTensorType matrixType(int64_t rows, int64_t cols) {
+    return getMatrixType(builder.getContext(), rows, cols);
+  }
+
+  mlir::OpBuilder builder;
+  llvm::SourceMgr &sm;
+  const MLIRGenOptions &options;
+  std::string filename;
+  llvm::StringMap<TraceValue> env;
+  std::set<std::string> definesUsed;
+  /// The trace path: for each enclosing frame, the iteration number of a
+  /// loop or a hash of a call's position (rand's call id mixes them in).
+  std::vector<int64_t> loopIterations;
+  /// The enclosing frames being traced, outermost first (parallel to
+  /// loopIterations).
+  std::vector<Frame> frames;
+  /// The user functions by name, and how deep the current call nests.
+  llvm::StringMap<const FunctionDef *> functions;
+  size_t callDepth = 0;
+  /// The value of the `return` that ended the function being traced.
+  std::optional<TraceValue> returnValue;
+  /// The sizes `end` stands for in the subscripts being traced, innermost
+  /// last.
+  std::vector<int64_t> endSizes;
+  int64_t totalIterations = 0;
+  size_t saveCount = 0;
+  /// The matrices saved so far, in program order, with the saved path
+  /// (lexically normalised): a later `load` of the same file reads back
+  /// what the save wrote, and every format round-trips exactly, so the
+  /// load is the saved value itself (docs/language.md §9).
+  /// Keyed by path; the number orders the saves (the latest wins).
+  llvm::StringMap<std::pair<size_t, Value>> savedFiles;
+  mlir::Block *body = nullptr;
+  // Ops counted so far and the last one counted: ops are only appended to
+  // `body`, and Block::getOperations().size() walks the whole list, so the
+  // count is kept incrementally (the check after each statement stays O(1)
+  // amortized instead of quadratic in the traced program).
+  size_t tracedOps = 0;
+  mlir::Operation *lastCountedOp = nullptr;
+  bool failed = false;
+
+  size_t countTracedOps() {
+    auto it =
+        lastCountedOp ? std::next(lastCountedOp->getIterator()) : body->begin();
+    for (; it != body->end(); ++it) {
+      ++tracedOps;
+      lastCountedOp = &*it;
+    }
+    return tracedOps;
+  }
+};
+
+inline int64_t rows(Value v) {
+  return mlir::cast<mlir::RankedTensorType>(v.getType()).getDimSize(0);
+}
+inline int64_t cols(Value v) {
+  return mlir::cast<mlir::RankedTensorType>(v.getType()).getDimSize(1);
+}
+inline std::string shapeOf(Value v) {
+  return std::to_string(rows(v)) + "x" + std::to_string(cols(v));
+}
+inline std::string num(double v) { return cmmrt::formatNumber(v); }
+/// `v` with as many digits as it takes to read back exactly.
+std::string exactNum(double v);
+/// The label of `print(expr)`: the expression's source text on one line.
+std::string printLabel(llvm::StringRef text);
+/// Whether `name` is a built-in function (a user function may not take it).
+bool isBuiltin(llvm::StringRef name);
+
+} // namespace cmm::mlirgen
+
+#endif // CMM_LIB_FRONTEND_MLIRGENIMPL_H
