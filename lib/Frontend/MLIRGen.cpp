@@ -99,6 +99,8 @@ std::nullopt_t MLIRGenImpl::error(SMLoc l, const llvm::Twine &msg) {
       else if (f.kind == Frame::While)
         printSourceMessage(sm, f.loc, llvm::SourceMgr::DK_Note,
                            "in iteration " + iteration + " of this loop");
+      else if (f.kind == Frame::RunTime)
+        printSourceMessage(sm, f.loc, llvm::SourceMgr::DK_Note, "in " + f.name);
       else
         printSourceMessage(sm, f.loc, llvm::SourceMgr::DK_Note,
                            "in this call of '" + f.name + "'");
@@ -333,6 +335,15 @@ MaybeValue MLIRGenImpl::eval(const Expr &expr) {
       return TraceValue::ofScalar(INFINITY);
     if (name == "NaN")
       return TraceValue::ofScalar(NAN);
+    if (auto local = regionLocalNames.find(name);
+        local != regionLocalNames.end())
+      return error(expr.getLoc(),
+                   "'" + name +
+                       "' is assigned only inside the construct at "
+                       "line " +
+                       llvm::Twine(sm.getLineAndColumn(local->second).first) +
+                       ", whose condition is decided at run time; assign it "
+                       "before (or in every branch) to use it after");
     return error(expr.getLoc(), "unknown name '" + name + "'");
   }
   case Expr::Kind::String:

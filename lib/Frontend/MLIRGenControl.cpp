@@ -14,7 +14,10 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include "llvm/ADT/SetVector.h"
+
 #include <cmath>
+#include <memory>
 
 using namespace cmm;
 using namespace cmm::mlirgen;
@@ -67,33 +70,117 @@ Flow MLIRGenImpl::genFor(const ForStmt &stmt) {
   return flow == Flow::Break ? Flow::Next : flow;
 }
 
-std::optional<bool> MLIRGenImpl::decideCondition(const Expr &condition,
-                                                 llvm::StringRef construct) {
+namespace {
+/// A block traced on its own before it is moved into an op: if it is not
+/// (an error), its ops are dropped with their uses of each other.
+struct BlockDropper {
+  void operator()(mlir::Block *block) const {
+    block->dropAllDefinedValueUses();
+    block->dropAllReferences();
+    delete block;
+  }
+};
+using DetachedBlock = std::unique_ptr<mlir::Block, BlockDropper>;
+} // namespace
+
+MLIRGenImpl::Decision MLIRGenImpl::decideCondition(const Expr &condition,
+                                                   llvm::StringRef construct) {
+  // Traced into a scratch block: a compile-time condition leaves no ops, and
+  // a run-time one is traced again inside its cmm.while or before its cmm.if.
+  mlir::OpBuilder::InsertionGuard guard(builder);
+  DetachedBlock scratch(new mlir::Block());
+  builder.setInsertionPointToEnd(scratch.get());
   MaybeValue value =
       toCondition(condition, ("the condition of " + construct).str());
   if (!value)
-    return std::nullopt;
-  if (!value->isScalar()) {
-    error(condition.getLoc(),
-          "this condition depends on matrix values and is decided at run "
-          "time; run-time " +
-              construct +
-              " is not implemented yet (a compile-time condition is traced)");
-    return std::nullopt;
-  }
+    return Decision::Failed;
+  if (!value->isScalar())
+    return Decision::RunTime;
   if (std::isnan(value->scalar)) {
     error(condition.getLoc(), "the condition of " + construct + " is NaN");
-    return std::nullopt;
+    return Decision::Failed;
   }
-  return value->scalar != 0;
+  return value->scalar != 0 ? Decision::True : Decision::False;
+}
+
+/// The names `stmts` assign (to a whole variable or a block of one), in
+/// nested blocks too; a `for` variable is the loop's own.
+static void collectAssigned(const std::vector<StmtPtr> &stmts,
+                            llvm::SetVector<llvm::StringRef> &names) {
+  for (const StmtPtr &stmt : stmts) {
+    if (auto *assign = llvm::dyn_cast<AssignStmt>(stmt.get())) {
+      names.insert(assign->getName());
+    } else if (auto *block = llvm::dyn_cast<IndexAssignStmt>(stmt.get())) {
+      names.insert(block->getName());
+    } else if (auto *loop = llvm::dyn_cast<ForStmt>(stmt.get())) {
+      llvm::SetVector<llvm::StringRef> inner;
+      collectAssigned(loop->getBody(), inner);
+      for (llvm::StringRef name : inner)
+        if (name != loop->getVar())
+          names.insert(name);
+    } else if (auto *loop = llvm::dyn_cast<WhileStmt>(stmt.get())) {
+      collectAssigned(loop->getBody(), names);
+    } else if (auto *branch = llvm::dyn_cast<IfStmt>(stmt.get())) {
+      for (const IfStmt::Clause &clause : branch->getClauses())
+        collectAssigned(clause.body, names);
+      collectAssigned(branch->getElse(), names);
+    }
+  }
+}
+
+std::optional<Value> MLIRGenImpl::carriedValue(llvm::StringRef name,
+                                               TraceValue value,
+                                               mlir::Type type, SMLoc construct,
+                                               llvm::StringRef where) {
+  auto expected = mlir::cast<mlir::RankedTensorType>(type);
+  Value v = value.isScalar() ? asMatrix(value, construct) : value.matrix;
+  if (v.getType() == type)
+    return v;
+  return error(construct, "'" + name + "' is " +
+                              std::to_string(expected.getDimSize(0)) + "x" +
+                              std::to_string(expected.getDimSize(1)) + " " +
+                              where + " and " + shapeOf(v) +
+                              " after it: a variable keeps its shape across a "
+                              "construct decided at run time");
+}
+
+bool MLIRGenImpl::genRegionBody(const std::vector<StmtPtr> &stmts,
+                                SMLoc construct, llvm::StringRef what) {
+  frames.push_back({Frame::RunTime, construct, what});
+  loopIterations.push_back(0);
+  Flow flow = genBlock(stmts);
+  if (flow == Flow::Failed)
+    return false;
+  frames.pop_back();
+  loopIterations.pop_back();
+  if (flow == Flow::Break) {
+    error(construct, "'break' inside " + what + " is not supported yet");
+    return false;
+  }
+  if (flow == Flow::Return) {
+    error(construct, "'return' inside " + what + " is not supported yet");
+    return false;
+  }
+  return true;
 }
 
 Flow MLIRGenImpl::genWhile(const WhileStmt &stmt) {
   for (int64_t iteration = 1;; ++iteration) {
-    std::optional<bool> go = decideCondition(stmt.getCondition(), "'while'");
-    if (!go)
+    Decision go = decideCondition(stmt.getCondition(), "'while'");
+    if (go == Decision::Failed)
       return Flow::Failed;
-    if (!*go)
+    if (go == Decision::RunTime) {
+      if (iteration > 1) {
+        error(stmt.getCondition().getLoc(),
+              "this condition was known at compile time before iteration " +
+                  llvm::Twine(iteration) +
+                  " and depends on matrix values now; a loop is either "
+                  "traced or decided at run time");
+        return Flow::Failed;
+      }
+      return genRunTimeWhile(stmt);
+    }
+    if (go == Decision::False)
       return Flow::Next;
     if (++totalIterations > kMaxLoopIterations) {
       error(stmt.getLoc(),
@@ -116,15 +203,199 @@ Flow MLIRGenImpl::genWhile(const WhileStmt &stmt) {
   }
 }
 
-Flow MLIRGenImpl::genIf(const IfStmt &stmt) {
-  for (const IfStmt::Clause &clause : stmt.getClauses()) {
-    std::optional<bool> taken = decideCondition(*clause.condition, "'if'");
-    if (!taken)
+Flow MLIRGenImpl::genRunTimeWhile(const WhileStmt &stmt) {
+  // The loop-carried variables: those the body assigns that exist before
+  // the loop; a compile-time scalar among them is a 1x1 matrix from here on.
+  llvm::SetVector<llvm::StringRef> assigned;
+  collectAssigned(stmt.getBody(), assigned);
+  std::vector<std::string> carried;
+  llvm::SmallVector<Value> inits;
+  for (llvm::StringRef name : assigned)
+    if (auto it = env.find(name); it != env.end()) {
+      carried.push_back(name.str());
+      inits.push_back(asMatrix(it->second, stmt.getLoc()));
+    }
+  llvm::SmallVector<mlir::Type> types;
+  for (Value v : inits)
+    types.push_back(v.getType());
+  llvm::SmallVector<mlir::Location> locs(types.size(), loc(stmt.getLoc()));
+
+  auto loop =
+      WhileOp::create(builder, loc(stmt.getLoc()), types, inits,
+                      stmt.getExpectedTrips()
+                          ? builder.getI64IntegerAttr(stmt.getExpectedTrips())
+                          : mlir::IntegerAttr());
+  llvm::StringMap<TraceValue> outside = env;
+  auto bind = [&](mlir::Block *block) {
+    for (size_t i = 0; i < carried.size(); ++i)
+      env[carried[i]] = TraceValue::ofMatrix(block->getArgument(i));
+  };
+  {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    mlir::Block *before =
+        builder.createBlock(&loop.getBefore(), {}, types, locs);
+    bind(before);
+    MaybeValue condition =
+        toCondition(stmt.getCondition(), "the condition of 'while'");
+    if (!condition)
       return Flow::Failed;
-    if (*taken)
-      return genBlock(clause.body);
+    ConditionOp::create(builder, loc(stmt.getCondition().getLoc()),
+                        asMatrix(*condition, stmt.getCondition().getLoc()),
+                        before->getArguments());
+
+    env = outside;
+    mlir::Block *after = builder.createBlock(&loop.getAfter(), {}, types, locs);
+    bind(after);
+    if (!genRegionBody(stmt.getBody(), stmt.getLoc(),
+                       "a 'while' loop decided at run time"))
+      return Flow::Failed;
+    llvm::SmallVector<Value> next;
+    for (size_t i = 0; i < carried.size(); ++i) {
+      std::optional<Value> v =
+          carriedValue(carried[i], env[carried[i]], types[i], stmt.getLoc(),
+                       "when the 'while' loop starts");
+      if (!v)
+        return Flow::Failed;
+      next.push_back(*v);
+    }
+    EndOp::create(builder, loc(stmt.getLoc()), next);
+  }
+  // After the loop: the carried variables are its results; names first
+  // assigned in the body are not defined.
+  for (llvm::StringRef name : assigned)
+    if (!outside.count(name))
+      regionLocalNames[name] = stmt.getLoc();
+  env = std::move(outside);
+  for (size_t i = 0; i < carried.size(); ++i)
+    env[carried[i]] = TraceValue::ofMatrix(loop.getResult(i));
+  return Flow::Next;
+}
+
+Flow MLIRGenImpl::genIf(const IfStmt &stmt, size_t clause) {
+  for (; clause < stmt.getClauses().size(); ++clause) {
+    const Expr &condition = *stmt.getClauses()[clause].condition;
+    Decision taken = decideCondition(condition, "'if'");
+    if (taken == Decision::Failed)
+      return Flow::Failed;
+    if (taken == Decision::RunTime) {
+      MaybeValue value = toCondition(condition, "the condition of 'if'");
+      if (!value)
+        return Flow::Failed;
+      return genRunTimeIf(stmt, clause, *value);
+    }
+    if (taken == Decision::True)
+      return genBlock(stmt.getClauses()[clause].body);
   }
   return genBlock(stmt.getElse());
+}
+
+Flow MLIRGenImpl::genRunTimeIf(const IfStmt &stmt, size_t clause,
+                               const TraceValue &condition) {
+  const IfStmt::Clause &taken = stmt.getClauses()[clause];
+  SMLoc at = taken.condition->getLoc();
+  // The variables either branch assigns: those that exist before, and
+  // those every branch assigns (defined after the `if` either way).
+  llvm::SetVector<llvm::StringRef> assigned;
+  collectAssigned(taken.body, assigned);
+  llvm::SetVector<llvm::StringRef> otherAssigned;
+  for (size_t c = clause + 1; c < stmt.getClauses().size(); ++c)
+    collectAssigned(stmt.getClauses()[c].body, otherAssigned);
+  collectAssigned(stmt.getElse(), otherAssigned);
+  llvm::StringMap<TraceValue> outside = env;
+
+  // Each branch traced into a block of its own; the `else` side holds the
+  // remaining clauses (an `elseif` is an `if` in the `else`).
+  auto trace = [&](auto &&body) -> DetachedBlock {
+    DetachedBlock block(new mlir::Block());
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(block.get());
+    env = outside;
+    if (!body())
+      return nullptr;
+    return block;
+  };
+  llvm::StringMap<TraceValue> thenEnv, elseEnv;
+  DetachedBlock thenBlock = trace([&] {
+    bool ok = genRegionBody(taken.body, at, "an 'if' decided at run time");
+    thenEnv = env;
+    return ok;
+  });
+  if (!thenBlock)
+    return Flow::Failed;
+  DetachedBlock elseBlock = trace([&] {
+    frames.push_back({Frame::RunTime, at, "an 'if' decided at run time"});
+    loopIterations.push_back(0);
+    Flow flow = clause + 1 < stmt.getClauses().size()
+                    ? genIf(stmt, clause + 1)
+                    : genBlock(stmt.getElse());
+    if (flow == Flow::Failed)
+      return false;
+    frames.pop_back();
+    loopIterations.pop_back();
+    if (flow != Flow::Next) {
+      error(at, llvm::Twine("'") + (flow == Flow::Break ? "break" : "return") +
+                    "' inside an 'if' decided at run time is not supported "
+                    "yet");
+      return false;
+    }
+    elseEnv = env;
+    return true;
+  });
+  if (!elseBlock)
+    return Flow::Failed;
+
+  // The results: a variable from before keeps its shape; a new one must be
+  // assigned on both sides with one shape.
+  std::vector<std::string> results;
+  llvm::SmallVector<Value> thenValues, elseValues;
+  llvm::SmallVector<mlir::Type> types;
+  llvm::SetVector<llvm::StringRef> all = assigned;
+  all.insert(otherAssigned.begin(), otherAssigned.end());
+  for (llvm::StringRef name : all) {
+    auto before = outside.find(name);
+    bool inThen = thenEnv.count(name), inElse = elseEnv.count(name);
+    if (before == outside.end() && !(inThen && inElse)) {
+      regionLocalNames[name] = at;
+      continue;
+    }
+    TraceValue t = thenEnv.lookup(name), e = elseEnv.lookup(name);
+    mlir::Type type =
+        before != outside.end()
+            ? asMatrix(before->second, at).getType()
+            : (t.isScalar() ? matrixType(1, 1) : t.matrix.getType());
+    std::optional<Value> tv, ev;
+    {
+      mlir::OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToEnd(thenBlock.get());
+      tv = carriedValue(name, t, type, at, "before the 'if'");
+      builder.setInsertionPointToEnd(elseBlock.get());
+      if (tv)
+        ev = carriedValue(name, e, type, at,
+                          before != outside.end() ? "before the 'if'"
+                                                  : "in its first branch");
+    }
+    if (!tv || !ev)
+      return Flow::Failed;
+    results.push_back(name.str());
+    thenValues.push_back(*tv);
+    elseValues.push_back(*ev);
+    types.push_back(type);
+  }
+  {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(thenBlock.get());
+    EndOp::create(builder, loc(at), thenValues);
+    builder.setInsertionPointToEnd(elseBlock.get());
+    EndOp::create(builder, loc(at), elseValues);
+  }
+  env = std::move(outside);
+  Value c = asMatrix(condition, at);
+  auto branch = IfOp::create(builder, loc(at), types, c);
+  branch.getThenRegion().push_back(thenBlock.release());
+  branch.getElseRegion().push_back(elseBlock.release());
+  for (size_t i = 0; i < results.size(); ++i)
+    env[results[i]] = TraceValue::ofMatrix(branch.getResult(i));
+  return Flow::Next;
 }
 
 Flow MLIRGenImpl::genReturn(const ReturnStmt &stmt) {

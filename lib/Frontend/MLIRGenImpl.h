@@ -55,7 +55,8 @@ enum class Flow { Next, Break, Return, Failed };
 /// compile-time `while` iteration, or a user function's call. Errors inside
 /// name each, innermost first.
 struct Frame {
-  enum Kind { For, While, Call } kind;
+  /// RunTime: the body or a branch of a cmm.while or cmm.if (traced once).
+  enum Kind { For, While, Call, RunTime } kind;
   SMLoc loc;            // the loop's keyword, or the call
   llvm::StringRef name; // the loop variable, or the callee
 };
@@ -83,7 +84,20 @@ private:
   bool genIndexAssign(const IndexAssignStmt &stmt);
   Flow genFor(const ForStmt &stmt);
   Flow genWhile(const WhileStmt &stmt);
-  Flow genIf(const IfStmt &stmt);
+  Flow genIf(const IfStmt &stmt, size_t clause = 0);
+  /// A `while` or `if` whose condition is a 1x1 matrix: cmm.while, cmm.if.
+  Flow genRunTimeWhile(const WhileStmt &stmt);
+  Flow genRunTimeIf(const IfStmt &stmt, size_t clause,
+                    const TraceValue &condition);
+  /// Traces `stmts` as a region's body (a run-time loop body or branch):
+  /// a `break` or `return` out of it is an error at `construct`.
+  bool genRegionBody(const std::vector<StmtPtr> &stmts, SMLoc construct,
+                     llvm::StringRef what);
+  /// The value of a variable carried out of a run-time construct: a matrix
+  /// of `type`, else an error naming both shapes.
+  std::optional<Value> carriedValue(llvm::StringRef name, TraceValue value,
+                                    mlir::Type type, SMLoc construct,
+                                    llvm::StringRef where);
   Flow genReturn(const ReturnStmt &stmt);
   bool genExprStmt(const ExprStmt &stmt);
   bool genPrint(const CallExpr &call);
@@ -91,8 +105,11 @@ private:
   bool genSave(const CallExpr &call);
   /// A condition's truth when it is known while tracing; a run-time
   /// condition (a 1x1 matrix) or any other shape is an error for now.
-  std::optional<bool> decideCondition(const Expr &condition,
-                                      llvm::StringRef construct);
+  /// A condition traced on its own: a compile-time truth, a run-time
+  /// (1x1) condition, or an error. Its ops are discarded; a run-time
+  /// condition is traced again where it runs.
+  enum class Decision { True, False, RunTime, Failed };
+  Decision decideCondition(const Expr &condition, llvm::StringRef construct);
   bool registerFunctions(const Program &program);
   /// Traces a call of a user function; `asStatement` allows one that
   /// returns nothing.
@@ -172,6 +189,9 @@ private:
   size_t callDepth = 0;
   /// The value of the `return` that ended the function being traced.
   std::optional<TraceValue> returnValue;
+  /// Names assigned only inside a run-time construct, with its position:
+  /// a use after it is an error that says so.
+  llvm::StringMap<SMLoc> regionLocalNames;
   /// The sizes `end` stands for in the subscripts being traced, innermost
   /// last.
   std::vector<int64_t> endSizes;

@@ -6,12 +6,14 @@
 #include "cmm/Dialect/Cmm/Observed.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/MatrixIO.h"
+#include "cmmrt/Random.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <memory>
 #include <unistd.h>
 
@@ -45,6 +47,14 @@ public:
 
 private:
   LogicalResult execute(Operation *op);
+  /// Runs the observed ops of `block` with its arguments bound to `args`;
+  /// the values its terminator hands on.
+  FailureOr<SmallVector<MatrixPtr>> runBlock(Block &block,
+                                             ArrayRef<MatrixPtr> args);
+  LogicalResult runWhile(WhileOp loop);
+  LogicalResult runIf(IfOp branch);
+  /// A 1x1 condition's truth; a NaN is an error at `op`.
+  FailureOr<bool> truth(Operation *op, const Matrix &condition);
   const Matrix &get(Value v) { return *values.lookup(v); }
   void set(Value v, Matrix m) {
     values[v] = std::make_shared<const Matrix>(std::move(m));
@@ -58,6 +68,9 @@ private:
   unsigned numPrints = 0;
   double physicalBytes;
   DenseMap<Value, MatrixPtr> values;
+  /// The iteration numbers of the cmm.while loops running, outermost first
+  /// (rand mixes them into its call id).
+  SmallVector<int64_t> iterations;
 };
 
 } // namespace
@@ -80,28 +93,105 @@ LogicalResult Interpreter::checkFits(Operation *op) {
 }
 
 LogicalResult Interpreter::run(func::FuncOp main) {
-  Block &body = main.getBody().front();
-  llvm::DenseSet<Operation *> live = observedOps(body);
-  // Free each matrix after its last use, so peak memory follows the program.
-  DenseMap<Value, Operation *> lastUse;
-  for (Operation &op : body)
-    if (live.contains(&op))
-      for (Value operand : op.getOperands())
-        lastUse[operand] = &op;
+  if (failed(runBlock(main.getBody().front(), {})))
+    return failure();
+  out.flush();
+  return success();
+}
 
-  for (Operation &op : body) {
+FailureOr<SmallVector<MatrixPtr>>
+Interpreter::runBlock(Block &block, ArrayRef<MatrixPtr> args) {
+  for (auto [arg, value] : llvm::zip_equal(block.getArguments(), args))
+    values[arg] = value;
+  llvm::DenseSet<Operation *> live = observedOps(block);
+  // Free each matrix of this block after its last use (a use in a nested
+  // region is one by the op holding it), so peak memory follows the
+  // program; values from enclosing blocks stay for the next iteration.
+  DenseMap<Value, Operation *> lastUse;
+  for (Operation &op : block)
+    if (live.contains(&op))
+      op.walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (operand.getParentBlock() == &block)
+            lastUse[operand] = &op;
+      });
+  for (BlockArgument arg : block.getArguments())
+    if (!lastUse.count(arg))
+      values.erase(arg);
+
+  for (Operation &op : block) {
     if (!live.contains(&op))
       continue;
+    if (op.hasTrait<OpTrait::IsTerminator>()) {
+      SmallVector<MatrixPtr> handed;
+      for (Value operand : op.getOperands())
+        handed.push_back(values.lookup(operand));
+      for (Value operand : op.getOperands())
+        if (operand.getParentBlock() == &block)
+          values.erase(operand);
+      return handed;
+    }
     if (failed(checkFits(&op)) || failed(execute(&op)))
       return failure();
-    for (Value operand : op.getOperands())
-      if (lastUse.lookup(operand) == &op)
-        values.erase(operand);
+    op.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (lastUse.lookup(operand) == &op)
+          values.erase(operand);
+    });
     for (Value result : op.getResults())
       if (result.use_empty())
         values.erase(result);
   }
-  out.flush();
+  return SmallVector<MatrixPtr>();
+}
+
+FailureOr<bool> Interpreter::truth(Operation *op, const Matrix &condition) {
+  double c = condition.data()[0];
+  if (std::isnan(c))
+    return op->emitError("the condition is NaN");
+  return c != 0;
+}
+
+LogicalResult Interpreter::runWhile(WhileOp loop) {
+  SmallVector<MatrixPtr> carried;
+  for (Value init : loop.getInits())
+    carried.push_back(values.lookup(init));
+  iterations.push_back(0);
+  for (;;) {
+    ++iterations.back();
+    FailureOr<SmallVector<MatrixPtr>> head =
+        runBlock(loop.getBefore().front(), carried);
+    if (failed(head))
+      return failure();
+    FailureOr<bool> go = truth(loop.getConditionOp(), *head->front());
+    if (failed(go))
+      return failure();
+    SmallVector<MatrixPtr> handed(head->begin() + 1, head->end());
+    if (!*go) {
+      for (auto [result, value] : llvm::zip_equal(loop.getResults(), handed))
+        values[result] = value;
+      break;
+    }
+    FailureOr<SmallVector<MatrixPtr>> next =
+        runBlock(loop.getAfter().front(), handed);
+    if (failed(next))
+      return failure();
+    carried = std::move(*next);
+  }
+  iterations.pop_back();
+  return success();
+}
+
+LogicalResult Interpreter::runIf(IfOp branch) {
+  FailureOr<bool> taken = truth(branch, get(branch.getCondition()));
+  if (failed(taken))
+    return failure();
+  Region &region = *taken ? branch.getThenRegion() : branch.getElseRegion();
+  FailureOr<SmallVector<MatrixPtr>> results = runBlock(region.front(), {});
+  if (failed(results))
+    return failure();
+  for (auto [result, value] : llvm::zip_equal(branch.getResults(), *results))
+    values[result] = value;
   return success();
 }
 
@@ -146,6 +236,22 @@ LogicalResult Interpreter::execute(Operation *op) {
     std::string error;
     if (!cmmrt::writeMatrix(s.getPath().str(), get(s.getInput()), error))
       return s.emitError(error);
+    return success();
+  }
+  if (auto loop = dyn_cast<WhileOp>(op))
+    return runWhile(loop);
+  if (auto branch = dyn_cast<IfOp>(op))
+    return runIf(branch);
+  if (auto rand = dyn_cast<RandOp>(op); rand && !iterations.empty()) {
+    // Each iteration of a run-time loop draws new values.
+    auto type = rand.getType();
+    Matrix result(type.getDimSize(0), type.getDimSize(1));
+    cmmrt::fillRandom(
+        result, rand.getDistribution() == Distribution::Normal,
+        static_cast<uint64_t>(rand.getSeed()),
+        cmmrt::iterationCallId(static_cast<uint64_t>(rand.getCallId()),
+                               iterations.data(), iterations.size()));
+    set(rand.getResult(), std::move(result));
     return success();
   }
   if (isa<func::ReturnOp>(op))

@@ -39,7 +39,7 @@ struct PlanBuilder : PlanTables {
     o.rows = rows;
     o.cols = cols;
     o.scalar = scalar;
-    o.a = 1;
+    o.a = code == OpCode::Print ? 0 : 1; // a print's 1 is display(A)
     o.b = 2;
     o.text = "m";
     o.line = ++lines;

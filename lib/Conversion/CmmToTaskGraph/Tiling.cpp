@@ -324,6 +324,15 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
     if (!semantics) {
       if (isa<func::ReturnOp>(op))
         continue;
+      if (isa<WhileOp, IfOp>(op)) {
+        // docs/language.md §14.2: planning a loop body once and repeating
+        // its schedule is issue 19's next step.
+        error = std::string("a '") + (isa<WhileOp>(op) ? "while" : "if") +
+                "' whose condition depends on matrix values cannot be "
+                "compiled yet; run the program with cmmc --interpret";
+        failed = &op;
+        return false;
+      }
       error =
           "the planner cannot tile '" + op.getName().getStringRef().str() + "'";
       failed = &op;

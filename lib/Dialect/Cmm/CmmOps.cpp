@@ -198,7 +198,8 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
 
 LogicalResult SliceOp::verify() {
   ArrayRef<int64_t> in = shapeOf(getInput()), out = getType().getShape();
-  if (getRow() + out[0] > in[0] || getCol() + out[1] > in[1])
+  int64_t row = getRow(), col = getCol();
+  if (row + out[0] > in[0] || col + out[1] > in[1])
     return emitOpError("the ")
            << formatShape(out) << " block at [" << getRow() << ", " << getCol()
            << "] does not fit in the " << formatShape(in) << " input";
@@ -235,7 +236,8 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
 
 LogicalResult InsertOp::verify() {
   ArrayRef<int64_t> dest = shapeOf(getDest()), block = shapeOf(getBlock());
-  if (getRow() + block[0] > dest[0] || getCol() + block[1] > dest[1])
+  int64_t row = getRow(), col = getCol();
+  if (row + block[0] > dest[0] || col + block[1] > dest[1])
     return emitOpError("the ")
            << formatShape(block) << " block at [" << getRow() << ", "
            << getCol() << "] does not fit in the " << formatShape(dest)
@@ -314,6 +316,69 @@ LogicalResult PrintOp::verify() {
   if (getRows() && in[0] * in[1] > 1000)
     return emitOpError("with 'rows' prints at most 1000 elements, got ")
            << formatShape(in);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Run-time control flow
+//===----------------------------------------------------------------------===//
+
+/// `what`'s types against `expected`'s, one by one.
+static LogicalResult sameTypes(Operation *op, TypeRange got, TypeRange expected,
+                               StringRef what, StringRef against) {
+  if (got.size() != expected.size())
+    return op->emitOpError() << what << " has " << got.size() << " value(s), "
+                             << against << " " << expected.size();
+  for (size_t i = 0; i < got.size(); ++i)
+    if (got[i] != expected[i])
+      return op->emitOpError() << what << " #" << i << " is " << got[i] << ", "
+                               << against << " " << expected[i];
+  return success();
+}
+
+static LogicalResult isCondition(Operation *op, Value condition) {
+  ArrayRef<int64_t> s = shapeOf(condition);
+  if (s[0] != 1 || s[1] != 1)
+    return op->emitOpError("condition must be 1x1, got ") << formatShape(s);
+  return success();
+}
+
+ConditionOp WhileOp::getConditionOp() {
+  return cast<ConditionOp>(getBefore().front().getTerminator());
+}
+
+LogicalResult WhileOp::verifyRegions() {
+  Block &before = getBefore().front(), &after = getAfter().front();
+  if (failed(sameTypes(*this, before.getArgumentTypes(), getInits().getTypes(),
+                       "'before' argument", "the inits have")))
+    return failure();
+  auto condition = dyn_cast<ConditionOp>(before.getTerminator());
+  if (!condition)
+    return emitOpError("'before' must end in cmm.condition");
+  if (failed(isCondition(*this, condition.getCondition())) ||
+      failed(sameTypes(*this, condition.getArgs().getTypes(), getResultTypes(),
+                       "cmm.condition's value", "the results have")) ||
+      failed(sameTypes(*this, after.getArgumentTypes(), getResultTypes(),
+                       "'after' argument", "the results have")))
+    return failure();
+  auto end = dyn_cast<EndOp>(after.getTerminator());
+  if (!end)
+    return emitOpError("'after' must end in cmm.end");
+  return sameTypes(*this, end.getValues().getTypes(), getInits().getTypes(),
+                   "the body's cmm.end value", "the inits have");
+}
+
+LogicalResult IfOp::verifyRegions() {
+  if (failed(isCondition(*this, getCondition())))
+    return failure();
+  for (Region *region : {&getThenRegion(), &getElseRegion()}) {
+    auto end = dyn_cast<EndOp>(region->front().getTerminator());
+    if (!end)
+      return emitOpError("each branch must end in cmm.end");
+    if (failed(sameTypes(*this, end.getValues().getTypes(), getResultTypes(),
+                         "a branch's cmm.end value", "the results have")))
+      return failure();
+  }
   return success();
 }
 

@@ -12,11 +12,15 @@ using namespace mlir;
 llvm::DenseSet<Operation *> cmm::observedOps(Block &body) {
   llvm::DenseSet<Operation *> live;
   for (Operation &op : llvm::reverse(body)) {
-    // rand and load only read: unobserved, they are not run either.
-    bool needed = !isPure(&op) && !isa<RandOp, LoadOp>(op);
+    // rand and load only read: unobserved, they are not run either. A
+    // region's terminator hands its values on (cmm.end, cmm.condition).
+    bool needed = (!isPure(&op) || op.hasTrait<OpTrait::IsTerminator>()) &&
+                  !isa<RandOp, LoadOp>(op);
+    // A use inside a cmm.while or cmm.if counts as a use by that op.
     for (Value result : op.getResults())
       for (Operation *user : result.getUsers())
-        needed = needed || live.contains(user);
+        if (Operation *at = body.findAncestorOpInBlock(*user))
+          needed = needed || live.contains(at);
     if (needed)
       live.insert(&op);
   }

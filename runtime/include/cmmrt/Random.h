@@ -13,6 +13,9 @@
 
 #include "cmmrt/Matrix.h"
 
+#include "cmmrt/Mix64.h"
+
+#include <cstddef>
 #include <cstdint>
 
 namespace cmmrt {
@@ -27,6 +30,20 @@ double normalAt(uint64_t seed, uint64_t callId, uint64_t i, uint64_t j);
 /// starting at (rowOffset, colOffset).
 void fillRandom(Matrix &out, bool normal, uint64_t seed, uint64_t callId,
                 int64_t rowOffset = 0, int64_t colOffset = 0);
+
+/// The call id of a `rand` inside run-time loops (cmm.while): its traced
+/// id with the iteration numbers (1, 2, ...) of the enclosing loops,
+/// outermost first, mixed in, so each iteration draws new values that do
+/// not depend on the process count (docs/language.md §14.2). No loops: the
+/// traced id itself.
+inline uint64_t iterationCallId(uint64_t callId, const int64_t *iterations,
+                                size_t count) {
+  uint64_t h = callId;
+  for (size_t i = 0; i < count; ++i)
+    h = mix64(h ^ (static_cast<uint64_t>(iterations[i]) * 0x9E3779B97F4A7C15u));
+  // Positive, as the traced ids are.
+  return count ? h >> 1 : callId;
+}
 
 } // namespace cmmrt
 

@@ -536,6 +536,91 @@ def Cmm_NormOp : Cmm_Op<"norm", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Run-time control flow: conditions that depend on matrix values
+//===----------------------------------------------------------------------===//
+
+def Cmm_WhileOp : Op<Cmm_Dialect, "while", [RecursiveMemoryEffects]> {
+  let summary = "a loop whose condition is decided at run time";
+  let description = [{
+    A `.cmm` `while` whose condition is a 1x1 matrix (docs/language.md
+    §14.2), in the manner of `scf.while`. The loop-carried values start as
+    `inits`; `before` computes the condition from them and ends in
+    `cmm.condition`, which hands them to `after` while the condition is
+    nonzero and makes them the results otherwise; `after` is the body and
+    ends in `cmm.end` with the next iteration's values. Every carried value
+    keeps its type. `expected_trips` is the trip count the planner's
+    simulation assumes (the source's `# expect N`).
+
+    ```mlir
+    %r = cmm.while (%x0) : (tensor<3x1xf64>) -> tensor<3x1xf64> {
+    ^bb0(%x: tensor<3x1xf64>):
+      %n = cmm.norm %x : tensor<3x1xf64> -> tensor<1x1xf64>
+      %c = cmm.cmp gt, %n, %tol : (tensor<1x1xf64>, tensor<1x1xf64>) -> tensor<1x1xf64>
+      cmm.condition(%c : tensor<1x1xf64>) %x : tensor<3x1xf64>
+    } do {
+    ^bb0(%x: tensor<3x1xf64>):
+      %y = cmm.scale %x by 5.0e-01 : tensor<3x1xf64>
+      cmm.end %y : tensor<3x1xf64>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Cmm_Matrix>:$inits,
+                   OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$expected_trips);
+  let results = (outs Variadic<Cmm_Matrix>:$results);
+  let regions = (region SizedRegion<1>:$before, SizedRegion<1>:$after);
+  let assemblyFormat = [{
+    ` ` `(` $inits `)` attr-dict `:` functional-type($inits, $results) $before
+    `do` $after
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::cmm::ConditionOp getConditionOp();
+  }];
+}
+
+def Cmm_ConditionOp : Op<Cmm_Dialect, "condition", [Pure, Terminator,
+    HasParent<"WhileOp">]> {
+  let summary = "the condition of a cmm.while and the values it hands on";
+  let arguments = (ins Cmm_Matrix:$condition, Variadic<Cmm_Matrix>:$args);
+  let assemblyFormat = [{
+    `(` $condition `:` type($condition) `)` attr-dict ($args^ `:` type($args))?
+  }];
+}
+
+def Cmm_IfOp : Op<Cmm_Dialect, "if", [RecursiveMemoryEffects,
+    NoRegionArguments]> {
+  let summary = "a branch decided at run time";
+  let description = [{
+    A `.cmm` `if` whose condition is a 1x1 matrix: `then` runs when it is
+    nonzero, `else` otherwise; each ends in `cmm.end` with the values of the
+    variables the branches assign (the results, one type on both paths).
+
+    ```mlir
+    %r = cmm.if %c : tensor<1x1xf64> -> tensor<2x2xf64> {
+      cmm.end %a : tensor<2x2xf64>
+    } else {
+      cmm.end %b : tensor<2x2xf64>
+    }
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$condition);
+  let results = (outs Variadic<Cmm_Matrix>:$results);
+  let regions = (region SizedRegion<1>:$thenRegion, SizedRegion<1>:$elseRegion);
+  let assemblyFormat = [{
+    $condition `:` type($condition) (`->` type($results)^)? $thenRegion `else`
+    $elseRegion attr-dict
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Cmm_EndOp : Op<Cmm_Dialect, "end", [Pure, Terminator,
+    ParentOneOf<["WhileOp", "IfOp"]>]> {
+  let summary = "the values a cmm.while body or cmm.if branch hands on";
+  let arguments = (ins Variadic<Cmm_Matrix>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+//===----------------------------------------------------------------------===//
 // Effects
 //===----------------------------------------------------------------------===//
 
