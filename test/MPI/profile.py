@@ -73,8 +73,12 @@ check(prov["openblas_coretype"] == os.environ.get("OPENBLAS_CORETYPE"),
       "OPENBLAS_CORETYPE recorded as %r" % prov["openblas_coretype"])
 check(prov["blas"], "no BLAS recorded")
 check(len(prov["hosts"]) == ranks, "hosts %s" % prov["hosts"])
-check(prov["seconds"]["total"] < 60,
-      "--quick took %.1f s (limit 60)" % prov["seconds"]["total"])
+# About a minute on this 2-core machine with a rank per core (issue 15);
+# oversubscribed ranks share the cores and take longer (CI measured 62-65 s
+# on 4 ranks), so only a runaway fails there.
+limit = 60 if ranks <= (os.cpu_count() or 1) else 120
+check(prov["seconds"]["total"] < limit,
+      "--quick took %.1f s (limit %d)" % (prov["seconds"]["total"], limit))
 tolerance = prov["sampling"]["tolerance"]
 for fit in prov["fits"]:
     r = fit["rank"]
