@@ -45,8 +45,12 @@ struct DistributiveMatmul : CountedPattern<OpTy> {
                                 PatternRewriter &r) const override {
     auto lhs = op.getLhs().template getDefiningOp<MatmulOp>();
     auto rhs = op.getRhs().template getDefiningOp<MatmulOp>();
+    // (Products from outside a cmm.while body stay there: one product
+    // inside would run at every iteration.)
     if (!lhs || !rhs || lhs == rhs || !lhs->hasOneUse() || !rhs->hasOneUse() ||
-        lhs.getType() != op.getType() || rhs.getType() != op.getType())
+        lhs->getBlock() != op->getBlock() ||
+        rhs->getBlock() != op->getBlock() || lhs.getType() != op.getType() ||
+        rhs.getType() != op.getType())
       return failure();
     Value common, b, c;
     bool left; // the common factor is on the left
@@ -85,8 +89,8 @@ struct DistributiveBinary : CountedPattern<SubOp> {
   LogicalResult matchAndRewrite(SubOp op, PatternRewriter &r) const override {
     Value x = op.getLhs();
     auto mul = op.getRhs().getDefiningOp<MulOp>();
-    if (!mul || !mul->hasOneUse() || x.getType() != op.getType() ||
-        mul.getType() != op.getType())
+    if (!mul || !mul->hasOneUse() || mul->getBlock() != op->getBlock() ||
+        x.getType() != op.getType() || mul.getType() != op.getType())
       return failure();
     Value y;
     if (mul.getRhs() == x)
@@ -132,7 +136,7 @@ struct SumMatmul : CountedPattern<ReduceOp> {
                                 PatternRewriter &r) const override {
     auto product = op.getInput().getDefiningOp<MatmulOp>();
     if (op.getKind() != ReduceKind::Sum || op.getDim() || !product ||
-        !product->hasOneUse())
+        !product->hasOneUse() || product->getBlock() != op->getBlock())
       return failure();
     Value a = product.getLhs(), b = product.getRhs();
     auto at = cast<RankedTensorType>(a.getType());

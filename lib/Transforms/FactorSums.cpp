@@ -87,6 +87,9 @@ private:
   /// Splits `v` into signed terms through same-shape, single-use sums.
   void flatten(Value v, bool negative, bool isRoot) {
     Operation *def = v.getDefiningOp();
+    // Terms from outside the root's block (before a cmm.while) stay leaves.
+    if (def && def->getBlock() != root->getBlock())
+      def = nullptr;
     if (def && isSumOp(def) &&
         def->getOperand(0).getType() == def->getOperand(1).getType() &&
         (isRoot || isAbsorbedSum(v))) {

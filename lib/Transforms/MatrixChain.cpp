@@ -77,6 +77,11 @@ public:
   /// uses, any other value only if this chain is its single user.
   void expand(Value v, SmallVectorImpl<ChainFactor> &out, bool isRoot) {
     Operation *def = v.getDefiningOp();
+    // A factor computed outside the root's region (before a cmm.while, or
+    // hoisted out of it) stays a leaf: pulling it in would recompute it at
+    // every iteration.
+    if (def && def->getParentRegion() != chain.root->getParentRegion())
+      def = nullptr;
     if (def && (isRoot || v.hasOneUse())) {
       if (auto product = dyn_cast<MatmulOp>(def)) {
         chain.ops.push_back(def);

@@ -28,6 +28,7 @@ void cmm::buildSimplifyPipeline(OpPassManager &pm,
   f.addPass(createCSEPass());
   f.addPass(createAlgebraicSimplify());
   f.addPass(createCSEPass());
+  f.addPass(createHoistInvariants());
   f.addPass(createPowerBySquaring());
   f.addPass(createFactorSums());
   f.addPass(createReorderChains());
@@ -36,6 +37,7 @@ void cmm::buildSimplifyPipeline(OpPassManager &pm,
   f.addPass(createCSEPass());
   f.addPass(createAlgebraicSimplify());
   f.addPass(createCSEPass());
+  f.addPass(createHoistInvariants());
   f.addPass(createFoldTransposes());
   if (options.flopReport)
     f.addPass(createFlopReport(FlopReportOptions{"after"}));

@@ -1,7 +1,9 @@
 """Random programs over the whole expression surface (operators with
 broadcasting, reductions along each dimension, elementwise functions,
 powers, solves, transposes, literals, ranges, saves loaded back, printed
-compile-time scalars, nested loops with rand), compiled by cmmc and run
+compile-time scalars, nested loops with rand; slices with `end`, block
+assignments, block literals, hcat/vcat, diag, reshape, dot, compile-time
+if/while/break and a user function), compiled by cmmc and run
 under mpirun on NP ranks with small ragged tiles (some with products as
 COSMA gang tasks or start-up sub-tiles), against the reference
 interpreter: every printed matrix (--dump-prints) within a relative
@@ -73,7 +75,7 @@ class Generator:
         """A random expression built from `name` (shape s), and its shape."""
         rng = self.rng
         m, n = self.vars[name]
-        k = rng.randrange(18)
+        k = rng.randrange(23)
         if k == 0:
             return "%s'" % name, (n, m)
         if k == 1:
@@ -133,6 +135,36 @@ class Generator:
             return "%s \\ %s" % (a, rhs), self.vars[rhs]
         if k == 17:
             return "-%s .^ 2" % name, (m, n)
+        if k == 18:  # a block, `end` for the last row or column
+            r1 = rng.randrange(1, m + 1)
+            r2 = rng.randrange(r1, m + 1)
+            c1 = rng.randrange(1, n + 1)
+            c2 = rng.randrange(c1, n + 1)
+
+            def span(a, b, size):
+                if a == 1 and b == size and rng.random() < 0.3:
+                    return ":"
+                return "%d:%s" % (a, "end" if b == size else str(b))
+            return "%s[%s, %s]" % (name, span(r1, r2, m), span(c1, c2, n)), \
+                (r2 - r1 + 1, c2 - c1 + 1)
+        if k == 19:  # side by side or stacked
+            p = self.dim()
+            if rng.random() < 0.5:
+                return "[%s %s]" % (name, self.of_shape((m, p))), (m, n + p)
+            return "vcat(%s, %s)" % (name, self.of_shape((p, n))), (m + p, n)
+        if k == 20:  # a 2x2 block matrix
+            p, q = self.dim(), self.dim()
+            return "[%s %s; %s %s]" % (
+                name, self.of_shape((m, q)), self.of_shape((p, n)),
+                self.of_shape((p, q))), (m + p, n + q)
+        if k == 21:
+            if m == n and m > 1:
+                return "diag(%s)" % name, (m, 1)
+            if m == 1 or n == 1:
+                return "diag(%s)" % name, (m * n, m * n)
+            return "reshape(%s, %d, %d)" % (name, n, m), (n, m)
+        if k == 22:
+            return "dot(%s, %s)" % (name, self.of_shape((m, n))), (1, 1)
         return "%s + 1" % name, (m, n)
 
     def program(self, statements):
@@ -171,6 +203,31 @@ class Generator:
                 self.lines.append("    end")
                 self.lines.append("end")
                 continue
+            if roll < 0.16:
+                # A block assignment: a block, or a scalar filling it.
+                m, n = self.vars[name]
+                r, c = self.rng.randrange(1, m + 1), self.rng.randrange(1, n + 1)
+                value = self.of_shape((1, c)) if self.rng.random() < 0.5 \
+                    else "%g" % self.rng.choice([0, -1, 2.5])
+                self.lines.append("%s[%d, 1:%d] = %s" % (name, r, c, value))
+                continue
+            if roll < 0.19:
+                # Compile-time while, if and break: 2 iterations traced.
+                m, n = self.vars[name]
+                self.lines.append("k = 0")
+                self.lines.append("while k < 5")
+                self.lines.append("    k = k + 1")
+                self.lines.append("    if k > 2")
+                self.lines.append("        break")
+                self.lines.append("    elseif mod(k, 2) == 0")
+                self.lines.append("        %s = twice(%s) - %s" % (
+                    name, name, self.of_shape((m, n))))
+                self.lines.append("    else")
+                self.lines.append("        %s = %s .* rand(%d, %d)" % (
+                    name, name, m, n))
+                self.lines.append("    end")
+                self.lines.append("end")
+                continue
             if roll < 0.24:
                 # A loop: rand in the body gives new values every iteration.
                 m, n = self.vars[name]
@@ -186,6 +243,9 @@ class Generator:
             if self.rng.random() < 0.6:
                 self.lines.append("print(%s)" % name)
         self.lines.append("print(%s)" % name)
+        self.lines.append("function twice(x)")
+        self.lines.append("    return 2 * x")
+        self.lines.append("end")
         return "\n".join(self.lines) + "\n"
 
 

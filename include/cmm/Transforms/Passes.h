@@ -31,9 +31,10 @@ struct SimplifyPipelineOptions
                           llvm::cl::init(false)};
 };
 
-/// CSE, static simplification (with folding), CSE, power by squaring, chain
-/// ordering, dynamic simplification, CSE (SystemDS ProgramRewriter order),
-/// then transposes folded into the products that read them.
+/// CSE, static simplification (with folding), CSE, loop-invariant ops
+/// hoisted out of cmm.while, power by squaring, chain ordering, dynamic
+/// simplification, CSE (SystemDS ProgramRewriter order), invariants hoisted
+/// again, then transposes folded into the products that read them.
 void buildSimplifyPipeline(mlir::OpPassManager &pm,
                            const SimplifyPipelineOptions &options = {});
 

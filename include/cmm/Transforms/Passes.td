@@ -44,6 +44,25 @@ def AlgebraicSimplify : Pass<"cmm-algebraic-simplify", "mlir::func::FuncOp"> {
   ];
 }
 
+def HoistInvariants : Pass<"cmm-hoist-invariants", "mlir::func::FuncOp"> {
+  let summary = "Loop-invariant ops of a cmm.while move before the loop";
+  let description = [{
+    An op in a `cmm.while` (its condition or its body) whose operands are
+    all defined outside the loop computes the same value at every
+    iteration: it moves before the loop, innermost loops first, so a loop
+    nest hoists level by level (`d * P'` in a PageRank loop, `A' * A` in a
+    solver). Not moved: `rand` (each iteration draws new values), `inv`
+    and `\` (they may fail, and a loop may run no iteration), ops with
+    regions or effects. The rewrites after it see the hoisted ops outside
+    the loop and keep them there (a chain, sum or fused kernel does not
+    pull an op into a loop body).
+  }];
+  let dependentDialects = ["cmm::CmmDialect"];
+  let statistics = [
+    Statistic<"numHoisted", "hoisted", "ops moved out of cmm.while loops">,
+  ];
+}
+
 def PowerBySquaring : Pass<"cmm-power-by-squaring", "mlir::func::FuncOp"> {
   let summary = "Compute A^k and repeated products A*A*...*A by squaring";
   let description = [{
