@@ -298,6 +298,41 @@ std::string MLIRGenImpl::normalizedPath(llvm::StringRef path) {
   return std::string(normal);
 }
 
+void MLIRGenImpl::forgetRunTimeSaves(size_t savesBefore, SMLoc construct) {
+  llvm::SmallVector<std::string> inside;
+  for (auto &entry : savedFiles)
+    if (entry.second.first >= savesBefore)
+      inside.push_back(entry.first().str());
+  for (const std::string &path : inside) {
+    savedFiles.erase(path);
+    runTimeSavedFiles[path] = construct;
+  }
+}
+
+bool MLIRGenImpl::checkLoadOrder(llvm::StringRef path, SMLoc l) {
+  std::string normal = normalizedPath(path);
+  if (auto it = runTimeSavedFiles.find(normal); it != runTimeSavedFiles.end()) {
+    error(l, "'" + path + "' is saved inside the construct at line " +
+                 llvm::Twine(sm.getLineAndColumn(it->second).first) +
+                 ", whose condition is decided at run time; loading it "
+                 "after that construct is not supported yet");
+    return false;
+  }
+  for (const auto &[paths, savesBefore] : loopSavedFiles) {
+    auto latest = savedFiles.find(normal);
+    if (paths.count(normal) &&
+        (latest == savedFiles.end() || latest->second.first < savesBefore)) {
+      error(l, "'" + path +
+                   "' is loaded in a loop decided at run time "
+                   "before the loop saves it: from the second "
+                   "iteration on it would read the previous one's "
+                   "file; this is not supported yet");
+      return false;
+    }
+  }
+  return true;
+}
+
 std::optional<Value> MLIRGenImpl::savedEarlier(llvm::StringRef path) {
   std::string normal = normalizedPath(path);
   std::optional<std::pair<size_t, Value>> latest;

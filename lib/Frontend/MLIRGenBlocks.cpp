@@ -95,13 +95,14 @@ MLIRGenImpl::toSubscript(const Expr &sub, int64_t size, llvm::StringRef what,
     if (lo)
       hi = toInteger(range->getHi(), "a subscript");
   } else {
+    // Traced once: a subscript may call a function that prints.
     MaybeValue v = eval(sub);
     if (v && !v->isScalar())
       error(sub.getLoc(), "a subscript must be a compile-time integer, a "
                           "range a:b or ':', got a " +
                               shapeOf(v->matrix) + " matrix");
     else if (v)
-      lo = hi = toInteger(sub, "a subscript");
+      lo = hi = asInteger(*v, sub.getLoc(), "a subscript");
   }
   endSizes.pop_back();
   if (!lo || !hi)

@@ -83,19 +83,23 @@ std::optional<int64_t> MLIRGenImpl::toInteger(const Expr &e,
   MaybeValue v = eval(e);
   if (!v)
     return std::nullopt;
-  if (!v->isScalar())
-    return error(e.getLoc(), llvm::Twine(what) +
-                                 " must be a compile-time integer, got a " +
-                                 shapeOf(v->matrix) +
-                                 " matrix (a 1x1 matrix is not a compile-time "
-                                 "scalar)");
-  double d = v->scalar;
+  return asInteger(*v, e.getLoc(), what);
+}
+
+std::optional<int64_t> MLIRGenImpl::asInteger(TraceValue v, SMLoc l,
+                                              llvm::StringRef what) {
+  if (!v.isScalar())
+    return error(l, llvm::Twine(what) +
+                        " must be a compile-time integer, got a " +
+                        shapeOf(v.matrix) +
+                        " matrix (a 1x1 matrix is not a compile-time "
+                        "scalar)");
+  double d = v.scalar;
   if (!std::isfinite(d) || d != std::floor(d))
-    return error(e.getLoc(),
+    return error(l,
                  llvm::Twine(what) + " must be an integer, got " + exactNum(d));
   if (std::fabs(d) > 9.0e15)
-    return error(e.getLoc(),
-                 llvm::Twine(what) + " " + num(d) + " is out of range");
+    return error(l, llvm::Twine(what) + " " + num(d) + " is out of range");
   return static_cast<int64_t>(d);
 }
 
@@ -223,6 +227,8 @@ MaybeValue MLIRGenImpl::evalCall(const CallExpr &call) {
       return std::nullopt;
     auto path = toPath(*args[0], "load");
     if (!path)
+      return std::nullopt;
+    if (!checkLoadOrder(*path, args[0]->getLoc()))
       return std::nullopt;
     if (std::optional<Value> saved = savedEarlier(*path))
       return TraceValue::ofMatrix(*saved);
@@ -405,6 +411,8 @@ MaybeValue MLIRGenImpl::evalCall(const CallExpr &call) {
     int64_t r = rows(m), c = cols(m);
     if (r == 1 && c == 1)
       return v;
+    if ((r == 1 || c == 1) && !checkSize(call.getLoc(), r * c, r * c))
+      return std::nullopt;
     if (r == 1 || c == 1) // a vector to its diagonal matrix
       return TraceValue::ofMatrix(
           DiagOp::create(builder, l, matrixType(r * c, r * c), m));

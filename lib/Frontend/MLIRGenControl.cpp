@@ -15,9 +15,12 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
 
 #include <cmath>
 #include <memory>
+#include <set>
 
 using namespace cmm;
 using namespace cmm::mlirgen;
@@ -85,17 +88,29 @@ using DetachedBlock = std::unique_ptr<mlir::Block, BlockDropper>;
 
 MLIRGenImpl::Decision MLIRGenImpl::decideCondition(const Expr &condition,
                                                    llvm::StringRef construct) {
-  // Traced into a scratch block: a compile-time condition leaves no ops, and
-  // a run-time one is traced again inside its cmm.while or before its cmm.if.
-  mlir::OpBuilder::InsertionGuard guard(builder);
+  // Traced into a scratch block first. A compile-time condition's ops then
+  // join the program where the condition stands (a function it calls may
+  // print or save); a run-time one's are dropped, and it is traced again
+  // inside its cmm.while or before its cmm.if.
+  mlir::Block *home = builder.getInsertionBlock();
+  mlir::Block::iterator at = builder.getInsertionPoint();
+  auto savedBefore = savedFiles;
+  size_t savesBefore = saveCount;
   DetachedBlock scratch(new mlir::Block());
-  builder.setInsertionPointToEnd(scratch.get());
-  MaybeValue value =
-      toCondition(condition, ("the condition of " + construct).str());
+  MaybeValue value;
+  {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(scratch.get());
+    value = toCondition(condition, ("the condition of " + construct).str());
+  }
   if (!value)
     return Decision::Failed;
-  if (!value->isScalar())
+  if (!value->isScalar()) {
+    savedFiles = std::move(savedBefore);
+    saveCount = savesBefore;
     return Decision::RunTime;
+  }
+  home->getOperations().splice(at, scratch->getOperations());
   if (std::isnan(value->scalar)) {
     error(condition.getLoc(), "the condition of " + construct + " is NaN");
     return Decision::Failed;
@@ -124,6 +139,31 @@ static void collectAssigned(const std::vector<StmtPtr> &stmts,
       for (const IfStmt::Clause &clause : branch->getClauses())
         collectAssigned(clause.body, names);
       collectAssigned(branch->getElse(), names);
+    }
+  }
+}
+
+/// The files `stmts` save (a `save` statement with a literal path), in
+/// nested blocks too, lexically normalised.
+static void collectSaved(const std::vector<StmtPtr> &stmts,
+                         std::set<std::string> &paths) {
+  for (const StmtPtr &stmt : stmts) {
+    if (auto *e = llvm::dyn_cast<ExprStmt>(stmt.get())) {
+      auto *call = llvm::dyn_cast<CallExpr>(&e->getExpr());
+      if (call && call->getCallee() == "save" && !call->getArgs().empty())
+        if (auto *path = llvm::dyn_cast<StringExpr>(call->getArgs()[0].get())) {
+          llvm::SmallString<128> normal(path->getValue());
+          llvm::sys::path::remove_dots(normal, /*remove_dot_dot=*/false);
+          paths.insert(std::string(normal));
+        }
+    } else if (auto *loop = llvm::dyn_cast<ForStmt>(stmt.get())) {
+      collectSaved(loop->getBody(), paths);
+    } else if (auto *loop = llvm::dyn_cast<WhileStmt>(stmt.get())) {
+      collectSaved(loop->getBody(), paths);
+    } else if (auto *branch = llvm::dyn_cast<IfStmt>(stmt.get())) {
+      for (const IfStmt::Clause &clause : branch->getClauses())
+        collectSaved(clause.body, paths);
+      collectSaved(branch->getElse(), paths);
     }
   }
 }
@@ -226,6 +266,7 @@ Flow MLIRGenImpl::genRunTimeWhile(const WhileStmt &stmt) {
                           ? builder.getI64IntegerAttr(stmt.getExpectedTrips())
                           : mlir::IntegerAttr());
   llvm::StringMap<TraceValue> outside = env;
+  size_t savesBefore = saveCount;
   auto bind = [&](mlir::Block *block) {
     for (size_t i = 0; i < carried.size(); ++i)
       env[carried[i]] = TraceValue::ofMatrix(block->getArgument(i));
@@ -246,9 +287,13 @@ Flow MLIRGenImpl::genRunTimeWhile(const WhileStmt &stmt) {
     env = outside;
     mlir::Block *after = builder.createBlock(&loop.getAfter(), {}, types, locs);
     bind(after);
+    std::set<std::string> saved;
+    collectSaved(stmt.getBody(), saved);
+    loopSavedFiles.push_back({saved, saveCount});
     if (!genRegionBody(stmt.getBody(), stmt.getLoc(),
                        "a 'while' loop decided at run time"))
       return Flow::Failed;
+    loopSavedFiles.pop_back();
     llvm::SmallVector<Value> next;
     for (size_t i = 0; i < carried.size(); ++i) {
       std::optional<Value> v =
@@ -260,6 +305,7 @@ Flow MLIRGenImpl::genRunTimeWhile(const WhileStmt &stmt) {
     }
     EndOp::create(builder, loc(stmt.getLoc()), next);
   }
+  forgetRunTimeSaves(savesBefore, stmt.getLoc());
   // After the loop: the carried variables are its results; names first
   // assigned in the body are not defined.
   for (llvm::StringRef name : assigned)
@@ -302,6 +348,7 @@ Flow MLIRGenImpl::genRunTimeIf(const IfStmt &stmt, size_t clause,
     collectAssigned(stmt.getClauses()[c].body, otherAssigned);
   collectAssigned(stmt.getElse(), otherAssigned);
   llvm::StringMap<TraceValue> outside = env;
+  size_t savesBefore = saveCount;
 
   // Each branch traced into a block of its own; the `else` side holds the
   // remaining clauses (an `elseif` is an `if` in the `else`).
@@ -388,6 +435,7 @@ Flow MLIRGenImpl::genRunTimeIf(const IfStmt &stmt, size_t clause,
     builder.setInsertionPointToEnd(elseBlock.get());
     EndOp::create(builder, loc(at), elseValues);
   }
+  forgetRunTimeSaves(savesBefore, at);
   env = std::move(outside);
   Value c = asMatrix(condition, at);
   auto branch = IfOp::create(builder, loc(at), types, c);
@@ -447,6 +495,14 @@ MaybeValue MLIRGenImpl::callFunction(const CallExpr &call,
     return error(call.getLoc(), "'" + def.name +
                                     "' returns nothing; call it as a "
                                     "statement");
+  // Every call is traced: a recursion that ends but branches (fib(90))
+  // counts toward the traced iterations rather than running for ever.
+  if (++totalIterations > kMaxLoopIterations)
+    return error(call.getLoc(),
+                 "the program traces more than " +
+                     llvm::Twine(kMaxLoopIterations) +
+                     " loop iterations and function calls (both are traced "
+                     "at compile time)");
   if (callDepth >= kMaxCallDepth)
     return error(call.getLoc(),
                  "calls of user functions nest more than " +
@@ -462,6 +518,8 @@ MaybeValue MLIRGenImpl::callFunction(const CallExpr &call,
   }
   // The body sees only its parameters (and functions and constants).
   std::swap(env, scope);
+  llvm::StringMap<SMLoc> callerLocals;
+  std::swap(regionLocalNames, callerLocals);
   auto [line, col] = sm.getLineAndColumn(call.getLoc());
   loopIterations.push_back(
       static_cast<int64_t>(cmmrt::mix64((uint64_t(line) << 32) | col) >> 1));
@@ -475,6 +533,7 @@ MaybeValue MLIRGenImpl::callFunction(const CallExpr &call,
   frames.pop_back();
   loopIterations.pop_back();
   std::swap(env, scope);
+  std::swap(regionLocalNames, callerLocals);
   std::optional<TraceValue> result = std::exchange(returnValue, std::nullopt);
   if (asStatement)
     return result ? *result : TraceValue::ofScalar(0);

@@ -139,6 +139,8 @@ private:
   std::nullopt_t error(SMLoc l, const llvm::Twine &msg);
   Value asMatrix(TraceValue v, SMLoc l);
   std::optional<int64_t> toInteger(const Expr &e, llvm::StringRef what);
+  /// The same for a value already traced (from the expression at `l`).
+  std::optional<int64_t> asInteger(TraceValue v, SMLoc l, llvm::StringRef what);
   std::optional<int64_t> toDimension(const Expr &e, llvm::StringRef what);
   std::optional<double> toScalar(const Expr &e, llvm::StringRef what);
   std::optional<Value> toMatrix(const Expr &e);
@@ -189,6 +191,19 @@ private:
   size_t callDepth = 0;
   /// The value of the `return` that ended the function being traced.
   std::optional<TraceValue> returnValue;
+  /// Files saved inside a construct decided at run time, with its
+  /// position: whether the file holds the save's value after it is only
+  /// known at run time, so a later `load` of it is an error (for now).
+  llvm::StringMap<SMLoc> runTimeSavedFiles;
+  /// The files each run-time loop being traced saves in its body, with the
+  /// saves counted before it: a load there of such a file before its save
+  /// would read the previous iteration's file.
+  std::vector<std::pair<std::set<std::string>, size_t>> loopSavedFiles;
+  /// After a construct decided at run time at `construct`: the saves traced
+  /// in it since `savesBefore` are no longer forwarded to loads.
+  void forgetRunTimeSaves(size_t savesBefore, SMLoc construct);
+  /// A located error if `load` of `path` is one of the above.
+  bool checkLoadOrder(llvm::StringRef path, SMLoc l);
   /// Names assigned only inside a run-time construct, with its position:
   /// a use after it is an error that says so.
   llvm::StringMap<SMLoc> regionLocalNames;
