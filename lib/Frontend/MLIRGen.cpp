@@ -216,10 +216,8 @@ bool MLIRGenImpl::genAssign(const AssignStmt &stmt) {
 
 bool MLIRGenImpl::genExprStmt(const ExprStmt &stmt) {
   if (auto *call = llvm::dyn_cast<CallExpr>(&stmt.getExpr())) {
-    if (call->getCallee() == "print")
-      return genPrint(*call);
-    if (call->getCallee() == "display")
-      return genDisplay(*call);
+    if (call->getCallee() == "print" || call->getCallee() == "display")
+      return genPrint(*call, /*rows=*/call->getCallee() == "display");
     if (call->getCallee() == "save")
       return genSave(*call);
     if (auto it = functions.find(call->getCallee()); it != functions.end())
@@ -229,7 +227,7 @@ bool MLIRGenImpl::genExprStmt(const ExprStmt &stmt) {
   return eval(stmt.getExpr()).has_value();
 }
 
-bool MLIRGenImpl::genPrint(const CallExpr &call) {
+bool MLIRGenImpl::genPrint(const CallExpr &call, bool rows) {
   if (!checkArgCount(call, 1, 1))
     return false;
   const Expr &arg = *call.getArgs()[0];
@@ -237,43 +235,24 @@ bool MLIRGenImpl::genPrint(const CallExpr &call) {
   if (!value)
     return false;
   std::string label = printLabel(arg.getText());
-  if (value->isScalar())
-    PrintScalarOp::create(builder, loc(call.getLoc()),
-                          builder.getStringAttr(label),
-                          builder.getF64FloatAttr(value->scalar));
-  else
-    PrintOp::create(builder, loc(call.getLoc()), value->matrix, label,
-                    /*rows=*/false);
-  return true;
-}
-
-bool MLIRGenImpl::genDisplay(const CallExpr &call) {
-  if (!checkArgCount(call, 1, 1))
-    return false;
-  const Expr &arg = *call.getArgs()[0];
-  MaybeValue value = eval(arg);
-  if (!value)
-    return false;
-  std::string label = printLabel(arg.getText());
+  // A compile-time scalar's line is all display shows of it too.
   if (value->isScalar()) {
-    // A compile-time scalar's summary line is all there is to show.
     PrintScalarOp::create(builder, loc(call.getLoc()),
                           builder.getStringAttr(label),
                           builder.getF64FloatAttr(value->scalar));
     return true;
   }
-  int64_t elements = rows(value->matrix) * cols(value->matrix);
-  if (elements > kMaxDisplayElements) {
+  int64_t elements = mlirgen::rows(value->matrix) * cols(value->matrix);
+  if (rows && elements > cmmrt::kMaxDisplayElements) {
     error(call.getLoc(), "display shows at most " +
-                             llvm::Twine(kMaxDisplayElements) +
+                             llvm::Twine(cmmrt::kMaxDisplayElements) +
                              " elements, the " + shapeOf(value->matrix) +
                              " matrix has " + llvm::Twine(elements) +
                              "; use print for a summary or save to write "
                              "it to a file");
     return false;
   }
-  PrintOp::create(builder, loc(call.getLoc()), value->matrix, label,
-                  /*rows=*/true);
+  PrintOp::create(builder, loc(call.getLoc()), value->matrix, label, rows);
   return true;
 }
 

@@ -184,11 +184,11 @@ std::optional<Value> MLIRGenImpl::carriedValue(llvm::StringRef name,
                               "construct decided at run time");
 }
 
-bool MLIRGenImpl::genRegionBody(const std::vector<StmtPtr> &stmts,
-                                SMLoc construct, llvm::StringRef what) {
+bool MLIRGenImpl::genRegion(llvm::function_ref<Flow()> trace, SMLoc construct,
+                            llvm::StringRef what) {
   frames.push_back({Frame::RunTime, construct, what});
   loopIterations.push_back(0);
-  Flow flow = genBlock(stmts);
+  Flow flow = trace();
   if (flow == Flow::Failed)
     return false;
   frames.pop_back();
@@ -290,8 +290,8 @@ Flow MLIRGenImpl::genRunTimeWhile(const WhileStmt &stmt) {
     std::set<std::string> saved;
     collectSaved(stmt.getBody(), saved);
     loopSavedFiles.push_back({saved, saveCount});
-    if (!genRegionBody(stmt.getBody(), stmt.getLoc(),
-                       "a 'while' loop decided at run time"))
+    if (!genRegion([&] { return genBlock(stmt.getBody()); }, stmt.getLoc(),
+                   "a 'while' loop decided at run time"))
       return Flow::Failed;
     loopSavedFiles.pop_back();
     llvm::SmallVector<Value> next;
@@ -363,30 +363,24 @@ Flow MLIRGenImpl::genRunTimeIf(const IfStmt &stmt, size_t clause,
   };
   llvm::StringMap<TraceValue> thenEnv, elseEnv;
   DetachedBlock thenBlock = trace([&] {
-    bool ok = genRegionBody(taken.body, at, "an 'if' decided at run time");
+    bool ok = genRegion([&] { return genBlock(taken.body); }, at,
+                        "an 'if' decided at run time");
     thenEnv = env;
     return ok;
   });
   if (!thenBlock)
     return Flow::Failed;
   DetachedBlock elseBlock = trace([&] {
-    frames.push_back({Frame::RunTime, at, "an 'if' decided at run time"});
-    loopIterations.push_back(0);
-    Flow flow = clause + 1 < stmt.getClauses().size()
-                    ? genIf(stmt, clause + 1)
-                    : genBlock(stmt.getElse());
-    if (flow == Flow::Failed)
-      return false;
-    frames.pop_back();
-    loopIterations.pop_back();
-    if (flow != Flow::Next) {
-      error(at, llvm::Twine("'") + (flow == Flow::Break ? "break" : "return") +
-                    "' inside an 'if' decided at run time is not supported "
-                    "yet");
-      return false;
-    }
+    // An elseif is an if in the else region.
+    bool ok = genRegion(
+        [&] {
+          return clause + 1 < stmt.getClauses().size()
+                     ? genIf(stmt, clause + 1)
+                     : genBlock(stmt.getElse());
+        },
+        at, "an 'if' decided at run time");
     elseEnv = env;
-    return true;
+    return ok;
   });
   if (!elseBlock)
     return Flow::Failed;
@@ -561,14 +555,17 @@ MaybeValue MLIRGenImpl::toCondition(const Expr &e, llvm::StringRef what) {
   return v;
 }
 
+Value MLIRGenImpl::oneMinus(Value v, SMLoc l) {
+  Value one = asMatrix(TraceValue::ofScalar(1), l);
+  return SubOp::create(builder, loc(l), matrixType(1, 1), one, v);
+}
+
 Value MLIRGenImpl::truth(Value v, SMLoc l) {
   // 1 - (v .== 0): 1 for every nonzero value (NaN included).
-  auto type = matrixType(1, 1);
-  mlir::Location at = loc(l);
   Value zero = asMatrix(TraceValue::ofScalar(0), l);
-  Value one = asMatrix(TraceValue::ofScalar(1), l);
-  Value isZero = CmpOp::create(builder, at, type, CmpPredicate::EQ, v, zero);
-  return SubOp::create(builder, at, type, one, isZero);
+  return oneMinus(CmpOp::create(builder, loc(l), matrixType(1, 1),
+                                CmpPredicate::EQ, v, zero),
+                  l);
 }
 
 MaybeValue MLIRGenImpl::evalLogic(const BinaryExpr &expr) {
@@ -603,18 +600,21 @@ MaybeValue MLIRGenImpl::evalLogic(const BinaryExpr &expr) {
 }
 
 MaybeValue MLIRGenImpl::evalScalarComparison(const BinaryExpr &expr) {
+  // Each is its elementwise twin on scalars or 1x1 matrices; a != b is
+  // 1 - (a .== b), true for NaN as IEEE has it.
   TokenKind op = expr.getOp();
+  const bool negated = op == TokenKind::NotEq;
+  TokenKind twin = op == TokenKind::Lt   ? TokenKind::DotLt
+                   : op == TokenKind::Gt ? TokenKind::DotGt
+                   : op == TokenKind::Le ? TokenKind::DotLe
+                   : op == TokenKind::Ge ? TokenKind::DotGe
+                                         : TokenKind::DotEq;
   auto check = [&](const Expr &side) -> MaybeValue {
     MaybeValue v = eval(side);
     if (!v || v->isScalar() || (rows(v->matrix) == 1 && cols(v->matrix) == 1))
       return v;
-    llvm::StringRef elementwise = llvm::StringSwitch<llvm::StringRef>(spell(op))
-                                      .Case("'<'", "'.<'")
-                                      .Case("'>'", "'.>'")
-                                      .Case("'<='", "'.<='")
-                                      .Case("'>='", "'.>='")
-                                      .Case("'=='", "'.=='")
-                                      .Default("'.==' and 1 .- (A .== B)");
+    std::string elementwise =
+        negated ? "'.==' and 1 .- (A .== B)" : spell(twin).str();
     return error(expr.getLoc(), spell(op) +
                                     " compares compile-time scalars or 1x1 "
                                     "matrices, got a " +
@@ -628,58 +628,16 @@ MaybeValue MLIRGenImpl::evalScalarComparison(const BinaryExpr &expr) {
   MaybeValue rhs = check(expr.getRhs());
   if (!rhs)
     return std::nullopt;
-  if (lhs->isScalar() && rhs->isScalar()) {
-    double a = lhs->scalar, b = rhs->scalar;
-    bool result = false;
-    switch (op) {
-    case TokenKind::Lt:
-      result = a < b;
-      break;
-    case TokenKind::Gt:
-      result = a > b;
-      break;
-    case TokenKind::Le:
-      result = a <= b;
-      break;
-    case TokenKind::Ge:
-      result = a >= b;
-      break;
-    case TokenKind::EqEq:
-      result = a == b;
-      break;
-    default:
-      result = a != b;
-      break;
-    }
-    return TraceValue::ofScalar(result ? 1 : 0);
-  }
   SMLoc l = expr.getLoc();
-  Value a = asMatrix(*lhs, l), b = asMatrix(*rhs, l);
-  auto type = matrixType(1, 1);
-  mlir::Location at = loc(l);
-  switch (op) {
-  case TokenKind::Lt:
-    return TraceValue::ofMatrix(
-        CmpOp::create(builder, at, type, CmpPredicate::LT, a, b));
-  case TokenKind::Gt:
-    return TraceValue::ofMatrix(
-        CmpOp::create(builder, at, type, CmpPredicate::GT, a, b));
-  case TokenKind::Le:
-    return TraceValue::ofMatrix(
-        CmpOp::create(builder, at, type, CmpPredicate::LE, a, b));
-  case TokenKind::Ge:
-    return TraceValue::ofMatrix(
-        CmpOp::create(builder, at, type, CmpPredicate::GE, a, b));
-  case TokenKind::EqEq:
-    return TraceValue::ofMatrix(
-        CmpOp::create(builder, at, type, CmpPredicate::EQ, a, b));
-  default: {
-    // a != b is 1 - (a == b): true for NaN, as IEEE has it.
-    Value equal = CmpOp::create(builder, at, type, CmpPredicate::EQ, a, b);
-    Value one = asMatrix(TraceValue::ofScalar(1), l);
-    return TraceValue::ofMatrix(SubOp::create(builder, at, type, one, equal));
-  }
-  }
+  MaybeValue result =
+      lhs->isScalar() && rhs->isScalar()
+          ? foldScalarBinary(twin, lhs->scalar, rhs->scalar)
+          : broadcastOp(twin, l, *lhs, *rhs);
+  if (!result || !negated)
+    return result;
+  if (result->isScalar())
+    return TraceValue::ofScalar(1 - result->scalar);
+  return TraceValue::ofMatrix(oneMinus(result->matrix, l));
 }
 
 MaybeValue MLIRGenImpl::evalNot(const UnaryExpr &expr) {

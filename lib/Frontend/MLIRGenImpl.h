@@ -65,8 +65,6 @@ constexpr size_t kMaxTracedOps = 2'000'000;
 /// Largest matrix dimension and element count.
 constexpr int64_t kMaxDim = int64_t(1) << 31;
 constexpr int64_t kMaxElements = int64_t(1) << 40;
-/// Most elements `display` prints (docs/language.md).
-constexpr int64_t kMaxDisplayElements = 1000;
 
 class MLIRGenImpl {
 public:
@@ -89,10 +87,10 @@ private:
   Flow genRunTimeWhile(const WhileStmt &stmt);
   Flow genRunTimeIf(const IfStmt &stmt, size_t clause,
                     const TraceValue &condition);
-  /// Traces `stmts` as a region's body (a run-time loop body or branch):
-  /// a `break` or `return` out of it is an error at `construct`.
-  bool genRegionBody(const std::vector<StmtPtr> &stmts, SMLoc construct,
-                     llvm::StringRef what);
+  /// Traces a region's contents (a run-time loop body or branch) with
+  /// `trace`: a `break` or `return` out of it is an error at `construct`.
+  bool genRegion(llvm::function_ref<Flow()> trace, SMLoc construct,
+                 llvm::StringRef what);
   /// The value of a variable carried out of a run-time construct: a matrix
   /// of `type`, else an error naming both shapes.
   std::optional<Value> carriedValue(llvm::StringRef name, TraceValue value,
@@ -100,8 +98,8 @@ private:
                                     llvm::StringRef where);
   Flow genReturn(const ReturnStmt &stmt);
   bool genExprStmt(const ExprStmt &stmt);
-  bool genPrint(const CallExpr &call);
-  bool genDisplay(const CallExpr &call);
+  /// `print(e)`, or with `rows` `display(e)` (every row too).
+  bool genPrint(const CallExpr &call, bool rows);
   bool genSave(const CallExpr &call);
   /// A condition's truth when it is known while tracing; a run-time
   /// condition (a 1x1 matrix) or any other shape is an error for now.
@@ -147,6 +145,8 @@ private:
   /// A value in a condition: a compile-time scalar or a 1x1 matrix, else
   /// an error naming `what`.
   MaybeValue toCondition(const Expr &e, llvm::StringRef what);
+  /// 1 - v for a 1x1 truth value `v` (a negation).
+  Value oneMinus(Value v, SMLoc l);
   /// 1 where `v` is nonzero, else 0 (a 1x1 matrix).
   Value truth(Value v, SMLoc l);
   /// The rows (dim 0) or columns (dim 1) a subscript selects, 1-based and

@@ -7,6 +7,7 @@
 
 #include "cmm/Dialect/Cmm/CmmDialect.h"
 
+#include "cmmrt/Format.h"
 #include "cmmrt/MatrixIO.h"
 
 #include "mlir/IR/Builders.h"
@@ -313,8 +314,9 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor) {
 LogicalResult PrintOp::verify() {
   // display prints every element (docs/language.md).
   ArrayRef<int64_t> in = shapeOf(getInput());
-  if (getRows() && in[0] * in[1] > 1000)
-    return emitOpError("with 'rows' prints at most 1000 elements, got ")
+  if (getRows() && in[0] * in[1] > cmmrt::kMaxDisplayElements)
+    return emitOpError("with 'rows' prints at most ")
+           << cmmrt::kMaxDisplayElements << " elements, got "
            << formatShape(in);
   return success();
 }

@@ -42,6 +42,10 @@ std::string formatSummary(const std::string &label, int64_t rows, int64_t cols,
                           double sum, double norm,
                           const std::vector<double> &firstRow);
 
+/// Most elements `display(A)` writes (docs/language.md §14.6): the front
+/// end's error and cmm.print's verifier.
+constexpr int64_t kMaxDisplayElements = 1000;
+
 /// What `display(A)` writes, without the last newline: the summary line,
 /// then each row on a line of its own, its elements as the summary shows
 /// them, separated by spaces.
