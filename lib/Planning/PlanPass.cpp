@@ -9,11 +9,14 @@
 
 #include "cmm/Planning/MachineAttr.h"
 #include "cmm/Planning/Passes.h"
+#include "cmm/Planning/Segments.h"
 #include "cmm/Planning/TaskGraphIR.h"
 
+#include "cmm/Dialect/Cmm/CmmDialect.h"
 #include "cmm/Scheduling/PlanOutput.h"
 
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace cmm {
@@ -33,6 +36,11 @@ struct PlanProgramPass : public cmm::impl::PlanProgramBase<PlanProgramPass> {
   void runOnOperation() override;
 
 private:
+  /// A program with run-time control flow: its segments planned one by one
+  /// (Segments.h).
+  void planSegments(ModuleOp module, func::FuncOp main,
+                    const MachineModel &machine);
+
   PlanOptions plannerOptions() {
     PlanOptions options;
     options.tileSizes.assign(tileSizes.begin(), tileSizes.end());
@@ -83,6 +91,8 @@ void PlanProgramPass::runOnOperation() {
     emitError(nowhere) << error;
     return signalPassFailure();
   }
+  if (hasRunTimeControl(main))
+    return planSegments(module, main, machine);
   PlanOptions options = plannerOptions();
   Plan plan;
   Operation *failedOp = nullptr;
@@ -132,4 +142,70 @@ void PlanProgramPass::runOnOperation() {
         {planSvg, gantt}})
     if (!path.empty() && failed(writeFile(path, write)))
       return signalPassFailure();
+}
+
+void PlanProgramPass::planSegments(ModuleOp module, func::FuncOp main,
+                                   const MachineModel &machine) {
+  PlanOptions options = plannerOptions();
+  // One machine for every segment: the program's ranks run them all.
+  options.configure = Configure::File;
+  SmallVector<func::FuncOp> segments = outlineSegments(main);
+  llvm::StringMap<Operation *> callOf;
+  main.walk([&](func::CallOp call) { callOf[call.getCallee()] = call; });
+
+  std::string text, error;
+  llvm::raw_string_ostream os(text);
+  double total = 0;
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  for (auto [index, segment] : llvm::enumerate(segments)) {
+    Plan plan;
+    Operation *failedOp = nullptr;
+    if (!planFunction(segment, machine, options, plan, error, &failedOp)) {
+      emitError(failedOp ? failedOp->getLoc() : segment.getLoc()) << error;
+      return signalPassFailure();
+    }
+    for (const PlanCandidate &c : plan.candidates)
+      (c.scheduled() ? numCandidates : numPruned) += 1;
+    const PlanCandidate &best = plan.best();
+    PlanSummary summary = summarizePlan(
+        machine, scheduler == SchedulerKind::HEFT ? "heft" : "roundrobin",
+        best.simulation.makespan);
+    if (!emitScheduledGraph(builder, segment.getLoc(), best.graph, plan.ops,
+                            best.schedule, best.tileSize, summary, error,
+                            segment.getSymName())) {
+      emitError(segment.getLoc(), "cmm-plan: internal error: ") << error;
+      return signalPassFailure();
+    }
+    numTasks += best.graph.size();
+    numTransfers += best.schedule.transfers.size();
+    int64_t runs = assumedRuns(callOf.lookup(segment.getSymName()));
+    total += double(runs) * best.simulation.makespan;
+    if (report.empty())
+      continue;
+    os << "segment " << index << " (@" << segment.getSymName() << ", from ";
+    if (auto loc = dyn_cast<FileLineColLoc>(segment.getLoc()))
+      os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+         << loc.getColumn();
+    os << "), assumed to run " << runs << " time(s):\n";
+    printPlanReport(segment, plan, machine, options, os);
+  }
+  attachMachineModel(module, machine);
+  if (report.empty())
+    return;
+  main.walk([&](WhileOp loop) {
+    os << "loop at ";
+    if (auto loc = dyn_cast<FileLineColLoc>(loop.getLoc()))
+      os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+         << loc.getColumn();
+    os << ": the plans assume " << loop.getAssumedTrips() << " trip(s) ("
+       << (loop.getExpectedTrips()
+               ? "from its '# expect' comment"
+               : "the default; write '# expect N' on the while line")
+       << ")\n";
+  });
+  os << llvm::format("program: %zu segment(s), predicted makespan %.4g s at "
+                     "the assumed trips\n",
+                     segments.size(), total);
+  if (failed(writeFile(report, [&](raw_ostream &out) { out << text; })))
+    return signalPassFailure();
 }

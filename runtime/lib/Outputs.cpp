@@ -24,8 +24,9 @@ static bool flushStdout(std::string &error) {
   return false;
 }
 
-OutputWriter::OutputWriter(const Plan &plan, std::string dumpPrints)
-    : plan(plan), dumpPrints(std::move(dumpPrints)) {}
+OutputWriter::OutputWriter(const Plan &plan, std::string dumpPrints,
+                           int firstDumped)
+    : plan(plan), dumpPrints(std::move(dumpPrints)), dumped(firstDumped) {}
 
 bool OutputWriter::writeComplete(
     int32_t before, const std::function<CompleteOutput(int32_t)> &find) {

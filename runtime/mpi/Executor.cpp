@@ -8,6 +8,8 @@
 #include "cmmrt/MatrixIO.h"
 #include "cmmrt/Outputs.h"
 #include "cmmrt/Placement.h"
+#include "cmmrt/Program.h"
+#include "cmmrt/Random.h"
 #include "cmmrt/RowBands.h"
 #include "cmmrt/Startup.h"
 #include "cmmrt/TaskKernels.h"
@@ -38,8 +40,10 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 // OpenBLAS's thread count (process-wide in Debian's default pthread build).
@@ -80,7 +84,8 @@ public:
     for (int32_t s = 0; s < plan.numSlots; ++s)
       remainingUses[s] = plan.slots[s].uses;
     if (rank == 0 && options.writeOutputs)
-      writer = std::make_unique<OutputWriter>(plan, options.dumpPrints);
+      writer = std::make_unique<OutputWriter>(plan, options.dumpPrints,
+                                              options.firstDumpedPrint);
     // Tiles that several matrix-vector products here read as their matrix
     // may be kept compressed too (SparseRows.h), if sparse enough for that
     // many products.
@@ -92,9 +97,23 @@ public:
           plan.slots[s].rows * plan.slots[s].cols >= kMinSparseElements)
         ++vectorProductReads[s];
     }
-    for (int32_t t = 0; t < plan.numTasks; ++t)
-      if (plan.tasks[t].node == rank && plan.tasks[t].kind == TaskKind::Load)
-        ++loadTilesLeft[plan.tasks[t].op];
+    for (int32_t t = 0; t < plan.numTasks; ++t) {
+      const Task &task = plan.tasks[t];
+      if (task.kind != TaskKind::Load)
+        continue;
+      if (task.node == rank)
+        ++loadTilesLeft[task.op];
+      if (plan.ops[task.op].code == OpCode::Import && task.numOutputs == 1)
+        importOf[task.firstOutput] = task.op;
+    }
+    // A tile sent twice to one node in this plan goes twice: only the first
+    // transfer may be skipped in a later segment.
+    std::set<std::tuple<int32_t, int32_t>> seen;
+    for (int32_t i = 0; i < plan.numTransfers; ++i) {
+      const Transfer &x = plan.transfers[i];
+      if (importOf.count(x.source) && !seen.insert({x.source, x.to}).second)
+        sentAgain.insert(i);
+    }
   }
 
   /// Runs this rank's share of the plan; the seconds from the moment every
@@ -220,6 +239,14 @@ private:
   /// Threads waiting in waitFor for each slot (put wakes them).
   std::vector<int32_t> waiters = std::vector<int32_t>(plan.numSlots, 0);
 
+  /// The slots import tasks make (Program.h), with their op: their
+  /// transfers are kept on the receiving node across segments.
+  std::map<int32_t, int32_t> importOf;
+  std::set<int32_t> sentAgain; // transfers of such a tile after its first
+  /// The key of transfer `x`'s tile in the environment's transfer cache,
+  /// when it is a tile of an import sent straight from the import.
+  bool cacheKey(const Transfer &x, TileKey &key) const;
+
   std::mutex loadMutex;
   std::map<int32_t, std::shared_ptr<const Matrix>> loaded;
   std::map<int32_t, int32_t> loadTilesLeft;
@@ -257,6 +284,7 @@ private:
 
   std::atomic<long long> bytesSent{0}, bytesReceived{0}, cacheHits{0};
   std::atomic<long long> tasksRun{0};
+  std::atomic<long long> transfersSent{0}, transfersKept{0};
   std::atomic<long long> communicatorsRun{0}, realtimeCommunicators{0};
   /// CPU seconds (user and system) the calling thread, or with
   /// RUSAGE_SELF the whole process, has used.
@@ -435,6 +463,16 @@ std::shared_ptr<SparseOperand> Executor::sparseFormOf(int32_t s,
 
 bool Executor::loadWhole(int32_t op, std::shared_ptr<const Matrix> &out,
                          std::string &error) {
+  if (plan.ops[op].code == OpCode::Import) {
+    // A value of an earlier segment (rank 0 holds them whole).
+    out = options.environment
+              ? options.environment->value(int32_t(plan.ops[op].a))
+              : nullptr;
+    if (!out)
+      error = "internal error: the imported value " +
+              std::to_string(plan.ops[op].a) + " is not set";
+    return out != nullptr;
+  }
   std::lock_guard<std::mutex> lock(loadMutex);
   auto it = loaded.find(op);
   if (it == loaded.end()) {
@@ -531,6 +569,25 @@ void Executor::workerTasks(int w, int32_t &current) {
     }
     double start = now();
     std::string error;
+    if (task.kind == TaskKind::Load &&
+        plan.ops[task.op].code == OpCode::Import && rank != 0) {
+      // A loop-invariant tile ProgramRun::prefetch brought here: no copy.
+      const Slot &s = plan.slots[task.firstOutput];
+      int32_t value = int32_t(plan.ops[task.op].a);
+      std::shared_ptr<const Matrix> kept =
+          options.environment
+              ? options.environment->cached(
+                    {value, options.environment->version(value), s.row0, s.col0,
+                     s.rows, s.cols, /*from=*/0, rank})
+              : nullptr;
+      if (!kept)
+        fail(taskError(plan, task.op, task.name,
+                       "internal error: the imported tile is not here"),
+             task.op);
+      put(task.firstOutput, std::move(kept));
+      taskDone(task, w, start);
+      continue;
+    }
     if (task.kind == TaskKind::Gather &&
         plan.ops[task.op].code == OpCode::Print && plan.ops[task.op].a == 0 &&
         !options.keepPrinted) {
@@ -701,9 +758,41 @@ bool complete(MPI_Request &request, double timeout, bool collective,
   }
 }
 
+bool Executor::cacheKey(const Transfer &x, TileKey &key) const {
+  auto it = importOf.find(x.source);
+  if (!options.environment || it == importOf.end())
+    return false;
+  const Slot &s = plan.slots[x.source];
+  int32_t value = int32_t(plan.ops[it->second].a);
+  key = {value,  options.environment->version(value),
+         s.row0, s.col0,
+         s.rows, s.cols,
+         x.from, x.to};
+  return true;
+}
+
 void Executor::transfer(const Transfer &x, int32_t index) {
   const Slot &target = plan.slots[x.target];
   int count = static_cast<int>(target.rows * target.cols);
+  // A tile of a value an earlier segment sent here is still here
+  // (Program.h): neither end moves it again.
+  TileKey key;
+  bool cacheable = !sentAgain.count(index) && cacheKey(x, key);
+  if (cacheable && x.from == rank && !options.environment->firstSend(key)) {
+    ++transfersKept;
+    release(x.source);
+    return;
+  }
+  if (cacheable && x.to == rank) {
+    if (std::shared_ptr<const Matrix> kept = options.environment->cached(key)) {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        received[x.target] = true;
+      }
+      put(x.target, std::move(kept));
+      return;
+    }
+  }
   int tag = index % tagLimit; // unique unless the plan is huge
   MPI_Comm comm = comms[x.sendComm];
   char what[256];
@@ -729,6 +818,7 @@ void Executor::transfer(const Transfer &x, int32_t index) {
       failTransfer(x.target, what);
     }
     bytesSent += 8LL * count;
+    ++transfersSent;
     release(x.source);
     double end = now();
     countTime(byClass.size() - 1, end - start);
@@ -759,7 +849,10 @@ void Executor::transfer(const Transfer &x, int32_t index) {
     std::lock_guard<std::mutex> lock(mutex);
     received[x.target] = true;
   }
-  put(x.target, std::move(tile));
+  auto copy = std::make_shared<const Matrix>(std::move(tile));
+  if (cacheable)
+    options.environment->keep(key, copy);
+  put(x.target, std::move(copy));
   record({"recv from " + std::to_string(x.from), "recv",
           trace::commThread(plan.workers[rank], x.recvComm), start, now()});
 }
@@ -937,7 +1030,7 @@ void Executor::collect(double seconds, ExecResult &result) {
       live += slot != nullptr;
   }
   const SparseStats sparse = sparseStats();
-  long long local[11] = {bytesSent.load(),
+  long long local[13] = {bytesSent.load(),
                          bytesReceived.load(),
                          cacheHits.load(),
                          tasksRun.load(),
@@ -947,8 +1040,10 @@ void Executor::collect(double seconds, ExecResult &result) {
                          sparse.tiles - sparseAtStart.tiles,
                          sparse.nonzeros - sparseAtStart.nonzeros,
                          sparse.elements - sparseAtStart.elements,
-                         sparse.products - sparseAtStart.products};
-  long long total[11] = {};
+                         sparse.products - sparseAtStart.products,
+                         transfersSent.load(),
+                         transfersKept.load()};
+  long long total[13] = {};
   double slowest = 0, cpu[3] = {}, cpuTotal[3] = {};
   {
     std::lock_guard<std::mutex> lock(statsMutex);
@@ -956,7 +1051,7 @@ void Executor::collect(double seconds, ExecResult &result) {
     cpu[1] = communicatorCpu;
   }
   cpu[2] = cpuSeconds(RUSAGE_SELF);
-  MPI_Reduce(local, total, 11, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(local, total, 13, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(cpu, cpuTotal, 3, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   result.workerCpuSeconds = cpuTotal[0];
   result.communicatorCpuSeconds = cpuTotal[1];
@@ -974,6 +1069,10 @@ void Executor::collect(double seconds, ExecResult &result) {
   result.sparseNonzeros = total[8];
   result.sparseElements = total[9];
   result.sparseProducts = total[10];
+  result.transfers = total[11];
+  result.transfersKept = total[12];
+  result.dumpedPrints =
+      writer ? writer->nextDumped() : options.firstDumpedPrint;
   result.seconds = slowest;
   result.gathered = std::move(results);
   result.printed = std::move(printed);
@@ -1228,10 +1327,23 @@ void stopOnSignals(int rank) {
 }
 } // namespace
 
-void cmmrt::executePlan(const Plan &plan, const ExecOptions &options,
+void cmmrt::executePlan(const Plan &given, const ExecOptions &options,
                         ExecResult &result) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // Inside run-time loops each trip's rand draws new values: the trip
+  // numbers are mixed into the call ids, as the interpreter does.
+  Plan plan = given;
+  std::vector<Op> ops;
+  if (!options.iterations.empty()) {
+    ops.assign(given.ops, given.ops + given.numOps);
+    for (Op &op : ops)
+      if (op.code == OpCode::Rand || op.code == OpCode::Randn)
+        op.b =
+            int64_t(iterationCallId(uint64_t(op.b), options.iterations.data(),
+                                    options.iterations.size()));
+    plan.ops = ops.data();
+  }
   Executor executor(plan, options, rank);
   RunningExecutor stoppable(executor);
   // The makespan: from the start every rank waited for (making the
@@ -1305,6 +1417,17 @@ static void reportMpiError(MPI_Comm *, int *code, ...) {
 }
 
 int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
+  const Plan *plans[] = {&plan};
+  ProgramInfo program{plan.sourceFile,       0, plans, 1, nullptr, 0,
+                      plan.predictedMakespan};
+  return runProgram(
+      program, [](ProgramRun &run) { run.segment(0); }, argc, argv);
+}
+
+int cmmrt::runProgram(const ProgramInfo &program, void (*body)(ProgramRun &),
+                      int argc, char **argv) {
+  // Every plan of a program is for the same machine (docs/planner.md).
+  const Plan &plan = *program.plans[0];
   keepFreedHeapMemory(); // the first-touch model's assumption
   if (!startedByLauncher())
     prepareSingletonStart();
@@ -1407,12 +1530,14 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
     std::fprintf(stderr, "cmm stats: placement: %s\n",
                  describePlacement(hosts).c_str());
 
-  ExecResult result;
   options.writeOutputs = true;
   stopOnSignals(rank);
-  executePlan(plan, options, result);
+  ProgramRun run(program, options, rank);
+  body(run);
+  const ExecResult &result = run.total();
   bool ok = rank != 0 || result.outputsWritten;
-  if (options.stats && rank == 0)
+  if (options.stats && rank == 0 && program.numLoops == 0 &&
+      run.segmentsRun() <= 1)
     std::fprintf(stderr,
                  "cmm stats: %d rank(s), tile size %lld, predicted makespan "
                  "%.4g s, measured %.4g s; %lld tasks, %d transfers, %.4g MB "
@@ -1420,6 +1545,19 @@ int cmmrt::runPlan(const Plan &plan, int argc, char **argv) {
                  plan.nodes, (long long)plan.tileSize, plan.predictedMakespan,
                  result.seconds, result.tasks, plan.numTransfers,
                  result.bytesReceived / 1e6, result.cacheHits);
+  else if (options.stats && rank == 0)
+    std::fprintf(stderr,
+                 "cmm stats: %d rank(s), %d plan(s) run %d time(s), predicted "
+                 "makespan %.4g s (at the assumed trip counts), measured "
+                 "%.4g s; %lld tasks, %lld transfers (%lld more skipped: the "
+                 "tile was kept on its node), %.4g MB moved, %lld cache "
+                 "hits\n",
+                 plan.nodes, program.numPlans, run.segmentsRun(),
+                 program.predictedMakespan, result.seconds, result.tasks,
+                 result.transfers, result.transfersKept,
+                 result.bytesReceived / 1e6, result.cacheHits);
+  if (options.stats && rank == 0)
+    run.reportLoops();
   if (options.stats && rank == 0 && result.communicators > 0)
     std::fprintf(stderr,
                  "cmm stats: %lld of %lld communicator thread(s) at "

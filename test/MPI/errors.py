@@ -75,6 +75,14 @@ def main():
          "print(inv([2 1; 1 1]))\nprint(inv([1 2 3; 4 5 6; 7 8 9]))\n",
          "inv([2 1; 1 1]) 2x2 sum=1 norm=2.64575 [1 -1]\n",
          r"two\.cmm:2:7: error: inv: the 3x3 matrix is singular"),
+        # A run-time condition that is NaN (0/0), after two trips of a loop
+        # whose condition was 1 (cmmrt/Program.h): the prints of the trips
+        # before it are kept.
+        ("nan",
+         "x = [1.0]\nk = [0]\nwhile (k < 2) + (k - 2) ./ (k - 2)\n"
+         "    x = x + 1\n    print(x)\n    k = k + 1\nend\n",
+         "x 1x1 sum=2 norm=2 [2]\nx 1x1 sum=3 norm=3 [3]\n",
+         r"cmm: rank 0: \S*nan\.cmm:3:15: error: the condition is NaN"),
     ]
     for name, source, stdout, stderr in cases:
         for ranks in (1, 2, 3):

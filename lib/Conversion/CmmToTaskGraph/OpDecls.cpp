@@ -47,8 +47,31 @@ cmm::tiling::declareOps(func::FuncOp func,
                         llvm::DenseMap<Operation *, int> *indexOf) {
   std::vector<OpDecl> decls;
   Builder b(func.getContext());
+  // A segment's arguments and results (Tiling.cpp, cmmrt/Program.h): `id`
+  // their number, which the translator maps to the program's value.
+  auto declareBoundary = [&](OpCode code, unsigned number, Value v,
+                             Location loc) {
+    NamedAttrList attrs;
+    auto [r, c] = shapeOf(v);
+    attrs.set("rows", b.getI64IntegerAttr(r));
+    attrs.set("cols", b.getI64IntegerAttr(c));
+    attrs.set("in_rows", b.getI64IntegerAttr(r));
+    attrs.set("in_cols", b.getI64IntegerAttr(c));
+    attrs.set("id", b.getI64IntegerAttr(number));
+    attrs.set("code", b.getI32IntegerAttr(static_cast<int32_t>(code)));
+    decls.push_back(
+        {cmmrt::plan::opCodeName(code) + std::to_string(decls.size()), loc,
+         attrs.getDictionary(func.getContext())});
+  };
+  for (BlockArgument arg : func.getArguments())
+    declareBoundary(OpCode::Import, arg.getArgNumber(), arg, func.getLoc());
   llvm::DenseSet<Operation *> observed = observedOps(func.getBody().front());
   for (Operation &op : func.getBody().front()) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+        declareBoundary(OpCode::Export, i, v, v.getLoc());
+      continue;
+    }
     if (!observed.contains(&op))
       continue;
     NamedAttrList attrs;

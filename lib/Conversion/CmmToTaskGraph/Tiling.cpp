@@ -313,8 +313,32 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
   // task names the declaration of its op.
   llvm::DenseSet<Operation *> observed = observedOps(func.getBody().front());
   llvm::DenseMap<Operation *, int> declared;
-  declareOps(func, &declared);
+  std::vector<OpDecl> decls = declareOps(func, &declared);
+  // A segment of a program with run-time control flow (Segments.h): its
+  // arguments are imported whole from the master, its results exported
+  // there (cmmrt/Program.h). Declarations: the imports first, the exports
+  // last.
+  for (BlockArgument arg : func.getArguments()) {
+    opIndex = int(arg.getArgNumber());
+    // A loop-invariant import is kept on the nodes that read it from its
+    // first trip on: placed freely, as in the loop's steady state.
+    bool invariant = bool(func.getArgAttr(arg.getArgNumber(), kInvariantAttr));
+    grids[arg] = perTile(arg, TaskKind::Load, CostClass::Copy,
+                         "import" + std::to_string(arg.getArgNumber()),
+                         /*pinned=*/invariant ? -1 : 0);
+  }
+  auto exportAt = [&](unsigned result) {
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    return int(decls.size() - ret.getNumOperands() + result);
+  };
   for (Operation &op : func.getBody().front()) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+        opIndex = exportAt(i);
+        gather(v, "export" + std::to_string(i));
+      }
+      continue;
+    }
     if (!observed.contains(&op))
       continue;
     auto it = declared.find(&op);
@@ -325,11 +349,11 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
       if (isa<func::ReturnOp>(op))
         continue;
       if (isa<WhileOp, IfOp>(op)) {
-        // docs/language.md §14.2: planning a loop body once and repeating
-        // its schedule is issue 19's next step.
-        error = std::string("a '") + (isa<WhileOp>(op) ? "while" : "if") +
-                "' whose condition depends on matrix values cannot be "
-                "compiled yet; run the program with cmmc --interpret";
+        // cmm-plan outlines the straight-line segments around them
+        // (Planning/Segments.h) and tiles each.
+        error = std::string(isa<WhileOp>(op) ? "a 'while'" : "an 'if'") +
+                " decided at run time is planned by cmm-plan, segment by "
+                "segment; cmm-tile tiles straight-line code";
         failed = &op;
         return false;
       }
@@ -504,6 +528,11 @@ bool cmm::tiling::buildTaskGraph(func::FuncOp func, int64_t tileSize,
 
 std::vector<int64_t> cmm::tiling::defaultTileSizes(func::FuncOp func) {
   int64_t largest = 1;
+  // A segment's arguments too (its imports: Segments.h).
+  for (Type t : func.getArgumentTypes())
+    if (auto tensor = dyn_cast<RankedTensorType>(t))
+      for (int64_t d : tensor.getShape())
+        largest = std::max(largest, d);
   func.walk([&](Operation *op) {
     for (Value v : op->getResults())
       if (auto t = dyn_cast<RankedTensorType>(v.getType()))

@@ -222,7 +222,7 @@ bool computesPartOf(TaskKind kind, cmmrt::plan::OpCode code) {
     return among({OpCode::Rand, OpCode::Randn, OpCode::Fill, OpCode::Eye,
                   OpCode::Range, OpCode::Constant, OpCode::Pow});
   case TaskKind::Load:
-    return code == OpCode::Load;
+    return code == OpCode::Load || code == OpCode::Import;
   case TaskKind::Gemm:
   case TaskKind::GemmAcc:
   case TaskKind::DistributedGemm:
@@ -238,7 +238,7 @@ bool computesPartOf(TaskKind kind, cmmrt::plan::OpCode code) {
     return among({OpCode::ReduceSum, OpCode::ReduceMax, OpCode::ReduceMin,
                   OpCode::ReduceMean, OpCode::Norm});
   case TaskKind::Gather:
-    return among({OpCode::Print, OpCode::Save});
+    return among({OpCode::Print, OpCode::Save, OpCode::Export});
   case TaskKind::Solve: // one task over whole operands
     return among({OpCode::Inv, OpCode::Solve, OpCode::Slice, OpCode::Insert,
                   OpCode::Concat, OpCode::Diag, OpCode::Reshape});
@@ -440,7 +440,7 @@ LogicalResult GraphOp::verifyRegions() {
 
 LogicalResult OpDeclOp::verify() {
   using cmmrt::plan::OpCode;
-  if (getCode() < 0 || getCode() > int32_t(OpCode::Save))
+  if (getCode() < 0 || getCode() > int32_t(OpCode::Export))
     return emitOpError("has no op code ") << getCode();
   if (bool(getKernelAttr()) != (getOpCode() == OpCode::Fused) ||
       bool(getInputsAttr()) != (getOpCode() == OpCode::Fused))
@@ -490,6 +490,9 @@ LogicalResult OpDeclOp::verify() {
     return need(bool(getPathAttr()), "path");
   case OpCode::Print:
     return need(bool(getLabelAttr()), "label");
+  case OpCode::Import:
+  case OpCode::Export:
+    return need(bool(getIdAttr()), "id");
   case OpCode::Slice:
   case OpCode::Insert:
     return need(getRowAttr() && getColAttr(), "row' and 'col");

@@ -35,8 +35,11 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace cmmrt {
+
+class Environment;
 
 /// Runs `plan` on MPI_COMM_WORLD; returns the process exit code.
 int runPlan(const plan::Plan &plan, int argc, char **argv);
@@ -57,6 +60,16 @@ struct ExecOptions {
   /// With writeOutputs: every printed matrix also as DIR/print<N>.npy
   /// (--dump-prints; needs keepPrinted).
   std::string dumpPrints;
+  /// The number the first matrix this run dumps gets (print<N>.npy): a
+  /// program of several plans numbers its prints as the interpreter does.
+  int firstDumpedPrint = 0;
+  /// A segment of a program with run-time control flow (cmmrt/Program.h):
+  /// its import ops read this environment (rank 0) and transfers of their
+  /// tiles are kept on the receiving nodes.
+  Environment *environment = nullptr;
+  /// The trip numbers of the run-time loops around the segment, outermost
+  /// first: rand mixes them into its call id (cmmrt/Random.h).
+  std::vector<int64_t> iterations;
 };
 
 /// The task time of one cost class (or of the transfers), summed over the
@@ -75,6 +88,11 @@ struct ExecResult {
   bool outputsWritten = true;
   long long bytesSent = 0, bytesReceived = 0, cacheHits = 0, tasks = 0;
   long long liveSlots = 0; // tile copies still held after the run
+  /// Transfers sent, and those skipped because the receiver kept the tile
+  /// from an earlier segment (Program.h), counted at the senders.
+  long long transfers = 0, transfersKept = 0;
+  /// Rank 0: the number the next dumped print gets.
+  int dumpedPrints = 0;
   /// Summed over ranks: tiles kept compressed for matrix-vector products,
   /// their nonzeros and elements, and the products run on them
   /// (cmmrt/SparseRows.h).

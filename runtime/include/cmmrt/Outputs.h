@@ -32,8 +32,9 @@ struct CompleteOutput {
 class OutputWriter {
 public:
   /// `dumpPrints`: a directory that receives every printed matrix as
-  /// print<N>.npy (N counting from 0), or "" for none.
-  explicit OutputWriter(const plan::Plan &plan, std::string dumpPrints = "");
+  /// print<N>.npy (N counting from `firstDumped`), or "" for none.
+  explicit OutputWriter(const plan::Plan &plan, std::string dumpPrints = "",
+                        int firstDumped = 0);
 
   /// Writes the outputs not written yet whose ops come before `before`, in
   /// source order, stdout flushed after each, stopping at the first that
@@ -51,6 +52,8 @@ public:
   /// Outputs written so far.
   int32_t written() const { return next; }
   bool ok() const { return good; }
+  /// The number the next dumped print gets.
+  int nextDumped() const { return dumped; }
 
 private:
   /// The name of the task that gathers op `op`'s result on rank 0.

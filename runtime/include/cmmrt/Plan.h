@@ -23,7 +23,7 @@ namespace cmmrt::plan {
 /// runtime's headers fails to compile with a message instead of misreading
 /// its tables. Raise it with any change to the layouts below, OpCodes.def or
 /// TaskKinds.def.
-constexpr int kPlanAbiVersion = 7;
+constexpr int kPlanAbiVersion = 8;
 
 /// What a task does (TaskKinds.def). A DistributedGemm is listed on each
 /// node of its gang (Task::firstGangNode) for worker 0; each node's entry
@@ -97,6 +97,8 @@ struct Op {
                           // reduce: dim; map: function (cmmrt::MapFn);
                           // fused: its number of inputs;
                           // matmul: kTransposeLhs | kTransposeRhs
+                          // import/export: the environment value
+                          // (cmmrt/Program.h)
   const char *text;       // print/print_scalar label, load/save path,
                           // fused: the kernel's text (cmmrt/Fused.h)
   const double *data;     // constant: rows x cols, row-major

@@ -16,6 +16,7 @@
 #include "cmm/Scheduling/TaskGraph.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <functional>
 #include <string>
@@ -36,6 +37,16 @@ constexpr long long kMaxTasks = 200'000;
 /// About how many tasks tiles of `size` make of `func` (no dynamic tiling,
 /// no gangs): what buildTaskGraph compares with kMaxTasks.
 double countTasks(mlir::func::FuncOp func, int64_t size);
+
+/// A function with arguments is a segment of a program with run-time
+/// control flow (Planning/Segments.h): each argument's tiles are imported
+/// from the master, where its results are exported (cmmrt/Program.h). This
+/// unit attribute on an argument says the innermost run-time loop around
+/// the segment does not change it: its tiles may be imported on any node
+/// (the tiler leaves them unplaced), where they stay from the first trip on,
+/// so the plan of a loop body is its steady state: a loop-invariant matrix
+/// is not sent again each trip.
+constexpr llvm::StringLiteral kInvariantAttr = "cmm.invariant";
 
 /// Builds the task graph of `func` for square tiles of `tileSize`; false
 /// with a message for an op the planner cannot tile, or for a tile size that

@@ -575,6 +575,14 @@ def Cmm_WhileOp : Op<Cmm_Dialect, "while", [RecursiveMemoryEffects]> {
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     ::cmm::ConditionOp getConditionOp();
+    /// The trips the planner assumes when the source gives none
+    /// (docs/language.md §14.2).
+    static constexpr int64_t kDefaultTrips = 10;
+    /// The trips the planner's simulation assumes: expected_trips, else
+    /// kDefaultTrips.
+    int64_t getAssumedTrips() {
+      return getExpectedTrips().value_or(kDefaultTrips);
+    }
   }];
 }
 

@@ -79,7 +79,8 @@ def TG_OpDeclOp : TG_Op<"op", [HasParent<"GraphOp">, Symbol]> {
     (print/save: the printed matrix's), the first operand's `in_rows` x
     `in_cols` where it matters (reductions) and the op's parameters: `value`
     (fill value, scale factor, printed scalar), `seed` and `id` (rand,
-    randn), `first` and `last` (range), `dim` (reductions: 1, 2, or 0 for
+    randn; `id` alone for import and export: the number of the segment's
+    argument or result, cmm/Planning/Segments.h), `first` and `last` (range), `dim` (reductions: 1, 2, or 0 for
     the whole matrix), `fn` (map: a cmm unary function), `transpose_lhs`
     and `transpose_rhs` (matmul: operands read transposed), `label`
     (print, print_scalar), `display` (print: every row too), `path` (load,

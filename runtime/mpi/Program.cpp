@@ -1,0 +1,233 @@
+//===- Program.cpp - Plans run under run-time control flow ------*- C++ -*-===//
+
+#include "cmmrt/Program.h"
+
+#include "cmmrt/Format.h"
+#include "cmmrt/Kernels.h"
+
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdio>
+
+using namespace cmmrt;
+using namespace cmmrt::plan;
+
+void Environment::set(int32_t id, std::shared_ptr<const Matrix> matrix) {
+  matrices.at(id) = std::move(matrix);
+  ++versions.at(id);
+  dropCached(id);
+}
+
+void Environment::assign(const std::vector<int32_t> &to,
+                         const std::vector<int32_t> &from) {
+  std::vector<std::shared_ptr<const Matrix>> values;
+  for (int32_t id : from)
+    values.push_back(matrices.at(id));
+  for (size_t i = 0; i < to.size(); ++i)
+    set(to[i], values[i]);
+}
+
+void Environment::dropCached(int32_t id) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto start = [](int32_t value) {
+    return TileKey{value,     INT64_MIN, INT64_MIN, INT64_MIN,
+                   INT64_MIN, INT64_MIN, INT32_MIN, INT32_MIN};
+  };
+  sent.erase(sent.lower_bound(start(id)), sent.lower_bound(start(id + 1)));
+  received.erase(received.lower_bound(start(id)),
+                 received.lower_bound(start(id + 1)));
+}
+
+bool Environment::firstSend(const TileKey &key) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return sent.insert(key).second;
+}
+
+std::shared_ptr<const Matrix> Environment::cached(const TileKey &key) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = received.find(key);
+  return it == received.end() ? nullptr : it->second;
+}
+
+void Environment::keep(const TileKey &key, std::shared_ptr<const Matrix> tile) {
+  std::lock_guard<std::mutex> lock(mutex);
+  received[key] = std::move(tile);
+}
+
+size_t Environment::keptTiles() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return received.size();
+}
+
+void ProgramRun::prefetch(const Plan &plan) {
+  // Rank 0 is the only sender and every rank goes through the tasks in
+  // the table's order: blocking calls cannot deadlock.
+  for (int32_t t = 0; t < plan.numTasks; ++t) {
+    const Task &task = plan.tasks[t];
+    if (task.kind != TaskKind::Load ||
+        plan.ops[task.op].code != OpCode::Import || task.node == 0 ||
+        task.numOutputs != 1)
+      continue;
+    const Slot &s = plan.slots[task.firstOutput];
+    int32_t value = int32_t(plan.ops[task.op].a);
+    TileKey key{value,      environment.version(value),
+                s.row0,     s.col0,
+                s.rows,     s.cols,
+                /*from=*/0, task.node};
+    int count = int(s.rows * s.cols);
+    if (rank == 0 && environment.firstSend(key)) {
+      std::shared_ptr<const Matrix> whole = environment.value(value);
+      Matrix tile = sliceOf(*whole, s.row0, s.col0, s.rows, s.cols);
+      MPI_Send(tile.data(), count, MPI_DOUBLE, task.node, kPrefetchTag,
+               MPI_COMM_WORLD);
+      prefetchedBytes += 8LL * count;
+      ++prefetchedTiles;
+    } else if (rank == task.node && !environment.cached(key)) {
+      Matrix tile(s.rows, s.cols);
+      MPI_Recv(tile.data(), count, MPI_DOUBLE, 0, kPrefetchTag, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      environment.keep(key, std::make_shared<const Matrix>(std::move(tile)));
+    }
+  }
+}
+
+void ProgramRun::segment(int32_t index) {
+  const Plan &plan = *program.plans[index];
+  long long bytesBefore = prefetchedBytes, tilesBefore = prefetchedTiles;
+  double started = MPI_Wtime();
+  prefetch(plan);
+  double prefetchSeconds = MPI_Wtime() - started;
+  long long prefetched = prefetchedBytes - bytesBefore;
+  long long prefetchedNow = prefetchedTiles - tilesBefore;
+  ExecOptions run = options;
+  run.environment = &environment;
+  run.iterations = iterations;
+  run.firstDumpedPrint = dumpedPrints;
+  ExecResult result;
+  executePlan(plan, run, result);
+  ++runs;
+  dumpedPrints = result.dumpedPrints;
+  // The exports, in the plan's order on every rank (the versions agree).
+  for (int32_t op = 0; op < plan.numOps; ++op) {
+    if (plan.ops[op].code != OpCode::Export)
+      continue;
+    std::shared_ptr<const Matrix> value;
+    if (rank == 0) {
+      auto it = result.gathered.find(op);
+      if (it != result.gathered.end())
+        value = std::make_shared<const Matrix>(std::move(it->second));
+    }
+    environment.set(int32_t(plan.ops[op].a), std::move(value));
+  }
+  // An output that could not be written ends a program with control flow
+  // here (runProgram ends a one-plan program after its --stats).
+  sum.outputsWritten = sum.outputsWritten && result.outputsWritten;
+  if (rank == 0 && !result.outputsWritten &&
+      (program.numPlans > 1 || program.numLoops > 0)) {
+    std::fflush(stdout);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  // Totals (rank 0 has the sums over ranks).
+  sum.bytesSent += result.bytesSent + prefetched;
+  sum.bytesReceived += result.bytesReceived + prefetched;
+  sum.cacheHits += result.cacheHits;
+  sum.tasks += result.tasks;
+  sum.transfers += result.transfers + prefetchedNow;
+  sum.transfersKept += result.transfersKept;
+  sum.liveSlots = result.liveSlots;
+  sum.sparseTiles += result.sparseTiles;
+  sum.sparseNonzeros += result.sparseNonzeros;
+  sum.sparseElements += result.sparseElements;
+  sum.sparseProducts += result.sparseProducts;
+  sum.communicators += result.communicators;
+  sum.realtimeCommunicators += result.realtimeCommunicators;
+  sum.workerCpuSeconds += result.workerCpuSeconds;
+  sum.communicatorCpuSeconds += result.communicatorCpuSeconds;
+  sum.processCpuSeconds = result.processCpuSeconds; // the whole process
+  sum.seconds += result.seconds;
+  if (sum.byClass.size() < result.byClass.size())
+    sum.byClass.resize(result.byClass.size());
+  for (size_t c = 0; c < result.byClass.size(); ++c) {
+    sum.byClass[c].tasks += result.byClass[c].tasks;
+    sum.byClass[c].predicted += result.byClass[c].predicted;
+    sum.byClass[c].measured += result.byClass[c].measured;
+  }
+  // The prefetched tiles are transfers (the last entry: the sends).
+  if (prefetchedNow && !sum.byClass.empty()) {
+    sum.byClass.back().tasks += prefetchedNow;
+    sum.byClass.back().measured += prefetchSeconds;
+  }
+  for (int32_t loop : active) {
+    loops[loop].bytes += result.bytesSent + prefetched;
+    loops[loop].transfers += result.transfers + prefetchedNow;
+  }
+}
+
+bool ProgramRun::condition(int32_t id, int line, int column) {
+  double value = 0;
+  if (rank == 0) {
+    std::shared_ptr<const Matrix> m = environment.value(id);
+    value = m && m->size() == 1 ? m->data()[0] : std::nan("");
+    if (std::isnan(value)) {
+      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "cmm: rank 0: %s:%d:%d: error: the condition is NaN\n",
+                   program.sourceFile, line, column);
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  }
+  MPI_Bcast(&value, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return value != 0;
+}
+
+void ProgramRun::beginLoop(int32_t loop) {
+  active.push_back(loop);
+  iterations.push_back(1);
+  ++loops[loop].entries;
+  ++loops[loop].trips;
+}
+
+void ProgramRun::closeTrip(LoopRecord &loop) {
+  if (loop.firstTripBytes < 0) {
+    loop.firstTripBytes = loop.bytes;
+    loop.firstTripTransfers = loop.transfers;
+  } else {
+    loop.laterTripBytes = std::max(loop.laterTripBytes, loop.bytes);
+    loop.laterTripTransfers = std::max(loop.laterTripTransfers, loop.transfers);
+  }
+  loop.bytes = loop.transfers = 0;
+}
+
+void ProgramRun::nextTrip(int32_t loop) {
+  closeTrip(loops[loop]);
+  ++iterations.back();
+  ++loops[loop].trips;
+}
+
+void ProgramRun::endLoop(int32_t loop) {
+  // The last trip ran the condition only: counted with the trips, as the
+  // interpreter's iteration numbers count it.
+  closeTrip(loops[loop]);
+  active.pop_back();
+  iterations.pop_back();
+}
+
+void ProgramRun::reportLoops() const {
+  for (int32_t l = 0; l < program.numLoops; ++l) {
+    const LoopInfo &info = program.loops[l];
+    const LoopRecord &r = loops[l];
+    // Each entry runs the condition once more than the body.
+    std::fprintf(stderr,
+                 "cmm stats: loop at %s:%d:%d: %lld trip(s) of its body "
+                 "(the plan assumed %lld, %s); sent per trip: first %lld "
+                 "transfer(s) %.4g MB, later at most %lld transfer(s) "
+                 "%.4g MB\n",
+                 program.sourceFile, info.line, info.column,
+                 (long long)(r.trips - r.entries), (long long)info.assumedTrips,
+                 info.annotated ? "from '# expect'" : "the default",
+                 r.firstTripTransfers, std::max(0LL, r.firstTripBytes) / 1e6,
+                 r.laterTripTransfers, r.laterTripBytes / 1e6);
+  }
+}

@@ -1,0 +1,86 @@
+"""A loop-invariant matrix crosses the network at most once per node over a
+whole run-time loop (cmmrt/Program.h, docs/planner.md "Run-time control
+flow"): a PageRank loop whose body multiplies by the n x n P, compiled for
+NP ranks that all take work (Inputs/two-busy-ranks.json), is run with
+--stats. Its loop line must show the first trip sending between a quarter
+of P's bytes (the product is shared) and all of them, and every later trip sending less than 2 % of them (only the carried vector
+and the results go to and from the master), and x must equal the reference
+interpreter's within 1e-10 (relative Frobenius error).
+usage: loop_transfers.py CMMC NP WORKDIR
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1")
+N = 1200
+TRIPS = 15
+PROGRAM = """n = %d
+P = rand(n, n)
+P = P ./ sum(P, 1)
+b = ones(n, 1) / n
+x = b
+it = [0]
+while it < %d  # expect %d
+    x = 0.85 * (P * x) + 0.15 * b
+    it = it + 1
+end
+print(x)
+""" % (N, TRIPS, TRIPS)
+
+
+def main():
+    cmmc, ranks, work = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    os.makedirs(work, exist_ok=True)
+    source = os.path.join(work, "pagerank-loop.cmm")
+    with open(source, "w") as f:
+        f.write(PROGRAM)
+    model = os.path.join(os.path.dirname(__file__), "Inputs",
+                         "two-busy-ranks.json")
+    exe = os.path.join(work, "pagerank-loop")
+    subprocess.run([cmmc, source, "-o", exe, "--nodes=%d" % ranks,
+                    "--machine-model=" + model], check=True)
+    ours, reference = (os.path.join(work, d) for d in ("ours", "reference"))
+    subprocess.run([cmmc, source, "--interpret", "--dump-prints=" + reference],
+                   check=True, capture_output=True)
+    run = subprocess.run(["mpirun", "-np", str(ranks), "--bind-to", "none",
+                          exe, "--stats", "--dump-prints=" + ours],
+                         capture_output=True, text=True, env=ENV, timeout=300)
+    assert run.returncode == 0, run.stderr
+    line = re.search(r"loop at \S+:7:1: (\d+) trip\(s\) of its body .*; sent "
+                     r"per trip: first (\d+) transfer\(s\) ([\d.e+-]+) MB, "
+                     r"later at most (\d+) transfer\(s\) ([\d.e+-]+) MB",
+                     run.stderr)
+    assert line, "no loop line in --stats:\n" + run.stderr
+    trips, first, later = (int(line.group(1)), float(line.group(3)),
+                           float(line.group(5)))
+    p_megabytes = 8.0 * N * N / 1e6
+    assert trips == TRIPS, "%d trips, not %d" % (trips, TRIPS)
+    # The ranks share the product (the model makes every rank take work),
+    # so P's tiles do go out: at least a quarter of it, in the first trip.
+    assert first >= 0.25 * p_megabytes, \
+        "the first trip sent %.4g MB: P (%.4g MB) was not distributed" % (
+            first, p_megabytes)
+    assert first <= p_megabytes * 1.02, \
+        "the first trip sent %.4g MB, more than P's %.4g MB" % (first,
+                                                                  p_megabytes)
+    assert later < 0.02 * p_megabytes, \
+        "a later trip sent %.4g MB: P (%.4g MB) was sent again" % (
+            later, p_megabytes)
+    x = np.load(os.path.join(ours, "print0.npy"))
+    y = np.load(os.path.join(reference, "print0.npy"))
+    err = np.linalg.norm(x - y) / np.linalg.norm(y)
+    assert err <= 1e-10, "relative Frobenius error %.3g" % err
+    print("ok %d rank(s): first trip %.4g MB (P is %.4g MB), later trips at "
+          "most %.4g MB, x within %.2g of the interpreter" % (
+              ranks, first, p_megabytes, later, err))
+
+
+if __name__ == "__main__":
+    main()
