@@ -5,6 +5,7 @@
 #include "cmmrt/ChromeTrace.h"
 #include "cmmrt/DistributedGemm.h"
 #include "cmmrt/Format.h"
+#include "cmmrt/Kernels.h"
 #include "cmmrt/MatrixIO.h"
 #include "cmmrt/Outputs.h"
 #include "cmmrt/Placement.h"
@@ -246,6 +247,9 @@ private:
   /// The key of transfer `x`'s tile in the environment's transfer cache,
   /// when it is a tile of an import sent straight from the import.
   bool cacheKey(const Transfer &x, TileKey &key) const;
+  /// The tile an import task makes (Program.h), without copying where it
+  /// can; null if the environment does not have it.
+  std::shared_ptr<const Matrix> importedTile(const Task &task);
 
   std::mutex loadMutex;
   std::map<int32_t, std::shared_ptr<const Matrix>> loaded;
@@ -267,6 +271,8 @@ private:
   }
   int tagLimit = 32767; // MPI_TAG_UB + 1, at least 32768 by the standard
   std::map<int32_t, Matrix> results;      // rank 0: gathered matrices by op
+  /// Rank 0: exports of one tile, shared (ExecResult::exported).
+  std::map<int32_t, std::shared_ptr<const Matrix>> exported;
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
   long long outputsStored = 0; // entries of `results` and `printed` so far
   /// Rank 0 with options.writeOutputs: writes each output as soon as it and
@@ -570,21 +576,29 @@ void Executor::workerTasks(int w, int32_t &current) {
     double start = now();
     std::string error;
     if (task.kind == TaskKind::Load &&
-        plan.ops[task.op].code == OpCode::Import && rank != 0) {
-      // A loop-invariant tile ProgramRun::prefetch brought here: no copy.
-      const Slot &s = plan.slots[task.firstOutput];
-      int32_t value = int32_t(plan.ops[task.op].a);
-      std::shared_ptr<const Matrix> kept =
-          options.environment
-              ? options.environment->cached(
-                    {value, options.environment->version(value), s.row0, s.col0,
-                     s.rows, s.cols, /*from=*/0, rank})
-              : nullptr;
-      if (!kept)
+        plan.ops[task.op].code == OpCode::Import) {
+      std::shared_ptr<const Matrix> tile = importedTile(task);
+      if (!tile)
         fail(taskError(plan, task.op, task.name,
-                       "internal error: the imported tile is not here"),
+                       "internal error: the imported value is not here"),
              task.op);
-      put(task.firstOutput, std::move(kept));
+      put(task.firstOutput, std::move(tile));
+      taskDone(task, w, start);
+      continue;
+    }
+    if (task.kind == TaskKind::Gather &&
+        plan.ops[task.op].code == OpCode::Export && task.numInputs == 1 &&
+        held[0]->rows() == plan.ops[task.op].rows &&
+        held[0]->cols() == plan.ops[task.op].cols) {
+      // A value of one tile crosses to the next segment as it is.
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        exported[task.op] = held[0];
+        ++outputsStored;
+      }
+      release(plan.inputs[task.firstInput]);
+      held.clear();
+      progress.notify_all();
       taskDone(task, w, start);
       continue;
     }
@@ -758,6 +772,34 @@ bool complete(MPI_Request &request, double timeout, bool collective,
   }
 }
 
+std::shared_ptr<const Matrix> Executor::importedTile(const Task &task) {
+  Environment *env = options.environment;
+  if (!env)
+    return nullptr;
+  const Slot &s = plan.slots[task.firstOutput];
+  int32_t value = int32_t(plan.ops[task.op].a);
+  TileKey key{value,  env->version(value), s.row0, s.col0, s.rows,
+              s.cols, /*from=*/0,          rank};
+  // Elsewhere: the copy ProgramRun::prefetch brought (a loop-invariant
+  // value's tile, sent once per version).
+  if (rank != 0)
+    return env->cached(key);
+  // On the master: the value itself when the tile is all of it, else a copy
+  // made once per version and kept for the later runs of the segment.
+  std::shared_ptr<const Matrix> whole = env->value(value);
+  if (!whole)
+    return nullptr;
+  if (s.row0 == 0 && s.col0 == 0 && s.rows == whole->rows() &&
+      s.cols == whole->cols())
+    return whole;
+  if (std::shared_ptr<const Matrix> kept = env->cached(key))
+    return kept;
+  auto tile = std::make_shared<const Matrix>(
+      sliceOf(*whole, s.row0, s.col0, s.rows, s.cols));
+  env->keep(key, tile);
+  return tile;
+}
+
 bool Executor::cacheKey(const Transfer &x, TileKey &key) const {
   auto it = importOf.find(x.source);
   if (!options.environment || it == importOf.end())
@@ -897,20 +939,65 @@ void Executor::communicator(int c) {
   }
 }
 
+/// The communicators every plan run of the process shares: a program with
+/// run-time loops runs plans many times (cmmrt/Program.h), and
+/// MPI_Comm_dup and MPI_Comm_split are collective (about 0.1 ms each on two
+/// local ranks). Every rank asks for them in the same order (its plans are
+/// the same tables), so the collectives match; a run's messages are all
+/// complete before the next run starts. They are freed when MPI_Finalize
+/// deletes MPI_COMM_SELF's attributes.
+struct SharedCommunicators {
+  std::vector<MPI_Comm> pool;
+  MPI_Comm gang = MPI_COMM_NULL; // gangComm
+  std::map<std::vector<int32_t>, MPI_Comm> gangs;
+};
+
+int freeSharedCommunicators(MPI_Comm, int, void *state, void *) {
+  auto *shared = static_cast<SharedCommunicators *>(state);
+  for (MPI_Comm &c : shared->pool)
+    MPI_Comm_free(&c);
+  if (shared->gang != MPI_COMM_NULL)
+    MPI_Comm_free(&shared->gang);
+  for (auto &[nodes, c] : shared->gangs)
+    if (c != MPI_COMM_NULL)
+      MPI_Comm_free(&c);
+  *shared = SharedCommunicators();
+  return MPI_SUCCESS;
+}
+
+SharedCommunicators &sharedCommunicators() {
+  static SharedCommunicators shared;
+  static bool registered = false;
+  if (!registered) {
+    int key = MPI_KEYVAL_INVALID;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, freeSharedCommunicators, &key,
+                           nullptr);
+    MPI_Comm_set_attr(MPI_COMM_SELF, key, &shared);
+    registered = true;
+  }
+  return shared;
+}
+
 double Executor::run() {
   int32_t pool = 1;
   for (int32_t n = 0; n < plan.nodes; ++n)
     pool = std::max(pool, plan.communicators[n]);
-  comms.resize(pool);
   int *ub = nullptr, flag = 0;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
   if (flag && ub && *ub > 0)
     tagLimit = *ub;
-  for (MPI_Comm &c : comms)
+  SharedCommunicators &shared = sharedCommunicators();
+  while (int32_t(shared.pool.size()) < pool) {
+    MPI_Comm c;
     MPI_Comm_dup(MPI_COMM_WORLD, &c);
-  MPI_Comm_dup(MPI_COMM_WORLD, &gangComm);
+    shared.pool.push_back(c);
+  }
+  comms.assign(shared.pool.begin(), shared.pool.begin() + pool);
+  if (shared.gang == MPI_COMM_NULL)
+    MPI_Comm_dup(MPI_COMM_WORLD, &shared.gang);
+  gangComm = shared.gang;
   // One communicator per gang of some nodes, made by every rank in the
-  // order the gangs first appear in the plan (the same table everywhere),
+  // order the gangs first appear in the plans (the same tables everywhere),
   // ranked in the gang's order so its first node is COSMA's rank 0.
   for (int32_t t = 0; t < plan.numTasks; ++t) {
     const Task &task = plan.tasks[t];
@@ -919,10 +1006,15 @@ double Executor::run() {
     std::vector<int32_t> gang = gangOf(task);
     if (gangComms.count(gang))
       continue;
-    auto at = std::find(gang.begin(), gang.end(), rank);
-    MPI_Comm &c = gangComms[gang];
-    MPI_Comm_split(MPI_COMM_WORLD, at == gang.end() ? MPI_UNDEFINED : 0,
-                   int(at - gang.begin()), &c);
+    auto made = shared.gangs.find(gang);
+    if (made == shared.gangs.end()) {
+      auto at = std::find(gang.begin(), gang.end(), rank);
+      MPI_Comm c;
+      MPI_Comm_split(MPI_COMM_WORLD, at == gang.end() ? MPI_UNDEFINED : 0,
+                     int(at - gang.begin()), &c);
+      made = shared.gangs.emplace(gang, c).first;
+    }
+    gangComms[gang] = made->second;
   }
 
   // One worker: it gets the node's BLAS threads; several: one each.
@@ -1012,14 +1104,7 @@ double Executor::run() {
     writeCompleteOutputs(INT32_MAX);
     writer->finish();
   }
-  double seconds = now();
-  for (MPI_Comm &c : comms)
-    MPI_Comm_free(&c);
-  MPI_Comm_free(&gangComm);
-  for (auto &[gang, c] : gangComms)
-    if (c != MPI_COMM_NULL)
-      MPI_Comm_free(&c);
-  return seconds;
+  return now();
 }
 
 void Executor::collect(double seconds, ExecResult &result) {
@@ -1075,6 +1160,7 @@ void Executor::collect(double seconds, ExecResult &result) {
       writer ? writer->nextDumped() : options.firstDumpedPrint;
   result.seconds = slowest;
   result.gathered = std::move(results);
+  result.exported = std::move(exported);
   result.printed = std::move(printed);
   result.outputsWritten = !writer || writer->ok();
 

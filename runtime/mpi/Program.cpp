@@ -114,8 +114,11 @@ void ProgramRun::segment(int32_t index) {
       continue;
     std::shared_ptr<const Matrix> value;
     if (rank == 0) {
+      auto shared = result.exported.find(op);
       auto it = result.gathered.find(op);
-      if (it != result.gathered.end())
+      if (shared != result.exported.end())
+        value = shared->second;
+      else if (it != result.gathered.end())
         value = std::make_shared<const Matrix>(std::move(it->second));
     }
     environment.set(int32_t(plan.ops[op].a), std::move(value));

@@ -92,13 +92,15 @@ private:
 
   /// One task per tile with no inputs (generators, loads); at the start-up
   /// tile size under dynamic tiling.
+  /// `free`: the tasks cost only their overhead (m = n = k = 0).
   Grid perTile(Value v, TaskKind kind, CostClass op, const std::string &name,
-               int pinned = -1) {
+               int pinned = -1, bool free = false) {
     Grid g = gridFor(v, startupSize);
     for (int64_t i = 0; i < g.tileRows; ++i)
       for (int64_t j = 0; j < g.tileCols; ++j)
-        g.tiles.push_back(task(g, i, j, kind, op, g.height(i), g.width(j), 1,
-                               {}, name, pinned));
+        g.tiles.push_back(task(g, i, j, kind, op, free ? 0 : g.height(i),
+                               free ? 0 : g.width(j), free ? 0 : 1, {}, name,
+                               pinned));
     return g;
   }
 
@@ -323,9 +325,11 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
     // A loop-invariant import is kept on the nodes that read it from its
     // first trip on: placed freely, as in the loop's steady state.
     bool invariant = bool(func.getArgAttr(arg.getArgNumber(), kInvariantAttr));
+    // In the steady state an invariant tile is already there (the master
+    // keeps its slices, the other nodes what prefetch sent): no copy.
     grids[arg] = perTile(arg, TaskKind::Load, CostClass::Copy,
                          "import" + std::to_string(arg.getArgNumber()),
-                         /*pinned=*/invariant ? -1 : 0);
+                         /*pinned=*/invariant ? -1 : 0, /*free=*/invariant);
   }
   auto exportAt = [&](unsigned result) {
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
