@@ -3,7 +3,8 @@ broadcasting, reductions along each dimension, elementwise functions,
 powers, solves, transposes, literals, ranges, saves loaded back, printed
 compile-time scalars, nested loops with rand; slices with `end`, block
 assignments, block literals, hcat/vcat, diag, reshape, dot, compile-time
-if/while/break and a user function), compiled by cmmc and run
+if/while/break, a user function, and while/if decided at run time),
+compiled by cmmc and run
 under mpirun on NP ranks with small ragged tiles (some with products as
 COSMA gang tasks or start-up sub-tiles), against the reference
 interpreter: every printed matrix (--dump-prints) within a relative
@@ -228,7 +229,31 @@ class Generator:
                 self.lines.append("    end")
                 self.lines.append("end")
                 continue
-            if roll < 0.24:
+            if roll < 0.27:
+                # A while decided at run time (a 1x1 counter: compiled as
+                # segments, docs/planner.md), rand drawing anew each trip.
+                m, n = self.vars[name]
+                counter = "c%d" % self.count
+                self.count += 1
+                self.lines.append("%s = [0]" % counter)
+                self.lines.append("while %s < %d" % (
+                    counter, self.rng.randint(0, 3)))
+                self.lines.append("    %s = %s .* rand(%d, %d) .+ %s" % (
+                    name, name, m, n, counter))
+                self.lines.append("    %s = %s + 1" % (counter, counter))
+                self.lines.append("end")
+                continue
+            if roll < 0.30:
+                # An if decided at run time on a value's sum.
+                m, n = self.vars[name]
+                other = self.of_shape((m, n))  # may define it: before the if
+                self.lines.append("if sum(%s) > 0" % name)
+                self.lines.append("    %s = %s * 2 - %s" % (name, name, other))
+                self.lines.append("else")
+                self.lines.append("    %s = -%s" % (name, name))
+                self.lines.append("end")
+                continue
+            if roll < 0.35:
                 # A loop: rand in the body gives new values every iteration.
                 m, n = self.vars[name]
                 trips = self.rng.randint(1, 3)
