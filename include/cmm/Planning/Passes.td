@@ -74,7 +74,14 @@ def PlanProgram : Pass<"cmm-plan", "mlir::ModuleOp"> {
     program, and the machine it was planned for is the module's
     `cmmtg.machine`. `report` writes the sweep (one line per candidate, the choice
     and the predicted speedup over one node); `plan-trace` and `plan-svg`
-    draw the chosen plan.
+    draw the chosen plan. A `@main` with `cmm.while` or `cmm.if` is planned
+    segment by segment instead (Planning/Segments.h): each straight-line
+    run of ops is outlined into a private `@main_segN`, planned for the
+    model as given (`configure` does not apply) and appended as
+    `cmmtg.graph @main_segN`; `@main` keeps the control flow and calls;
+    `report` has each segment's sweep, the trips each loop is assumed to
+    run and the program's prediction (docs/planner.md, "Run-time control
+    flow").
   }];
   let dependentDialects = ["cmm::tg::TaskGraphDialect"];
   let options = !listconcat([TileSizesOption], MachineOptions,
