@@ -99,7 +99,7 @@ std::nullopt_t MLIRGenImpl::error(SMLoc l, const llvm::Twine &msg) {
       else if (f.kind == Frame::While)
         printSourceMessage(sm, f.loc, llvm::SourceMgr::DK_Note,
                            "in iteration " + iteration + " of this loop");
-      else if (f.kind == Frame::RunTime)
+      else if (f.kind == Frame::RunTime || f.kind == Frame::RunTimeLoop)
         printSourceMessage(sm, f.loc, llvm::SourceMgr::DK_Note, "in " + f.name);
       else
         printSourceMessage(sm, f.loc, llvm::SourceMgr::DK_Note,
@@ -147,10 +147,14 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::gen(const Program &program) {
   return module;
 }
 
-Flow MLIRGenImpl::genBlock(const std::vector<StmtPtr> &stmts) {
-  for (const StmtPtr &stmt : stmts)
-    if (Flow flow = genStmt(*stmt); flow != Flow::Next)
+Flow MLIRGenImpl::genBlock(llvm::ArrayRef<StmtPtr> stmts) {
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    Flow flow = genStmt(*stmts[i]);
+    if (flow == Flow::Mixed && (mixedExits & ExitNext) && i + 1 < stmts.size())
+      return genRest(stmts.drop_front(i + 1), mixedExits);
+    if (flow != Flow::Next)
       return flow;
+  }
   return Flow::Next;
 }
 
@@ -174,7 +178,7 @@ Flow MLIRGenImpl::genStmt(const Stmt &stmt) {
     flow = genIf(llvm::cast<IfStmt>(stmt));
     break;
   case Stmt::Kind::Break:
-    flow = Flow::Break;
+    flow = genBreak(llvm::cast<BreakStmt>(stmt));
     break;
   case Stmt::Kind::Return:
     flow = genReturn(llvm::cast<ReturnStmt>(stmt));

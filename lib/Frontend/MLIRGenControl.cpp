@@ -25,6 +25,20 @@
 using namespace cmm;
 using namespace cmm::mlirgen;
 
+std::optional<TraceValue> MLIRGenImpl::lookup(llvm::StringRef name) const {
+  if (auto it = env.find(name); it != env.end())
+    return it->second;
+  return std::nullopt;
+}
+
+void MLIRGenImpl::restore(llvm::StringRef name,
+                          const std::optional<TraceValue> &value) {
+  if (value)
+    env[name] = *value;
+  else
+    env.erase(name);
+}
+
 Flow MLIRGenImpl::genFor(const ForStmt &stmt) {
   auto *range = llvm::dyn_cast<RangeExpr>(&stmt.getRange());
   if (!range) {
@@ -49,9 +63,8 @@ Flow MLIRGenImpl::genFor(const ForStmt &stmt) {
   }
 
   std::string var = stmt.getVar().str();
-  std::optional<TraceValue> shadowed;
-  if (auto it = env.find(var); it != env.end())
-    shadowed = it->second;
+  std::optional<TraceValue> shadowed = lookup(var);
+  std::optional<TraceValue> outerBroken = lookup(kBrokenFlag);
   Flow flow = Flow::Next;
   for (int64_t i = *lo; i <= *hi; ++i) {
     env[var] = TraceValue::ofScalar(static_cast<double>(i));
@@ -65,11 +78,9 @@ Flow MLIRGenImpl::genFor(const ForStmt &stmt) {
     if (flow != Flow::Next)
       break;
   }
-  // The loop variable is local to the loop.
-  if (shadowed)
-    env[var] = *shadowed;
-  else
-    env.erase(var);
+  // The loop variable is local to the loop, and so is a break's flag.
+  restore(var, shadowed);
+  restore(kBrokenFlag, outerBroken);
   return flow == Flow::Break ? Flow::Next : flow;
 }
 
@@ -119,22 +130,33 @@ MLIRGenImpl::Decision MLIRGenImpl::decideCondition(const Expr &condition,
 }
 
 /// The names `stmts` assign (to a whole variable or a block of one), in
-/// nested blocks too; a `for` variable is the loop's own.
-static void collectAssigned(const std::vector<StmtPtr> &stmts,
+/// nested blocks too; a `for` variable is the loop's own. A `break` of
+/// this loop and a `return` assign their flags (kBrokenFlag, kReturnedFlag,
+/// kResultName).
+static void collectAssigned(llvm::ArrayRef<StmtPtr> stmts,
                             llvm::SetVector<llvm::StringRef> &names) {
+  auto inner = [&](llvm::ArrayRef<StmtPtr> body, llvm::StringRef loopVar) {
+    llvm::SetVector<llvm::StringRef> found;
+    collectAssigned(body, found);
+    for (llvm::StringRef name : found)
+      if (name != loopVar && name != kBrokenFlag)
+        names.insert(name);
+  };
   for (const StmtPtr &stmt : stmts) {
     if (auto *assign = llvm::dyn_cast<AssignStmt>(stmt.get())) {
       names.insert(assign->getName());
     } else if (auto *block = llvm::dyn_cast<IndexAssignStmt>(stmt.get())) {
       names.insert(block->getName());
+    } else if (llvm::isa<BreakStmt>(stmt.get())) {
+      names.insert(kBrokenFlag);
+    } else if (auto *ret = llvm::dyn_cast<ReturnStmt>(stmt.get())) {
+      names.insert(kReturnedFlag);
+      if (ret->getValue())
+        names.insert(kResultName);
     } else if (auto *loop = llvm::dyn_cast<ForStmt>(stmt.get())) {
-      llvm::SetVector<llvm::StringRef> inner;
-      collectAssigned(loop->getBody(), inner);
-      for (llvm::StringRef name : inner)
-        if (name != loop->getVar())
-          names.insert(name);
+      inner(loop->getBody(), loop->getVar());
     } else if (auto *loop = llvm::dyn_cast<WhileStmt>(stmt.get())) {
-      collectAssigned(loop->getBody(), names);
+      inner(loop->getBody(), "");
     } else if (auto *branch = llvm::dyn_cast<IfStmt>(stmt.get())) {
       for (const IfStmt::Clause &clause : branch->getClauses())
         collectAssigned(clause.body, names);
@@ -145,7 +167,7 @@ static void collectAssigned(const std::vector<StmtPtr> &stmts,
 
 /// The files `stmts` save (a `save` statement with a literal path), in
 /// nested blocks too, lexically normalised.
-static void collectSaved(const std::vector<StmtPtr> &stmts,
+static void collectSaved(llvm::ArrayRef<StmtPtr> stmts,
                          std::set<std::string> &paths) {
   for (const StmtPtr &stmt : stmts) {
     if (auto *e = llvm::dyn_cast<ExprStmt>(stmt.get())) {
@@ -176,35 +198,193 @@ std::optional<Value> MLIRGenImpl::carriedValue(llvm::StringRef name,
   Value v = value.isScalar() ? asMatrix(value, construct) : value.matrix;
   if (v.getType() == type)
     return v;
-  return error(construct, "'" + name + "' is " +
-                              std::to_string(expected.getDimSize(0)) + "x" +
-                              std::to_string(expected.getDimSize(1)) + " " +
-                              where + " and " + shapeOf(v) +
+  std::string expectedShape = std::to_string(expected.getDimSize(0)) + "x" +
+                              std::to_string(expected.getDimSize(1));
+  if (name == kResultName)
+    return error(construct, "the function returns a " + expectedShape +
+                                " matrix on one path and a " + shapeOf(v) +
+                                " matrix on another, decided at run time "
+                                "here: every 'return' gives one shape");
+  return error(construct, "'" + name + "' is " + expectedShape + " " + where +
+                              " and " + shapeOf(v) +
                               " after it: a variable keeps its shape across a "
                               "construct decided at run time");
 }
 
-bool MLIRGenImpl::genRegion(llvm::function_ref<Flow()> trace, SMLoc construct,
-                            llvm::StringRef what) {
-  frames.push_back({Frame::RunTime, construct, what});
-  loopIterations.push_back(0);
-  Flow flow = trace();
-  if (flow == Flow::Failed)
-    return false;
-  frames.pop_back();
-  loopIterations.pop_back();
-  if (flow == Flow::Break) {
-    error(construct, "'break' inside " + what + " is not supported yet");
-    return false;
+//===----------------------------------------------------------------------===//
+// Leaving at run time: `break` and `return` under a run-time condition
+//===----------------------------------------------------------------------===//
+//
+// A `break` or `return` under a cmm.if sets a flag (kBrokenFlag,
+// kReturnedFlag; the value in kResultName) that the run-time constructs
+// around it carry like a variable. The statements after a construct that
+// may have left run under a cmm.if on the flags (genRest), and a cmm.while
+// whose body may break tests its flag before its condition, which is then
+// not evaluated at all (as in Julia).
+
+uint8_t MLIRGenImpl::exitsOf(Flow flow) const {
+  switch (flow) {
+  case Flow::Next:
+    return ExitNext;
+  case Flow::Break:
+    return ExitBreak;
+  case Flow::Return:
+    return ExitReturn;
+  case Flow::Mixed:
+    return mixedExits;
+  case Flow::Failed:
+    break;
   }
-  if (flow == Flow::Return) {
-    error(construct, "'return' inside " + what + " is not supported yet");
-    return false;
+  return 0;
+}
+
+Flow MLIRGenImpl::flowOf(uint8_t exits) {
+  if (exits == ExitNext)
+    return Flow::Next;
+  if (exits == ExitBreak)
+    return Flow::Break;
+  if (exits == ExitReturn)
+    return Flow::Return;
+  mixedExits = exits;
+  return Flow::Mixed;
+}
+
+Value MLIRGenImpl::leavingFlag(llvm::ArrayRef<llvm::StringRef> names, SMLoc l) {
+  Value flag;
+  for (llvm::StringRef name : names) {
+    std::optional<TraceValue> v = lookup(name);
+    if (!v || v->isScalar())
+      continue; // unset, or known while tracing (0 here: else no Mixed)
+    flag =
+        flag ? MaxOp::create(builder, loc(l), matrixType(1, 1), flag, v->matrix)
+                   .getResult()
+             : v->matrix;
+  }
+  return flag;
+}
+
+bool MLIRGenImpl::checkLeave(SMLoc l, llvm::StringRef what, bool toFunction) {
+  bool decidedAtRunTime = false;
+  for (size_t d = frames.size(); d-- > 0;) {
+    const Frame &f = frames[d];
+    if (f.kind == Frame::Call)
+      return true;
+    if (f.kind == Frame::RunTime || f.kind == Frame::RunTimeLoop) {
+      if (!toFunction && f.kind == Frame::RunTimeLoop)
+        return true;
+      decidedAtRunTime = true;
+      continue;
+    }
+    if (f.kind == Frame::For && decidedAtRunTime) {
+      error(l, "this '" + what +
+                   "' is decided at run time (a condition around it depends "
+                   "on matrix values), so it cannot leave the 'for' loop at "
+                   "line " +
+                   llvm::Twine(sm.getLineAndColumn(f.loc).first) +
+                   ": a 'for' is unrolled at compile time; write that loop "
+                   "as a 'while'");
+      return false;
+    }
+    // A 'while' traced at compile time whose body leaves at run time is
+    // traced again as a cmm.while (genWhile).
+    if (!toFunction)
+      return true;
   }
   return true;
 }
 
+Flow MLIRGenImpl::genBreak(const BreakStmt &stmt) {
+  if (!checkLeave(stmt.getLoc(), "break", /*toFunction=*/false))
+    return Flow::Failed;
+  env[kBrokenFlag] = TraceValue::ofScalar(1);
+  return Flow::Break;
+}
+
+Flow MLIRGenImpl::genReturn(const ReturnStmt &stmt) {
+  if (!checkLeave(stmt.getLoc(), "return", /*toFunction=*/true))
+    return Flow::Failed;
+  if (stmt.getValue()) {
+    MaybeValue value = eval(*stmt.getValue());
+    if (!value)
+      return Flow::Failed;
+    env[kResultName] = *value;
+  }
+  env[kReturnedFlag] = TraceValue::ofScalar(1);
+  return Flow::Return;
+}
+
+Flow MLIRGenImpl::genRest(llvm::ArrayRef<StmtPtr> rest, uint8_t exitsSoFar) {
+  SMLoc at = rest.front()->getLoc();
+  Value leaving = leavingFlag({kBrokenFlag, kReturnedFlag}, at);
+  if (!leaving)
+    return genBlock(rest);
+  llvm::SetVector<llvm::StringRef> assigned;
+  collectAssigned(rest, assigned);
+  // The paths that have left keep what they had; their exits are those
+  // before, the others' are the rest's.
+  uint8_t left = exitsSoFar & ~ExitNext;
+  return genBranches(
+      TraceValue::ofMatrix(leaving), at, [&] { return flowOf(left); },
+      [&] { return genBlock(rest); }, assigned,
+      "the statements after a 'break' or 'return' decided at run time");
+}
+
+MLIRGenImpl::Checkpoint MLIRGenImpl::checkpoint() {
+  mlir::Block *block = builder.getInsertionBlock();
+  assert(builder.getInsertionPoint() == block->end() &&
+         "the tracer appends to its block");
+  countTracedOps();
+  return {block,
+          block->empty() ? nullptr : &block->back(),
+          env,
+          savedFiles,
+          saveCount,
+          regionLocalNames,
+          runTimeSavedFiles,
+          tracedOps,
+          lastCountedOp};
+}
+
+void MLIRGenImpl::rollback(const Checkpoint &point) {
+  // Ops are only appended, so what came after `last` is what was traced
+  // since; each is used only by later ones.
+  while (!point.block->empty() && &point.block->back() != point.last)
+    point.block->back().erase();
+  env = point.env;
+  savedFiles = point.savedFiles;
+  saveCount = point.saveCount;
+  regionLocalNames = point.regionLocalNames;
+  runTimeSavedFiles = point.runTimeSavedFiles;
+  tracedOps = point.tracedOps;
+  lastCountedOp = point.lastCountedOp;
+}
+
+//===----------------------------------------------------------------------===//
+// Loops and branches
+//===----------------------------------------------------------------------===//
+
+Flow MLIRGenImpl::genRegion(llvm::function_ref<Flow()> trace, SMLoc construct,
+                            llvm::StringRef what, Frame::Kind kind) {
+  frames.push_back({kind, construct, what});
+  loopIterations.push_back(0);
+  Flow flow = trace();
+  if (flow == Flow::Failed)
+    return flow; // the frames stay for the error's notes
+  uint8_t exits = exitsOf(flow);
+  frames.pop_back();
+  loopIterations.pop_back();
+  return flowOf(exits);
+}
+
 Flow MLIRGenImpl::genWhile(const WhileStmt &stmt) {
+  // If the body may leave under a condition decided at run time, the loop
+  // may have to be traced again from here as a cmm.while.
+  llvm::SetVector<llvm::StringRef> assigned;
+  collectAssigned(stmt.getBody(), assigned);
+  std::optional<Checkpoint> start;
+  if (assigned.contains(kBrokenFlag) || assigned.contains(kReturnedFlag))
+    start = checkpoint();
+  std::optional<TraceValue> outerBroken = lookup(kBrokenFlag);
   for (int64_t iteration = 1;; ++iteration) {
     Decision go = decideCondition(stmt.getCondition(), "'while'");
     if (go == Decision::Failed)
@@ -236,18 +416,50 @@ Flow MLIRGenImpl::genWhile(const WhileStmt &stmt) {
       return flow;
     frames.pop_back();
     loopIterations.pop_back();
-    if (flow == Flow::Break)
+    if (flow == Flow::Mixed && start) {
+      // The body leaves at run time: the loop cannot be unrolled, so it is
+      // a cmm.while from its first iteration on (its counters become 1x1
+      // matrices, as any variable a run-time loop assigns).
+      rollback(*start);
+      return genRunTimeWhile(stmt);
+    }
+    if (flow == Flow::Break) {
+      restore(kBrokenFlag, outerBroken);
       return Flow::Next;
+    }
     if (flow == Flow::Return)
       return flow;
   }
 }
 
 Flow MLIRGenImpl::genRunTimeWhile(const WhileStmt &stmt) {
-  // The loop-carried variables: those the body assigns that exist before
-  // the loop; a compile-time scalar among them is a 1x1 matrix from here on.
+  // A `return` in the body carries the returned value out of the loop; if
+  // none is set before it, a first trace finds its type.
   llvm::SetVector<llvm::StringRef> assigned;
   collectAssigned(stmt.getBody(), assigned);
+  if (assigned.contains(kResultName) && !env.count(kResultName)) {
+    Checkpoint start = checkpoint();
+    std::optional<mlir::Type> result;
+    if (traceRunTimeWhile(stmt, &result) == Flow::Failed)
+      return Flow::Failed;
+    rollback(start);
+    if (result)
+      env[kResultName] = TraceValue::ofMatrix(FillOp::create(
+          builder, loc(stmt.getLoc()), *result, builder.getF64FloatAttr(0)));
+  }
+  return traceRunTimeWhile(stmt, nullptr);
+}
+
+Flow MLIRGenImpl::traceRunTimeWhile(const WhileStmt &stmt,
+                                    std::optional<mlir::Type> *probedResult) {
+  // The loop-carried variables: those the body assigns that exist before
+  // the loop; a compile-time scalar among them is a 1x1 matrix from here on.
+  // A `break` in the body sets the loop's own flag.
+  llvm::SetVector<llvm::StringRef> assigned;
+  collectAssigned(stmt.getBody(), assigned);
+  std::optional<TraceValue> outerBroken = lookup(kBrokenFlag);
+  if (assigned.contains(kBrokenFlag))
+    env[kBrokenFlag] = TraceValue::ofScalar(0);
   std::vector<std::string> carried;
   llvm::SmallVector<Value> inits;
   for (llvm::StringRef name : assigned)
@@ -271,17 +483,38 @@ Flow MLIRGenImpl::genRunTimeWhile(const WhileStmt &stmt) {
     for (size_t i = 0; i < carried.size(); ++i)
       env[carried[i]] = TraceValue::ofMatrix(block->getArgument(i));
   };
+  uint8_t bodyExits = 0;
   {
     mlir::OpBuilder::InsertionGuard guard(builder);
     mlir::Block *before =
         builder.createBlock(&loop.getBefore(), {}, types, locs);
     bind(before);
-    MaybeValue condition =
-        toCondition(stmt.getCondition(), "the condition of 'while'");
+    SMLoc at = stmt.getCondition().getLoc();
+    // After a `break` or `return` the condition is not evaluated.
+    llvm::SmallVector<llvm::StringRef, 2> flags;
+    for (llvm::StringRef flag : {kBrokenFlag, kReturnedFlag})
+      if (llvm::is_contained(carried, flag))
+        flags.push_back(flag);
+    Value left = leavingFlag(flags, at);
+    MaybeValue condition;
+    if (!left) {
+      condition = toCondition(stmt.getCondition(), "the condition of 'while'");
+    } else {
+      auto stop = IfOp::create(builder, loc(at), matrixType(1, 1), left);
+      builder.createBlock(&stop.getThenRegion());
+      EndOp::create(builder, loc(at), asMatrix(TraceValue::ofScalar(0), at));
+      builder.createBlock(&stop.getElseRegion());
+      MaybeValue go =
+          toCondition(stmt.getCondition(), "the condition of 'while'");
+      if (go)
+        EndOp::create(builder, loc(at), asMatrix(*go, at));
+      builder.setInsertionPointAfter(stop);
+      if (go)
+        condition = TraceValue::ofMatrix(stop.getResult(0));
+    }
     if (!condition)
       return Flow::Failed;
-    ConditionOp::create(builder, loc(stmt.getCondition().getLoc()),
-                        asMatrix(*condition, stmt.getCondition().getLoc()),
+    ConditionOp::create(builder, loc(at), asMatrix(*condition, at),
                         before->getArguments());
 
     env = outside;
@@ -290,10 +523,15 @@ Flow MLIRGenImpl::genRunTimeWhile(const WhileStmt &stmt) {
     std::set<std::string> saved;
     collectSaved(stmt.getBody(), saved);
     loopSavedFiles.push_back({saved, saveCount});
-    if (!genRegion([&] { return genBlock(stmt.getBody()); }, stmt.getLoc(),
-                   "a 'while' loop decided at run time"))
-      return Flow::Failed;
+    Flow flow =
+        genRegion([&] { return genBlock(stmt.getBody()); }, stmt.getLoc(),
+                  "a 'while' loop decided at run time", Frame::RunTimeLoop);
+    if (flow == Flow::Failed)
+      return flow;
+    bodyExits = exitsOf(flow);
     loopSavedFiles.pop_back();
+    if (probedResult && env.count(kResultName))
+      *probedResult = asMatrix(env[kResultName], stmt.getLoc()).getType();
     llvm::SmallVector<Value> next;
     for (size_t i = 0; i < carried.size(); ++i) {
       std::optional<Value> v =
@@ -309,12 +547,14 @@ Flow MLIRGenImpl::genRunTimeWhile(const WhileStmt &stmt) {
   // After the loop: the carried variables are its results; names first
   // assigned in the body are not defined.
   for (llvm::StringRef name : assigned)
-    if (!outside.count(name))
+    if (!outside.count(name) && !isFlowName(name))
       regionLocalNames[name] = stmt.getLoc();
   env = std::move(outside);
   for (size_t i = 0; i < carried.size(); ++i)
     env[carried[i]] = TraceValue::ofMatrix(loop.getResult(i));
-  return Flow::Next;
+  restore(kBrokenFlag, outerBroken);
+  // The loop ends, or (a `return` in it) returns.
+  return flowOf(ExitNext | (bodyExits & ExitReturn));
 }
 
 Flow MLIRGenImpl::genIf(const IfStmt &stmt, size_t clause) {
@@ -338,82 +578,107 @@ Flow MLIRGenImpl::genIf(const IfStmt &stmt, size_t clause) {
 Flow MLIRGenImpl::genRunTimeIf(const IfStmt &stmt, size_t clause,
                                const TraceValue &condition) {
   const IfStmt::Clause &taken = stmt.getClauses()[clause];
-  SMLoc at = taken.condition->getLoc();
-  // The variables either branch assigns: those that exist before, and
-  // those every branch assigns (defined after the `if` either way).
+  // The variables either branch assigns (an `elseif` is an `if` in the
+  // `else` branch).
   llvm::SetVector<llvm::StringRef> assigned;
   collectAssigned(taken.body, assigned);
-  llvm::SetVector<llvm::StringRef> otherAssigned;
   for (size_t c = clause + 1; c < stmt.getClauses().size(); ++c)
-    collectAssigned(stmt.getClauses()[c].body, otherAssigned);
-  collectAssigned(stmt.getElse(), otherAssigned);
+    collectAssigned(stmt.getClauses()[c].body, assigned);
+  collectAssigned(stmt.getElse(), assigned);
+  return genBranches(
+      condition, taken.condition->getLoc(),
+      [&] { return genBlock(taken.body); },
+      [&] {
+        return clause + 1 < stmt.getClauses().size() ? genIf(stmt, clause + 1)
+                                                     : genBlock(stmt.getElse());
+      },
+      assigned, "an 'if' decided at run time");
+}
+
+Flow MLIRGenImpl::genBranches(const TraceValue &condition, SMLoc at,
+                              llvm::function_ref<Flow()> thenBody,
+                              llvm::function_ref<Flow()> elseBody,
+                              const llvm::SetVector<llvm::StringRef> &assigned,
+                              llvm::StringRef what) {
   llvm::StringMap<TraceValue> outside = env;
   size_t savesBefore = saveCount;
 
-  // Each branch traced into a block of its own; the `else` side holds the
-  // remaining clauses (an `elseif` is an `if` in the `else`).
-  auto trace = [&](auto &&body) -> DetachedBlock {
+  // Each branch traced into a block of its own.
+  uint8_t exits = 0;
+  auto trace = [&](llvm::function_ref<Flow()> body,
+                   llvm::StringMap<TraceValue> &branchEnv) -> DetachedBlock {
     DetachedBlock block(new mlir::Block());
     mlir::OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToEnd(block.get());
     env = outside;
-    if (!body())
+    Flow flow = genRegion(body, at, what);
+    if (flow == Flow::Failed)
       return nullptr;
+    exits |= exitsOf(flow);
+    branchEnv = env;
     return block;
   };
   llvm::StringMap<TraceValue> thenEnv, elseEnv;
-  DetachedBlock thenBlock = trace([&] {
-    bool ok = genRegion([&] { return genBlock(taken.body); }, at,
-                        "an 'if' decided at run time");
-    thenEnv = env;
-    return ok;
-  });
+  DetachedBlock thenBlock = trace(thenBody, thenEnv);
   if (!thenBlock)
     return Flow::Failed;
-  DetachedBlock elseBlock = trace([&] {
-    // An elseif is an if in the else region.
-    bool ok = genRegion(
-        [&] {
-          return clause + 1 < stmt.getClauses().size()
-                     ? genIf(stmt, clause + 1)
-                     : genBlock(stmt.getElse());
-        },
-        at, "an 'if' decided at run time");
-    elseEnv = env;
-    return ok;
-  });
+  DetachedBlock elseBlock = trace(elseBody, elseEnv);
   if (!elseBlock)
     return Flow::Failed;
 
   // The results: a variable from before keeps its shape; a new one must be
-  // assigned on both sides with one shape.
+  // assigned on both sides with one shape. A flag a side does not set is 0
+  // there, and a returned value it does not set is zeros (unused).
   std::vector<std::string> results;
   llvm::SmallVector<Value> thenValues, elseValues;
   llvm::SmallVector<mlir::Type> types;
-  llvm::SetVector<llvm::StringRef> all = assigned;
-  all.insert(otherAssigned.begin(), otherAssigned.end());
-  for (llvm::StringRef name : all) {
+  for (llvm::StringRef name : assigned) {
     auto before = outside.find(name);
-    bool inThen = thenEnv.count(name), inElse = elseEnv.count(name);
-    if (before == outside.end() && !(inThen && inElse)) {
-      regionLocalNames[name] = at;
+    std::optional<TraceValue> t, e;
+    if (auto it = thenEnv.find(name); it != thenEnv.end())
+      t = it->second;
+    if (auto it = elseEnv.find(name); it != elseEnv.end())
+      e = it->second;
+    if (!t && !e)
       continue;
+    bool isFlag = name == kBrokenFlag || name == kReturnedFlag;
+    if (isFlag) {
+      t = t.value_or(TraceValue::ofScalar(0));
+      e = e.value_or(TraceValue::ofScalar(0));
+      if (t->isScalar() && e->isScalar() && t->scalar == e->scalar) {
+        outside[name] = *t; // known while tracing after all
+        continue;
+      }
     }
-    TraceValue t = thenEnv.lookup(name), e = elseEnv.lookup(name);
-    mlir::Type type =
-        before != outside.end()
-            ? asMatrix(before->second, at).getType()
-            : (t.isScalar() ? matrixType(1, 1) : t.matrix.getType());
+    if (before == outside.end() && !(t && e)) {
+      if (name != kResultName) {
+        regionLocalNames[name] = at;
+        continue;
+      }
+    }
+    auto typeOf = [&](const TraceValue &v) -> mlir::Type {
+      return v.isScalar() ? matrixType(1, 1) : v.matrix.getType();
+    };
+    mlir::Type type = before != outside.end() ? typeOf(before->second)
+                      : t                     ? typeOf(*t)
+                                              : typeOf(*e);
     std::optional<Value> tv, ev;
     {
       mlir::OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToEnd(thenBlock.get());
-      tv = carriedValue(name, t, type, at, "before the 'if'");
-      builder.setInsertionPointToEnd(elseBlock.get());
+      auto side = [&](mlir::Block *block, const std::optional<TraceValue> &v,
+                      llvm::StringRef where) -> std::optional<Value> {
+        builder.setInsertionPointToEnd(block);
+        if (!v) // a returned value on the side that did not return
+          return FillOp::create(builder, loc(at), type,
+                                builder.getF64FloatAttr(0))
+              .getResult();
+        return carriedValue(name, *v, type, at, where);
+      };
+      tv = side(thenBlock.get(), t, "before the 'if'");
       if (tv)
-        ev = carriedValue(name, e, type, at,
-                          before != outside.end() ? "before the 'if'"
-                                                  : "in its first branch");
+        ev = side(elseBlock.get(), e,
+                  before != outside.end() ? "before the 'if'"
+                                          : "in its first branch");
     }
     if (!tv || !ev)
       return Flow::Failed;
@@ -437,19 +702,7 @@ Flow MLIRGenImpl::genRunTimeIf(const IfStmt &stmt, size_t clause,
   branch.getElseRegion().push_back(elseBlock.release());
   for (size_t i = 0; i < results.size(); ++i)
     env[results[i]] = TraceValue::ofMatrix(branch.getResult(i));
-  return Flow::Next;
-}
-
-Flow MLIRGenImpl::genReturn(const ReturnStmt &stmt) {
-  if (!stmt.getValue()) {
-    returnValue.reset();
-    return Flow::Return;
-  }
-  MaybeValue value = eval(*stmt.getValue());
-  if (!value)
-    return Flow::Failed;
-  returnValue = *value;
-  return Flow::Return;
+  return flowOf(exits);
 }
 
 bool MLIRGenImpl::registerFunctions(const Program &program) {
@@ -510,7 +763,9 @@ MaybeValue MLIRGenImpl::callFunction(const CallExpr &call,
       return std::nullopt;
     scope[def.params[i].first] = *v;
   }
-  // The body sees only its parameters (and functions and constants).
+  // The body sees only its parameters (and functions and constants); it
+  // has not returned yet.
+  scope[kReturnedFlag] = TraceValue::ofScalar(0);
   std::swap(env, scope);
   llvm::StringMap<SMLoc> callerLocals;
   std::swap(regionLocalNames, callerLocals);
@@ -519,21 +774,29 @@ MaybeValue MLIRGenImpl::callFunction(const CallExpr &call,
       static_cast<int64_t>(cmmrt::mix64((uint64_t(line) << 32) | col) >> 1));
   frames.push_back({Frame::Call, call.getLoc(), def.name});
   ++callDepth;
-  returnValue.reset();
   Flow flow = genBlock(def.body);
   --callDepth;
   if (flow == Flow::Failed)
     return std::nullopt; // the frames stay for the error's notes
+  uint8_t exits = exitsOf(flow);
+  std::optional<TraceValue> result;
+  if (exits & ExitReturn)
+    result = lookup(kResultName);
   frames.pop_back();
   loopIterations.pop_back();
   std::swap(env, scope);
   std::swap(regionLocalNames, callerLocals);
-  std::optional<TraceValue> result = std::exchange(returnValue, std::nullopt);
   if (asStatement)
     return result ? *result : TraceValue::ofScalar(0);
   if (!result)
     return error(call.getLoc(), "this call of '" + def.name +
                                     "' ended without returning a value");
+  if (exits & ExitNext)
+    return error(call.getLoc(),
+                 "this call of '" + def.name +
+                     "' may end without returning a value: its 'return' is "
+                     "decided at run time and some path reaches the end of "
+                     "the function");
   return *result;
 }
 

@@ -16,6 +16,7 @@
 #include "cmmrt/Format.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -48,15 +49,30 @@ constexpr int64_t kMaxLoopIterations = 10'000'000;
 constexpr size_t kMaxCallDepth = 256;
 
 /// How tracing a statement ended: go on with the next one, leave the
-/// innermost loop, return from the function, or stop after an error.
-enum class Flow { Next, Break, Return, Failed };
+/// innermost loop, return from the function, stop after an error, or
+/// Mixed: a construct decided at run time whose paths end in more than one
+/// of these ways (MLIRGenImpl::mixedExits says which; flags in the trace
+/// environment say which at run time).
+enum class Flow { Next, Break, Return, Failed, Mixed };
+/// The ways a path leaves a statement, as a set.
+enum Exit : uint8_t { ExitNext = 1, ExitBreak = 2, ExitReturn = 4 };
+
+/// Names in the trace environment that no variable can take (a name has no
+/// parentheses). A `break` or `return` decided at run time sets a 1x1 flag
+/// that run-time constructs carry like a variable: the innermost loop's
+/// "broken" flag, the function's "returned" flag, and the value returned.
+constexpr llvm::StringLiteral kBrokenFlag = "(break)";
+constexpr llvm::StringLiteral kReturnedFlag = "(return)";
+constexpr llvm::StringLiteral kResultName = "(result)";
+inline bool isFlowName(llvm::StringRef name) { return name.starts_with("("); }
 
 /// A construct being traced around the current statement: a `for` or
 /// compile-time `while` iteration, or a user function's call. Errors inside
 /// name each, innermost first.
 struct Frame {
-  /// RunTime: the body or a branch of a cmm.while or cmm.if (traced once).
-  enum Kind { For, While, Call, RunTime } kind;
+  /// RunTimeLoop, RunTime: the body of a cmm.while, a branch of a cmm.if
+  /// (each traced once).
+  enum Kind { For, While, Call, RunTimeLoop, RunTime } kind;
   SMLoc loc;            // the loop's keyword, or the call
   llvm::StringRef name; // the loop variable, or the callee
 };
@@ -77,7 +93,10 @@ public:
 private:
   // Statements.
   Flow genStmt(const Stmt &stmt);
-  Flow genBlock(const std::vector<StmtPtr> &stmts);
+  /// The statements in order; after one that may have left at run time
+  /// (Flow::Mixed), the rest runs under a cmm.if on the flags (genRest).
+  Flow genBlock(llvm::ArrayRef<StmtPtr> stmts);
+  Flow genRest(llvm::ArrayRef<StmtPtr> rest, uint8_t exitsSoFar);
   bool genAssign(const AssignStmt &stmt);
   bool genIndexAssign(const IndexAssignStmt &stmt);
   Flow genFor(const ForStmt &stmt);
@@ -85,12 +104,53 @@ private:
   Flow genIf(const IfStmt &stmt, size_t clause = 0);
   /// A `while` or `if` whose condition is a 1x1 matrix: cmm.while, cmm.if.
   Flow genRunTimeWhile(const WhileStmt &stmt);
+  /// One trace of it; `probedResult` (when set) receives the type of the
+  /// value a `return` in the body gives, and the loop is traced again.
+  Flow traceRunTimeWhile(const WhileStmt &stmt,
+                         std::optional<mlir::Type> *probedResult);
   Flow genRunTimeIf(const IfStmt &stmt, size_t clause,
                     const TraceValue &condition);
+  /// A cmm.if on `condition` with branches traced by `thenBody` and
+  /// `elseBody`; its results are the `assigned` names either may change.
+  Flow genBranches(const TraceValue &condition, SMLoc at,
+                   llvm::function_ref<Flow()> thenBody,
+                   llvm::function_ref<Flow()> elseBody,
+                   const llvm::SetVector<llvm::StringRef> &assigned,
+                   llvm::StringRef what);
   /// Traces a region's contents (a run-time loop body or branch) with
-  /// `trace`: a `break` or `return` out of it is an error at `construct`.
-  bool genRegion(llvm::function_ref<Flow()> trace, SMLoc construct,
-                 llvm::StringRef what);
+  /// `trace` inside a frame of `kind`.
+  Flow genRegion(llvm::function_ref<Flow()> trace, SMLoc construct,
+                 llvm::StringRef what, Frame::Kind kind = Frame::RunTime);
+  Flow genBreak(const BreakStmt &stmt);
+  /// Whether a `break` (or `return`) at `l` may leave the enclosing
+  /// constructs: a 'for' is unrolled, so it cannot be left at run time.
+  bool checkLeave(SMLoc l, llvm::StringRef what, bool toFunction);
+  /// The ways `flow` leaves (Exit bits); Flow::Mixed reads mixedExits.
+  uint8_t exitsOf(Flow flow) const;
+  /// The flow of a set of exits: one way, or Flow::Mixed.
+  Flow flowOf(uint8_t exits);
+  /// 1 where a `break` or `return` decided at run time has happened: the
+  /// flags among `names` that are matrices, or-ed; null if none is.
+  Value leavingFlag(llvm::ArrayRef<llvm::StringRef> names, SMLoc l);
+  /// The trace state at a point of the current block, to trace a construct
+  /// again from there (a 'while' traced at compile time whose body turns
+  /// out to leave at run time becomes a cmm.while).
+  struct Checkpoint {
+    mlir::Block *block;
+    mlir::Operation *last; // the last op before; null at the block's start
+    llvm::StringMap<TraceValue> env;
+    llvm::StringMap<std::pair<size_t, Value>> savedFiles;
+    size_t saveCount;
+    llvm::StringMap<SMLoc> regionLocalNames, runTimeSavedFiles;
+    size_t tracedOps;
+    mlir::Operation *lastCountedOp;
+  };
+  Checkpoint checkpoint();
+  void rollback(const Checkpoint &point);
+  /// The value of `name` in the trace environment, if it has one; and
+  /// back to that (none: erased).
+  std::optional<TraceValue> lookup(llvm::StringRef name) const;
+  void restore(llvm::StringRef name, const std::optional<TraceValue> &value);
   /// The value of a variable carried out of a run-time construct: a matrix
   /// of `type`, else an error naming both shapes.
   std::optional<Value> carriedValue(llvm::StringRef name, TraceValue value,
@@ -189,8 +249,8 @@ private:
   /// The user functions by name, and how deep the current call nests.
   llvm::StringMap<const FunctionDef *> functions;
   size_t callDepth = 0;
-  /// The value of the `return` that ended the function being traced.
-  std::optional<TraceValue> returnValue;
+  /// The exits of the last Flow::Mixed (Exit bits).
+  uint8_t mixedExits = 0;
   /// Files saved inside a construct decided at run time, with its
   /// position: whether the file holds the save's value after it is only
   /// known at run time, so a later `load` of it is an error (for now).

@@ -102,10 +102,13 @@ public:
       const Task &task = plan.tasks[t];
       if (task.kind != TaskKind::Load)
         continue;
-      if (task.node == rank)
+      // Imports come from the environment (importedTile), not a file.
+      if (plan.ops[task.op].code == OpCode::Import) {
+        if (task.numOutputs == 1)
+          importOf[task.firstOutput] = task.op;
+      } else if (task.node == rank) {
         ++loadTilesLeft[task.op];
-      if (plan.ops[task.op].code == OpCode::Import && task.numOutputs == 1)
-        importOf[task.firstOutput] = task.op;
+      }
     }
     // A tile sent twice to one node in this plan goes twice: only the first
     // transfer may be skipped in a later segment.
@@ -469,16 +472,6 @@ std::shared_ptr<SparseOperand> Executor::sparseFormOf(int32_t s,
 
 bool Executor::loadWhole(int32_t op, std::shared_ptr<const Matrix> &out,
                          std::string &error) {
-  if (plan.ops[op].code == OpCode::Import) {
-    // A value of an earlier segment (rank 0 holds them whole).
-    out = options.environment
-              ? options.environment->value(int32_t(plan.ops[op].a))
-              : nullptr;
-    if (!out)
-      error = "internal error: the imported value " +
-              std::to_string(plan.ops[op].a) + " is not set";
-    return out != nullptr;
-  }
   std::lock_guard<std::mutex> lock(loadMutex);
   auto it = loaded.find(op);
   if (it == loaded.end()) {
@@ -778,8 +771,7 @@ std::shared_ptr<const Matrix> Executor::importedTile(const Task &task) {
     return nullptr;
   const Slot &s = plan.slots[task.firstOutput];
   int32_t value = int32_t(plan.ops[task.op].a);
-  TileKey key{value,  env->version(value), s.row0, s.col0, s.rows,
-              s.cols, /*from=*/0,          rank};
+  TileKey key = env->keyOf(value, s, /*from=*/0, rank);
   // Elsewhere: the copy ProgramRun::prefetch brought (a loop-invariant
   // value's tile, sent once per version).
   if (rank != 0)
@@ -806,10 +798,7 @@ bool Executor::cacheKey(const Transfer &x, TileKey &key) const {
     return false;
   const Slot &s = plan.slots[x.source];
   int32_t value = int32_t(plan.ops[it->second].a);
-  key = {value,  options.environment->version(value),
-         s.row0, s.col0,
-         s.rows, s.cols,
-         x.from, x.to};
+  key = options.environment->keyOf(value, s, x.from, x.to);
   return true;
 }
 
@@ -1412,6 +1401,34 @@ void stopOnSignals(int rank) {
   sigaction(SIGINT, &action, nullptr);
 }
 } // namespace
+
+void cmmrt::ExecResult::add(const ExecResult &later) {
+  bytesSent += later.bytesSent;
+  bytesReceived += later.bytesReceived;
+  cacheHits += later.cacheHits;
+  tasks += later.tasks;
+  transfers += later.transfers;
+  transfersKept += later.transfersKept;
+  liveSlots = later.liveSlots;
+  sparseTiles += later.sparseTiles;
+  sparseNonzeros += later.sparseNonzeros;
+  sparseElements += later.sparseElements;
+  sparseProducts += later.sparseProducts;
+  communicators += later.communicators;
+  realtimeCommunicators += later.realtimeCommunicators;
+  workerCpuSeconds += later.workerCpuSeconds;
+  communicatorCpuSeconds += later.communicatorCpuSeconds;
+  ownCommunicatorCpuSeconds += later.ownCommunicatorCpuSeconds;
+  processCpuSeconds = later.processCpuSeconds; // the whole process so far
+  seconds += later.seconds;
+  if (byClass.size() < later.byClass.size())
+    byClass.resize(later.byClass.size());
+  for (size_t c = 0; c < later.byClass.size(); ++c) {
+    byClass[c].tasks += later.byClass[c].tasks;
+    byClass[c].predicted += later.byClass[c].predicted;
+    byClass[c].measured += later.byClass[c].measured;
+  }
+}
 
 void cmmrt::executePlan(const Plan &given, const ExecOptions &options,
                         ExecResult &result) {

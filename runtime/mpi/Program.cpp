@@ -55,11 +55,6 @@ void Environment::keep(const TileKey &key, std::shared_ptr<const Matrix> tile) {
   received[key] = std::move(tile);
 }
 
-size_t Environment::keptTiles() {
-  std::lock_guard<std::mutex> lock(mutex);
-  return received.size();
-}
-
 void ProgramRun::prefetch(const Plan &plan) {
   // Rank 0 is the only sender and every rank goes through the tasks in
   // the table's order: blocking calls cannot deadlock.
@@ -71,10 +66,7 @@ void ProgramRun::prefetch(const Plan &plan) {
       continue;
     const Slot &s = plan.slots[task.firstOutput];
     int32_t value = int32_t(plan.ops[task.op].a);
-    TileKey key{value,      environment.version(value),
-                s.row0,     s.col0,
-                s.rows,     s.cols,
-                /*from=*/0, task.node};
+    TileKey key = environment.keyOf(value, s, /*from=*/0, task.node);
     int count = int(s.rows * s.cols);
     if (rank == 0 && environment.firstSend(key)) {
       std::shared_ptr<const Matrix> whole = environment.value(value);
@@ -131,31 +123,11 @@ void ProgramRun::segment(int32_t index) {
     std::fflush(stdout);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
-  // Totals (rank 0 has the sums over ranks).
-  sum.bytesSent += result.bytesSent + prefetched;
-  sum.bytesReceived += result.bytesReceived + prefetched;
-  sum.cacheHits += result.cacheHits;
-  sum.tasks += result.tasks;
-  sum.transfers += result.transfers + prefetchedNow;
-  sum.transfersKept += result.transfersKept;
-  sum.liveSlots = result.liveSlots;
-  sum.sparseTiles += result.sparseTiles;
-  sum.sparseNonzeros += result.sparseNonzeros;
-  sum.sparseElements += result.sparseElements;
-  sum.sparseProducts += result.sparseProducts;
-  sum.communicators += result.communicators;
-  sum.realtimeCommunicators += result.realtimeCommunicators;
-  sum.workerCpuSeconds += result.workerCpuSeconds;
-  sum.communicatorCpuSeconds += result.communicatorCpuSeconds;
-  sum.processCpuSeconds = result.processCpuSeconds; // the whole process
-  sum.seconds += result.seconds;
-  if (sum.byClass.size() < result.byClass.size())
-    sum.byClass.resize(result.byClass.size());
-  for (size_t c = 0; c < result.byClass.size(); ++c) {
-    sum.byClass[c].tasks += result.byClass[c].tasks;
-    sum.byClass[c].predicted += result.byClass[c].predicted;
-    sum.byClass[c].measured += result.byClass[c].measured;
-  }
+  // Totals (rank 0 has the sums over ranks), the prefetches among them.
+  sum.add(result);
+  sum.bytesSent += prefetched;
+  sum.bytesReceived += prefetched;
+  sum.transfers += prefetchedNow;
   // The prefetched tiles are transfers (the last entry: the sends).
   if (prefetchedNow && !sum.byClass.empty()) {
     sum.byClass.back().tasks += prefetchedNow;

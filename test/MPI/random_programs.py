@@ -3,10 +3,10 @@ broadcasting, reductions along each dimension, elementwise functions,
 powers, solves, transposes, literals, ranges, saves loaded back, printed
 compile-time scalars, nested loops with rand; slices with `end`, block
 assignments, block literals, hcat/vcat, diag, reshape, dot, compile-time
-if/while/break, a user function, and while/if decided at run time),
-compiled by cmmc and run
-under mpirun on NP ranks with small ragged tiles (some with products as
-COSMA gang tasks or start-up sub-tiles), against the reference
+if/while/break, user functions, and while/if/break/return decided at run
+time), compiled by cmmc and run under mpirun on NP ranks with small
+ragged tiles (some with products as COSMA gang tasks or start-up
+sub-tiles), against the reference
 interpreter: every printed matrix (--dump-prints) within a relative
 Frobenius error of 1e-10 and the same printed labels and shapes.
 usage: random_programs.py CMMC NP COUNT SEED WORKDIR
@@ -241,6 +241,14 @@ class Generator:
                 self.lines.append("    %s = %s .* rand(%d, %d) .+ %s" % (
                     name, name, m, n, counter))
                 self.lines.append("    %s = %s + 1" % (counter, counter))
+                if self.rng.random() < 0.5:
+                    # A break decided at run time; what follows it in the
+                    # body runs only while the loop goes on.
+                    self.lines.append("    if sum(%s) > %g" % (
+                        name, self.rng.choice([-1, 0, 0.5, 2])))
+                    self.lines.append("        break")
+                    self.lines.append("    end")
+                    self.lines.append("    %s = clip(%s) - 0.25" % (name, name))
                 self.lines.append("end")
                 continue
             if roll < 0.30:
@@ -270,6 +278,13 @@ class Generator:
         self.lines.append("print(%s)" % name)
         self.lines.append("function twice(x)")
         self.lines.append("    return 2 * x")
+        self.lines.append("end")
+        # Returns decided at run time.
+        self.lines.append("function clip(x)")
+        self.lines.append("    if sum(x) > 1")
+        self.lines.append("        return x / sum(x)")
+        self.lines.append("    end")
+        self.lines.append("    return x")
         self.lines.append("end")
         return "\n".join(self.lines) + "\n"
 

@@ -116,6 +116,11 @@ struct ExecResult {
   /// Rank 0: by CostClass; the last entry the transfers (measured at the
   /// sender, from the send's start to its completion).
   std::vector<ClassTime> byClass;
+
+  /// Adds the counters of a later run (a program's next segment run):
+  /// sums, except the live slots and the process CPU seconds, which are the
+  /// later run's. The outputs themselves are not merged.
+  void add(const ExecResult &later);
 };
 
 /// The run itself, for tests: MPI is initialized with MPI_THREAD_MULTIPLE

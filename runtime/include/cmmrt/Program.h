@@ -75,6 +75,13 @@ public:
     return matrices.at(id);
   }
   int64_t version(int32_t id) const { return versions.at(id); }
+  /// The key of tile `slot` of the current version of `id` sent from node
+  /// `from` to node `to`.
+  TileKey keyOf(int32_t id, const plan::Slot &slot, int32_t from,
+                int32_t to) const {
+    return {id,        version(id), slot.row0, slot.col0,
+            slot.rows, slot.cols,   from,      to};
+  }
   /// Every rank: `id` has a new value (rank 0 passes it; the others null);
   /// the cached tiles of the old one are dropped.
   void set(int32_t id, std::shared_ptr<const Matrix> matrix);
@@ -89,8 +96,6 @@ public:
   /// (the caller receives it and keeps it).
   std::shared_ptr<const Matrix> cached(const TileKey &key);
   void keep(const TileKey &key, std::shared_ptr<const Matrix> tile);
-  /// Tiles kept on this rank.
-  size_t keptTiles();
 
 private:
   void dropCached(int32_t id);
