@@ -130,8 +130,7 @@ mlir::OwningOpRef<mlir::ModuleOp> MLIRGenImpl::gen(const Program &program) {
   builder.setInsertionPointToEnd(module->getBody());
   auto func = mlir::func::FuncOp::create(builder, fileLoc, "main",
                                          builder.getFunctionType({}, {}));
-  body = func.addEntryBlock();
-  builder.setInsertionPointToEnd(body);
+  builder.setInsertionPointToEnd(func.addEntryBlock());
 
   if (!registerFunctions(program))
     return nullptr;

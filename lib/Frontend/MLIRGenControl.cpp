@@ -333,16 +333,13 @@ MLIRGenImpl::Checkpoint MLIRGenImpl::checkpoint() {
   mlir::Block *block = builder.getInsertionBlock();
   assert(builder.getInsertionPoint() == block->end() &&
          "the tracer appends to its block");
-  countTracedOps();
   return {block,
           block->empty() ? nullptr : &block->back(),
           env,
           savedFiles,
           saveCount,
           regionLocalNames,
-          runTimeSavedFiles,
-          tracedOps,
-          lastCountedOp};
+          runTimeSavedFiles};
 }
 
 void MLIRGenImpl::rollback(const Checkpoint &point) {
@@ -355,8 +352,6 @@ void MLIRGenImpl::rollback(const Checkpoint &point) {
   saveCount = point.saveCount;
   regionLocalNames = point.regionLocalNames;
   runTimeSavedFiles = point.runTimeSavedFiles;
-  tracedOps = point.tracedOps;
-  lastCountedOp = point.lastCountedOp;
 }
 
 //===----------------------------------------------------------------------===//

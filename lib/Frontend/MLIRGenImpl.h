@@ -86,7 +86,9 @@ class MLIRGenImpl {
 public:
   MLIRGenImpl(mlir::MLIRContext &ctx, llvm::SourceMgr &sm,
               const MLIRGenOptions &options)
-      : builder(&ctx), sm(sm), options(options) {}
+      : builder(&ctx), sm(sm), options(options) {
+    builder.setListener(&opCounter);
+  }
 
   mlir::OwningOpRef<mlir::ModuleOp> gen(const Program &program);
 
@@ -142,8 +144,6 @@ private:
     llvm::StringMap<std::pair<size_t, Value>> savedFiles;
     size_t saveCount;
     llvm::StringMap<SMLoc> regionLocalNames, runTimeSavedFiles;
-    size_t tracedOps;
-    mlir::Operation *lastCountedOp;
   };
   Checkpoint checkpoint();
   void rollback(const Checkpoint &point);
@@ -278,24 +278,19 @@ private:
   /// load is the saved value itself (docs/language.md §9).
   /// Keyed by path; the number orders the saves (the latest wins).
   llvm::StringMap<std::pair<size_t, Value>> savedFiles;
-  mlir::Block *body = nullptr;
-  // Ops counted so far and the last one counted: ops are only appended to
-  // `body`, and Block::getOperations().size() walks the whole list, so the
-  // count is kept incrementally (the check after each statement stays O(1)
-  // amortized instead of quadratic in the traced program).
-  size_t tracedOps = 0;
-  mlir::Operation *lastCountedOp = nullptr;
+  /// Counts the ops the tracer makes, in regions too (a cmm.while body may
+  /// hold an unrolled loop): kMaxTracedOps bounds them all. Ops traced again
+  /// (a loop traced anew as a cmm.while) count again.
+  struct OpCounter : mlir::OpBuilder::Listener {
+    size_t count = 0;
+    void notifyOperationInserted(mlir::Operation *,
+                                 mlir::OpBuilder::InsertPoint) override {
+      ++count;
+    }
+  } opCounter;
   bool failed = false;
 
-  size_t countTracedOps() {
-    auto it =
-        lastCountedOp ? std::next(lastCountedOp->getIterator()) : body->begin();
-    for (; it != body->end(); ++it) {
-      ++tracedOps;
-      lastCountedOp = &*it;
-    }
-    return tracedOps;
-  }
+  size_t countTracedOps() const { return opCounter.count; }
 };
 
 inline int64_t rows(Value v) {

@@ -7,6 +7,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -159,8 +160,82 @@ private:
 };
 } // namespace
 
+namespace {
+/// Whether the ops computing `loop`'s condition may run at the end of its
+/// body (and once before it) instead: they read only what they are given,
+/// write nothing and draw no random numbers (a copy before the loop runs
+/// outside the trip numbering rand mixes in).
+bool canRotate(WhileOp loop) {
+  Block &before = loop.getBefore().front();
+  ConditionOp condition = loop.getConditionOp();
+  if (&before.front() == condition.getOperation() ||
+      !llvm::equal(condition.getArgs(), before.getArguments()))
+    return false;
+  WalkResult walked = before.walk([&](Operation *op) {
+    if (op == condition.getOperation() || isa<EndOp>(op))
+      return WalkResult::advance();
+    if (isa<RandOp>(op) || !isMemoryEffectFree(op))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !walked.wasInterrupted();
+}
+
+/// Turns `loop` into one whose condition is a carried value: computed once
+/// before the loop and again at the end of each trip, so the condition and
+/// the body are one segment (one plan run per trip, not two).
+void rotate(WhileOp loop) {
+  OpBuilder builder(loop);
+  Block &before = loop.getBefore().front();
+  ConditionOp condition = loop.getConditionOp();
+  auto conditionOn = [&](ValueRange values) {
+    IRMapping map;
+    map.map(before.getArguments(), values);
+    for (Operation &op : before.without_terminator())
+      builder.clone(op, map);
+    return map.lookupOrDefault(condition.getCondition());
+  };
+  Value first = conditionOn(loop.getInits());
+
+  SmallVector<Value> inits(loop.getInits());
+  inits.push_back(first);
+  SmallVector<Type> types(loop.getResultTypes());
+  types.push_back(first.getType());
+  auto rotated = WhileOp::create(builder, loop.getLoc(), types, inits,
+                                 loop.getExpectedTripsAttr());
+  SmallVector<Location> locs(types.size(), loop.getLoc());
+  Block *test = builder.createBlock(&rotated.getBefore(), {}, types, locs);
+  ConditionOp::create(builder, condition.getLoc(), test->getArguments().back(),
+                      test->getArguments());
+
+  rotated.getAfter().takeBody(loop.getAfter());
+  Block &body = rotated.getAfter().front();
+  body.addArgument(first.getType(), loop.getLoc());
+  auto end = cast<EndOp>(body.getTerminator());
+  builder.setInsertionPoint(end);
+  SmallVector<Value> next(end.getValues());
+  next.push_back(conditionOn(end.getValues()));
+  EndOp::create(builder, end.getLoc(), next);
+  end.erase();
+
+  loop.replaceAllUsesWith(rotated.getResults().drop_back());
+  loop.erase();
+}
+} // namespace
+
+void cmm::planning::rotateLoops(func::FuncOp main) {
+  SmallVector<WhileOp> loops;
+  main.walk([&](WhileOp loop) { // inner loops first
+    if (canRotate(loop))
+      loops.push_back(loop);
+  });
+  for (WhileOp loop : loops)
+    rotate(loop);
+}
+
 SmallVector<func::FuncOp> cmm::planning::outlineSegments(func::FuncOp main) {
   dropUnobserved(main.getBody().front());
+  rotateLoops(main);
   Outliner outliner(main);
   outliner.outline(main.getBody().front());
   outliner.dropFree();

@@ -148,8 +148,15 @@ struct FuseElementwisePass
     // every use is already in the group, so nothing is computed twice.
     SmallVector<SmallVector<Operation *>> groups;
     llvm::DenseSet<Operation *> assigned;
-    for (Block &block : getOperation().getBody()) {
-      for (Operation &op : llvm::reverse(block)) {
+    // Every block, those of cmm.while and cmm.if regions too (a kernel takes
+    // ops from one block), but not the bodies of fused ops.
+    SmallVector<Block *> blocks;
+    getOperation()->walk([&](Block *block) {
+      if (!isa<FusedOp>(block->getParentOp()))
+        blocks.push_back(block);
+    });
+    for (Block *block : blocks) {
+      for (Operation &op : llvm::reverse(*block)) {
         if (!isFusible(&op) || assigned.contains(&op))
           continue;
         SmallVector<Operation *> group = grow(&op, assigned);

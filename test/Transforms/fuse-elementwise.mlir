@@ -145,3 +145,31 @@ func.func @refuse(%a: tensor<2x2xf64>) -> tensor<2x2xf64> {
   %r = cmm.map round %f : tensor<2x2xf64>
   return %r : tensor<2x2xf64>
 }
+
+// -----
+
+// Inside a cmm.while body each block's chains fuse on their own: nothing
+// from outside the loop is pulled in (the scale before it stays there,
+// computed once).
+// CHECK-LABEL: func.func @regions(
+// CHECK-NEXT: %[[S:.*]] = cmm.scale %arg0 by 2.0
+// CHECK-NEXT: cmm.while
+// CHECK: } do {
+// CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<4x1xf64>):
+// CHECK-NEXT: %[[F:.*]] = cmm.fused(
+// CHECK-DAG: cmm.scalar exp
+// CHECK-DAG: cmm.scalar add
+// CHECK: cmm.end %[[F]]
+func.func @regions(%a: tensor<4x1xf64>, %c: tensor<1x1xf64>) -> tensor<4x1xf64> {
+  %s = cmm.scale %a by 2.0 : tensor<4x1xf64>
+  %r = cmm.while (%a) : (tensor<4x1xf64>) -> tensor<4x1xf64> {
+  ^bb0(%x: tensor<4x1xf64>):
+    cmm.condition(%c : tensor<1x1xf64>) %x : tensor<4x1xf64>
+  } do {
+  ^bb0(%x: tensor<4x1xf64>):
+    %e = cmm.map exp %x : tensor<4x1xf64>
+    %y = cmm.add %e, %s : (tensor<4x1xf64>, tensor<4x1xf64>) -> tensor<4x1xf64>
+    cmm.end %y : tensor<4x1xf64>
+  }
+  return %r : tensor<4x1xf64>
+}

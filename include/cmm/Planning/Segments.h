@@ -27,10 +27,17 @@ namespace cmm::planning {
 /// Whether `main` has a cmm.while or cmm.if.
 bool hasRunTimeControl(mlir::func::FuncOp main);
 
-/// Outlines the segments of `main` (unobserved ops are dropped first) into
-/// functions after it in the module, in program order; the arguments the
-/// innermost loop around a segment does not change are marked
-/// tiling::kInvariantAttr.
+/// Rewrites each cmm.while of `main` whose condition is computed by ops
+/// that write nothing and draw no random numbers so that its condition is a
+/// carried value: computed once before the loop and again at the end of the
+/// body. The condition and the body are then one segment, and each trip runs
+/// one plan instead of two.
+void rotateLoops(mlir::func::FuncOp main);
+
+/// Outlines the segments of `main` (unobserved ops are dropped and loops
+/// rotated first) into functions after it in the module, in program order;
+/// the arguments the innermost loop around a segment does not change are
+/// marked tiling::kInvariantAttr.
 llvm::SmallVector<mlir::func::FuncOp> outlineSegments(mlir::func::FuncOp main);
 
 /// How many times the plans assume segment `call` runs: the product of the
