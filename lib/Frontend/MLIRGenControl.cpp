@@ -316,13 +316,15 @@ Flow MLIRGenImpl::genReturn(const ReturnStmt &stmt) {
 Flow MLIRGenImpl::genRest(llvm::ArrayRef<StmtPtr> rest, uint8_t exitsSoFar) {
   SMLoc at = rest.front()->getLoc();
   Value leaving = leavingFlag({kBrokenFlag, kReturnedFlag}, at);
-  if (!leaving)
-    return genBlock(rest);
+  uint8_t left = exitsSoFar & ~ExitNext;
+  if (!leaving) { // known while tracing: no path has left
+    Flow flow = genBlock(rest);
+    return flow == Flow::Failed ? flow : flowOf(left | exitsOf(flow));
+  }
   llvm::SetVector<llvm::StringRef> assigned;
   collectAssigned(rest, assigned);
   // The paths that have left keep what they had; their exits are those
   // before, the others' are the rest's.
-  uint8_t left = exitsSoFar & ~ExitNext;
   return genBranches(
       TraceValue::ofMatrix(leaving), at, [&] { return flowOf(left); },
       [&] { return genBlock(rest); }, assigned,

@@ -1214,6 +1214,15 @@ void Executor::writeTrace() {
   for (int c = 0; c < comms; ++c)
     mine.metadata("thread_name", pid, trace::commThread(workers, c),
                   name(trace::commName(c)));
+  // A run of a program's segment: times from the program's start, with
+  // the segment and the trips.
+  double offset =
+      options.traceSink
+          ? std::chrono::duration<double>(begin - options.traceStart).count()
+          : 0;
+  std::string trips;
+  for (int64_t trip : options.iterations)
+    trips += (trips.empty() ? "" : ".") + std::to_string(trip);
   for (const TraceEvent &e : events) {
     // A task's cost class and parameters: what `cmm-profile --refine`
     // refits the model from (docs/machine-model.md).
@@ -1226,7 +1235,12 @@ void Executor::writeTrace() {
           .number("k", t.k)
           .number("predicted_s", t.finish - t.start);
     }
-    mine.complete(e.name, e.category, pid, e.thread, e.start,
+    if (options.traceSink) {
+      args.number("segment", options.traceSegment);
+      if (!trips.empty())
+        args.string("trip", trips);
+    }
+    mine.complete(e.name, e.category, pid, e.thread, offset + e.start,
                   e.finish - e.start, args);
   }
   int size = worldSize();
@@ -1250,17 +1264,10 @@ void Executor::writeTrace() {
   trace::EventList everyone;
   for (int r = 0; r < size; ++r)
     everyone.append(std::string_view(all).substr(offsets[r], lengths[r]));
-  std::string document = trace::traceDocument(everyone);
-  FILE *f = std::fopen(options.trace.c_str(), "w");
-  if (!f ||
-      std::fwrite(document.data(), 1, document.size(), f) != document.size()) {
-    std::fprintf(stderr, "cmm: rank %d: warning: cannot write trace '%s': %s\n",
-                 rank, options.trace.c_str(), std::strerror(errno));
-    if (f)
-      std::fclose(f);
-    return;
-  }
-  std::fclose(f);
+  if (options.traceSink)
+    options.traceSink->append(everyone.text());
+  else
+    writeTraceFile(options.trace, everyone, rank);
 }
 
 bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
@@ -1421,6 +1428,21 @@ void stopOnSignals(int rank) {
   sigaction(SIGINT, &action, nullptr);
 }
 } // namespace
+
+void cmmrt::writeTraceFile(const std::string &path,
+                           const trace::EventList &events, int rank) {
+  std::string document = trace::traceDocument(events);
+  FILE *f = std::fopen(path.c_str(), "w");
+  if (!f ||
+      std::fwrite(document.data(), 1, document.size(), f) != document.size()) {
+    std::fprintf(stderr, "cmm: rank %d: warning: cannot write trace '%s': %s\n",
+                 rank, path.c_str(), std::strerror(errno));
+    if (f)
+      std::fclose(f);
+    return;
+  }
+  std::fclose(f);
+}
 
 void cmmrt::ExecResult::add(const ExecResult &later) {
   bytesSent += later.bytesSent;
@@ -1657,6 +1679,7 @@ int cmmrt::runProgram(const ProgramInfo &program, void (*body)(ProgramRun &),
   stopOnSignals(rank);
   ProgramRun run(program, options, rank);
   body(run);
+  run.writeTrace();
   const ExecResult &result = run.total();
   bool ok = rank != 0 || result.outputsWritten;
   if (options.stats && rank == 0 && program.numLoops == 0 &&

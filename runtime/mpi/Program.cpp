@@ -96,6 +96,12 @@ void ProgramRun::segment(int32_t index) {
   run.environment = &environment;
   run.iterations = iterations;
   run.firstDumpedPrint = dumpedPrints;
+  // One trace over the whole program, not one file per plan run.
+  if (!options.trace.empty() && !isOnePlan()) {
+    run.traceSink = &traceEvents;
+    run.traceStart = programStart;
+    run.traceSegment = index;
+  }
   ExecResult result;
   executePlan(plan, run, result);
   ++runs;
@@ -137,6 +143,11 @@ void ProgramRun::segment(int32_t index) {
     loops[loop].bytes += result.bytesSent + prefetched;
     loops[loop].transfers += result.transfers + prefetchedNow;
   }
+}
+
+void ProgramRun::writeTrace() const {
+  if (rank == 0 && !options.trace.empty() && !isOnePlan())
+    writeTraceFile(options.trace, traceEvents, rank);
 }
 
 bool ProgramRun::condition(int32_t id, int line, int column) {

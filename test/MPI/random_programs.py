@@ -4,7 +4,7 @@ powers, solves, transposes, literals, ranges, saves loaded back, printed
 compile-time scalars, nested loops with rand; slices with `end`, block
 assignments, block literals, hcat/vcat, diag, reshape, dot, compile-time
 if/while/break, user functions, and while/if/break/return decided at run
-time), compiled by cmmc and run under mpirun on NP ranks with small
+time, with slices and nested loops inside), compiled by cmmc and run under mpirun on NP ranks with small
 ragged tiles (some with products as COSMA gang tasks or start-up
 sub-tiles), against the reference
 interpreter: every printed matrix (--dump-prints) within a relative
@@ -241,6 +241,24 @@ class Generator:
                 self.lines.append("    %s = %s .* rand(%d, %d) .+ %s" % (
                     name, name, m, n, counter))
                 self.lines.append("    %s = %s + 1" % (counter, counter))
+                if self.rng.random() < 0.4:
+                    # A run-time if on a slice, inside the loop, with a
+                    # block assignment of a 1x1 matrix.
+                    self.lines.append("    if sum(%s[1, :]) > 0" % name)
+                    self.lines.append("        %s[1, 1] = %s" % (name, counter))
+                    self.lines.append("    else")
+                    self.lines.append("        %s = %s - 0.5" % (name, name))
+                    self.lines.append("    end")
+                if self.rng.random() < 0.3:
+                    # A nested run-time loop on a block of the value.
+                    inner = "d%d" % self.count
+                    self.count += 1
+                    self.lines.append("    %s = [0]" % inner)
+                    self.lines.append("    while %s < 2" % inner)
+                    self.lines.append("        %s[1:1, :] = %s[1:1, :] * 0.5" % (
+                        name, name))
+                    self.lines.append("        %s = %s + 1" % (inner, inner))
+                    self.lines.append("    end")
                 if self.rng.random() < 0.5:
                     # A break decided at run time; what follows it in the
                     # body runs only while the loop goes on.

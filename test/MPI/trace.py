@@ -2,7 +2,10 @@
 JSON, one process per rank, one complete event per task run (as many as
 --stats counts), sends and receives on communicator threads, events within
 the measured makespan; processes and threads numbered and named as in the
-plan's predicted trace (--plan-trace), so both load side by side.
+plan's predicted trace (--plan-trace), so both load side by side. A
+program with a run-time loop writes one trace over all its plan runs:
+every task of every run, each event with its segment (and trip in the
+loop), a rank's later trips after its earlier ones.
 usage: trace.py CMMC EXAMPLES_DIR WORKDIR
 """
 
@@ -73,6 +76,43 @@ def main():
     print("ok: %d task events, %d sends, %d receives, last ends at %.4f s "
           "(measured %.4f s)" % (len(by("task")), len(by("send")),
                                  len(by("recv")), end, seconds))
+    segmented(cmmc, work)
+
+
+def segmented(cmmc, work):
+    src = os.path.join(work, "loop.cmm")
+    with open(src, "w") as f:
+        f.write("A = rand(300, 300)\nx = ones(300, 1)\nk = [0]\n"
+                "while k < 3\n    x = A * x / 300\n    k = k + 1\nend\n"
+                "print(x)\n")
+    exe = os.path.join(work, "loop")
+    subprocess.run([cmmc, src, "--nodes=2", "--machine-model=" + SHARED,
+                    "--tile-sizes=100", "-o", exe], check=True)
+    trace = os.path.join(work, "loop.json")
+    p = subprocess.run(["mpirun", "-np", "2", "--bind-to", "none", exe,
+                        "--stats"], capture_output=True, text=True,
+                       env=dict(ENV, CMM_TRACE=trace), timeout=120)
+    assert p.returncode == 0, p.stderr
+    stats = re.search(r"(\d+) plan\(s\) run (\d+) time\(s\).*?; (\d+) tasks",
+                      p.stderr)
+    assert stats, p.stderr
+    plans, runs, tasks = (int(g) for g in stats.groups())
+    assert (plans, runs) == (3, 5), (plans, runs)
+    events = [e for e in json.load(open(trace))["traceEvents"]
+              if e["ph"] != "M"]
+    assert len([e for e in events if e["cat"] == "task"]) == tasks
+    assert {e["args"]["segment"] for e in events} == set(range(plans))
+    trips = sorted({e["args"]["trip"] for e in events if "trip" in e["args"]})
+    assert trips == ["1", "2", "3"], trips
+    for pid in {e["pid"] for e in events}:
+        mine = [e for e in events if e["pid"] == pid]
+        span = {t: (min(e["ts"] for e in mine if e["args"].get("trip") == t),
+                    max(e["ts"] + e["dur"] for e in mine
+                        if e["args"].get("trip") == t)) for t in trips}
+        assert span["1"][1] <= span["2"][0] and \
+            span["2"][1] <= span["3"][0], (pid, span)
+    print("ok: one trace of %d plan runs, %d task events, trips %s" %
+          (runs, tasks, ", ".join(trips)))
 
 
 if __name__ == "__main__":

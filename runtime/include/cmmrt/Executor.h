@@ -33,12 +33,16 @@
 #include "cmmrt/Matrix.h"
 #include "cmmrt/Plan.h"
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace cmmrt {
+namespace trace {
+class EventList;
+} // namespace trace
 
 class Environment;
 
@@ -71,7 +75,19 @@ struct ExecOptions {
   /// The trip numbers of the run-time loops around the segment, outermost
   /// first: rand mixes them into its call id (cmmrt/Random.h).
   std::vector<int64_t> iterations;
+  /// With `trace`, in a program of several plan runs (cmmrt/Program.h): the
+  /// run's events are added to this list on rank 0 instead of written, at
+  /// their time since `traceStart`, each with `segment` and the `trip`
+  /// numbers in its args; the program writes the list once at its end.
+  trace::EventList *traceSink = nullptr;
+  std::chrono::steady_clock::time_point traceStart;
+  int traceSegment = -1;
 };
+
+/// Writes `events` as a Chrome trace document to `path` (CMM_TRACE); a
+/// failure is a warning from `rank`.
+void writeTraceFile(const std::string &path, const trace::EventList &events,
+                    int rank);
 
 /// The task time of one cost class (or of the transfers), summed over the
 /// workers of every rank: what the plan predicted and what was measured.

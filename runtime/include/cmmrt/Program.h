@@ -31,6 +31,7 @@
 #ifndef CMMRT_PROGRAM_H
 #define CMMRT_PROGRAM_H
 
+#include "cmmrt/ChromeTrace.h"
 #include "cmmrt/Executor.h"
 #include "cmmrt/Matrix.h"
 #include "cmmrt/Plan.h"
@@ -131,7 +132,8 @@ class ProgramRun {
 public:
   ProgramRun(const ProgramInfo &program, const ExecOptions &options, int rank)
       : program(program), options(options), rank(rank),
-        environment(program.numValues), loops(program.numLoops) {}
+        environment(program.numValues), loops(program.numLoops),
+        programStart(std::chrono::steady_clock::now()) {}
 
   /// Runs plan `index` (executePlan) under the environment; its exports
   /// become the values they name.
@@ -152,6 +154,14 @@ public:
   int32_t segmentsRun() const { return runs; }
   /// --stats lines of the loops (rank 0).
   void reportLoops() const;
+  /// With CMM_TRACE, in a program of several plan runs: rank 0 writes the
+  /// events of every run (each run's own tasks and transfers, at their time
+  /// since the program started, with the segment and trips in their args).
+  void writeTrace() const;
+  /// Whether the program is one plan run once (no control flow).
+  bool isOnePlan() const {
+    return program.numPlans == 1 && program.numLoops == 0;
+  }
 
 private:
   struct LoopRecord {
@@ -180,6 +190,8 @@ private:
   ExecResult sum;
   int32_t runs = 0;
   int dumpedPrints = 0;
+  std::chrono::steady_clock::time_point programStart;
+  trace::EventList traceEvents; // rank 0: of the runs so far
 };
 
 /// The main function of a generated program with run-time control flow:
