@@ -40,6 +40,26 @@ private:
   /// (Segments.h).
   void planSegments(ModuleOp module, func::FuncOp main,
                     const MachineModel &machine);
+  /// Emits the cmmtg.graph of `plan`'s best candidate for `func` on
+  /// `planned` at the end of `module`, and counts it (the statistics).
+  LogicalResult emitBest(ModuleOp module, func::FuncOp func, const Plan &plan,
+                         const MachineModel &planned) {
+    for (const PlanCandidate &c : plan.candidates)
+      (c.scheduled() ? numCandidates : numPruned) += 1;
+    const PlanCandidate &best = plan.best();
+    PlanSummary summary = summarizePlan(
+        planned, scheduler == SchedulerKind::HEFT ? "heft" : "roundrobin",
+        best.simulation.makespan);
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    std::string error;
+    if (!emitScheduledGraph(builder, func.getLoc(), best.graph, plan.ops,
+                            best.schedule, best.tileSize, summary, error,
+                            func.getSymName()))
+      return emitError(func.getLoc(), "cmm-plan: internal error: ") << error;
+    numTasks += best.graph.size();
+    numTransfers += best.schedule.transfers.size();
+    return success();
+  }
 
   PlanOptions plannerOptions() {
     PlanOptions options;
@@ -100,26 +120,13 @@ void PlanProgramPass::runOnOperation() {
     emitError(failedOp ? failedOp->getLoc() : nowhere) << error;
     return signalPassFailure();
   }
-  for (const PlanCandidate &c : plan.candidates)
-    (c.scheduled() ? numCandidates : numPruned) += 1;
-
   const PlanCandidate &best = plan.best();
   // The machine the chosen plan is for: the model as given, or the
   // configuration configure=auto chose (what the program runs).
   const MachineModel &planned = plan.machine();
-  PlanSummary summary = summarizePlan(
-      planned, scheduler == SchedulerKind::HEFT ? "heft" : "roundrobin",
-      best.simulation.makespan);
-  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-  if (!emitScheduledGraph(builder, main.getLoc(), best.graph, plan.ops,
-                          best.schedule, best.tileSize, summary, error,
-                          main.getSymName())) {
-    emitError(main.getLoc(), "cmm-plan: internal error: ") << error;
+  if (failed(emitBest(module, main, plan, planned)))
     return signalPassFailure();
-  }
   attachMachineModel(module, planned); // what the plan is for
-  numTasks += best.graph.size();
-  numTransfers += best.schedule.transfers.size();
 
   // The sweep and pictures of the chosen plan.
   MachineCostModel cost(planned);
@@ -156,7 +163,6 @@ void PlanProgramPass::planSegments(ModuleOp module, func::FuncOp main,
   std::string text, error;
   llvm::raw_string_ostream os(text);
   double total = 0;
-  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   // A segment inside a loop is planned for its steady state: the freed
   // heap is kept (docs/machine-model.md, first touch), so after the first
   // trip its tiles land on pages touched before.
@@ -172,21 +178,9 @@ void PlanProgramPass::planSegments(ModuleOp module, func::FuncOp main,
       emitError(failedOp ? failedOp->getLoc() : segment.getLoc()) << error;
       return signalPassFailure();
     }
-    for (const PlanCandidate &c : plan.candidates)
-      (c.scheduled() ? numCandidates : numPruned) += 1;
-    const PlanCandidate &best = plan.best();
-    PlanSummary summary = summarizePlan(
-        machine, scheduler == SchedulerKind::HEFT ? "heft" : "roundrobin",
-        best.simulation.makespan);
-    if (!emitScheduledGraph(builder, segment.getLoc(), best.graph, plan.ops,
-                            best.schedule, best.tileSize, summary, error,
-                            segment.getSymName())) {
-      emitError(segment.getLoc(), "cmm-plan: internal error: ") << error;
+    if (failed(emitBest(module, segment, plan, machine)))
       return signalPassFailure();
-    }
-    numTasks += best.graph.size();
-    numTransfers += best.schedule.transfers.size();
-    total += double(runs) * best.simulation.makespan;
+    total += double(runs) * plan.best().simulation.makespan;
     if (report.empty())
       continue;
     os << "segment " << index << " (@" << segment.getSymName() << ", from ";
