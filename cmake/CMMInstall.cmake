@@ -53,6 +53,25 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/include/cmm DESTINATION include
   FILES_MATCHING PATTERN "*.inc" PATTERN "*.h")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/cmmrt
   DESTINATION include)
+# The precompiled headers of generated programs (runtime/CMakeLists.txt)
+# are made again from the installed headers: a .gch names the paths it was
+# made from, and an install names no build path.
+list(JOIN CMM_PROGRAM_CXX_FLAGS " " cmmrt_pch_flags)
+list(JOIN CMM_SANITIZE_FLAGS " " cmmrt_pch_sanitize)
+install(CODE "
+  foreach(header Executor.h Program.h)
+    set(include \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/include\")
+    separate_arguments(flags UNIX_COMMAND \"${cmmrt_pch_flags} ${cmmrt_pch_sanitize}\")
+    execute_process(COMMAND ${MPI_CXX_COMPILER} \${flags} -I\${include}
+                            -c -x c++-header \${include}/cmmrt/\${header}
+                            -o \${include}/cmmrt/\${header}.gch
+                    RESULT_VARIABLE failed)
+    if(failed)
+      message(WARNING \"could not precompile cmmrt/\${header}: generated \"
+                      \"programs build without it\")
+    endif()
+  endforeach()
+")
 
 install(EXPORT CMMTargets NAMESPACE CMM:: DESTINATION lib/cmake/cmm)
 configure_package_config_file(

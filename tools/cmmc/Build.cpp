@@ -79,17 +79,21 @@ bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
     return false;
   }
 
-  std::vector<std::string> args = {
-      mpicxx, "-O2",
-      // Fused kernels' loops are `omp simd`;
-      // their steps round one by one, as
-      // the unfused ops' (docs/language.md).
-      "-fopenmp-simd", "-ffp-contract=off", "-std=c++17", cppPath.str(),
-      "-I" + includeDir, "-L" + libDir, "-lcmmrt_mpi", "-lcmmrt"};
-  SmallVector<StringRef> sanitize;
-  StringRef(CMMC_SANITIZE_FLAGS).split(sanitize, ' ', -1, false);
-  for (StringRef flag : sanitize)
-    args.push_back(flag.str());
+  // The flags the runtime's precompiled headers were made with
+  // (runtime/CMakeLists.txt): the compile reads them instead of parsing.
+  std::vector<std::string> args = {mpicxx};
+  auto addFlags = [&](StringRef flags) {
+    SmallVector<StringRef> split;
+    flags.split(split, ' ', -1, false);
+    for (StringRef flag : split)
+      args.push_back(flag.str());
+  };
+  addFlags(CMMC_PROGRAM_CXX_FLAGS);
+  addFlags(CMMC_SANITIZE_FLAGS);
+  addFlags(CMMC_PROGRAM_LINK_FLAGS);
+  for (std::string arg : {cppPath.str(), "-I" + includeDir, "-L" + libDir,
+                          std::string("-lcmmrt_mpi"), std::string("-lcmmrt")})
+    args.push_back(std::move(arg));
   SmallVector<StringRef> libraries;
   StringRef(CMMC_RUNTIME_LIBRARIES).split(libraries, ';', -1, false);
   for (StringRef lib : libraries)

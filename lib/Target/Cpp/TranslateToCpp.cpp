@@ -543,9 +543,8 @@ void CppEmitter::emitHeader(bool program, bool anyKernels) {
        << ", scheduler " << graph.getScheduler().value_or("?")
        << ", predicted makespan " << llvm::format("%.6g", makespan())
        << " s.\n";
-  os << "// Build: mpicxx -O2 -fopenmp-simd -ffp-contract=off -std=c++17 "
-        "this.cpp -lcmmrt_mpi -lcmmrt "
-        "-lopenblas\n"
+  os << "// Build: mpicxx " CMM_PROGRAM_CXX_FLAGS " this.cpp -lcmmrt_mpi "
+        "-lcmmrt -lopenblas\n"
      << "// Run:   mpirun -np " << nodes << " ./a.out [--stats]\n\n"
      << (program ? "#include \"cmmrt/Program.h\"\n"
                  : "#include \"cmmrt/Executor.h\"\n")
