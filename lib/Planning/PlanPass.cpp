@@ -169,17 +169,62 @@ void PlanProgramPass::planSegments(ModuleOp module, func::FuncOp main,
   MachineModel steady = machine;
   for (NodeSpec &node : steady.nodes)
     node.firstTouch = 0;
-  for (auto [index, segment] : llvm::enumerate(segments)) {
-    Plan plan;
+  // Last to first: a segment that imports a value as loop-invariant places
+  // its tiles freely, and the segment that makes the value is then told
+  // where they went (tiling::kKeepOnAttr), so it keeps each tile on that
+  // node instead of gathering the value to the master, and plans for it.
+  std::vector<Plan> plans(segments.size());
+  llvm::DenseMap<Value, std::pair<SmallVector<int64_t>, int64_t>> wanted;
+  for (size_t index = segments.size(); index-- > 0;) {
+    func::FuncOp segment = segments[index];
+    Operation *call = callOf.lookup(segment.getSymName());
+    for (auto [i, result] : llvm::enumerate(call->getResults()))
+      if (auto it = wanted.find(result); it != wanted.end())
+        segment.setResultAttr(
+            unsigned(i), tiling::kKeepOnAttr,
+            DenseI64ArrayAttr::get(segment.getContext(), it->second.first));
+    Plan &plan = plans[index];
     Operation *failedOp = nullptr;
-    int64_t runs = assumedRuns(callOf.lookup(segment.getSymName()));
+    int64_t runs = assumedRuns(call);
     if (!planFunction(segment, runs > 1 ? steady : machine, options, plan,
                       error, &failedOp)) {
       emitError(failedOp ? failedOp->getLoc() : segment.getLoc()) << error;
       return signalPassFailure();
     }
-    if (failed(emitBest(module, segment, plan, machine)))
+    // Where this plan reads its invariant imports; the segment run most
+    // often decides where a value made once is kept.
+    const PlanCandidate &best = plan.best();
+    for (unsigned i = 0; i < segment.getNumArguments(); ++i) {
+      if (!segment.getArgAttr(i, tiling::kInvariantAttr))
+        continue;
+      SmallVector<int64_t> tiles;
+      for (TaskId t = 0; t < best.graph.size(); ++t) {
+        const scheduling::Task &task = best.graph.task(t);
+        if (task.kind != TaskKind::Load || task.opIndex != int(i) ||
+            task.outputs.size() != 1)
+          continue;
+        const DataItem &tile = best.graph.item(task.outputs[0]);
+        tiles.append({tile.row0, tile.col0, tile.rows, tile.cols,
+                      int64_t(best.schedule.placement[t].node)});
+      }
+      auto &[where, by] = wanted[call->getOperand(i)];
+      if (runs > by) {
+        where = std::move(tiles);
+        by = runs;
+      }
+    }
+  }
+  for (auto [index, segment] : llvm::enumerate(segments)) {
+    const Plan &plan = plans[index];
+    int64_t runs = assumedRuns(callOf.lookup(segment.getSymName()));
+    // The machine of the chosen plan: a master-alone plan gives the master
+    // every core's BLAS threads (plan.machine()).
+    if (failed(emitBest(module, segment, plan, plan.machine())))
       return signalPassFailure();
+    if (plan.best().machine != 0) // the graph emitBest appended
+      cast<tg::GraphOp>(module.getBody()->back())
+          ->setAttr(tg::TaskGraphDialect::kMachineAttrName,
+                    toMachineAttr(module.getContext(), plan.machine()));
     total += double(runs) * plan.best().simulation.makespan;
     if (report.empty())
       continue;

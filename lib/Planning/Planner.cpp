@@ -62,6 +62,46 @@ std::string cmm::planning::describeConfiguration(const NodeSpec &node) {
       .str();
 }
 
+/// A load that costs nothing and is placed freely (the import of a
+/// loop-invariant value, which is already where it is read from the first
+/// trip on) can run anywhere at once, so HEFT puts it on any idle worker,
+/// and its reader then pulls the tile across (the first trip moved P on
+/// tiles HEFT had put on other nodes than their products). Each is pinned
+/// to the node of its first reader and the graph scheduled again; the plan
+/// is kept if it is not slower by more than kFreeLoadSlack: the steady
+/// state's makespan does not count the first trip, in which the other plan
+/// moves those tiles.
+static constexpr double kFreeLoadSlack = 0.01;
+static void placeFreeLoadsAtReaders(PlanCandidate &c, const CostModel &cost,
+                                    const PlanOptions &options) {
+  TaskGraph pinned = c.graph;
+  bool moved = false;
+  for (TaskId t = 0; t < c.graph.size(); ++t) {
+    const Task &task = c.graph.task(t);
+    if (task.kind != TaskKind::Load || task.pinnedNode >= 0 || task.m != 0 ||
+        task.outputs.size() != 1)
+      continue;
+    const DataItem &tile = c.graph.item(task.outputs[0]);
+    TaskId first = t;
+    for (TaskId reader : tile.consumers)
+      if (first == t || c.schedule.placement[reader].start <
+                            c.schedule.placement[first].start)
+        first = reader;
+    if (first == t || c.graph.task(first).isGang())
+      continue;
+    unsigned node = c.schedule.placement[first].node;
+    pinned.pin(t, int(node));
+    moved |= node != c.schedule.placement[t].node;
+  }
+  if (!moved)
+    return;
+  Schedule again = scheduleHEFT(pinned, cost, options.schedule);
+  if (again.makespan <= c.schedule.makespan * (1 + kFreeLoadSlack)) {
+    c.graph = std::move(pinned);
+    c.schedule = std::move(again);
+  }
+}
+
 static std::string scheduleCandidate(PlanCandidate &c,
                                      const MachineModel &machine,
                                      const PlanOptions &options) {
@@ -69,6 +109,8 @@ static std::string scheduleCandidate(PlanCandidate &c,
   c.schedule = options.scheduler == SchedulerKind::HEFT
                    ? scheduleHEFT(c.graph, cost, options.schedule)
                    : scheduleRoundRobin(c.graph, cost, options.schedule);
+  if (options.scheduler == SchedulerKind::HEFT)
+    placeFreeLoadsAtReaders(c, cost, options);
   // Every plan is checked before it is believed.
   if (std::string err =
           verifySchedule(c.graph, cost, c.schedule, options.schedule);

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 
 using namespace cmm::scheduling;
@@ -52,12 +53,57 @@ std::vector<double> cmm::scheduling::upwardRanks(const TaskGraph &graph,
   return rank;
 }
 
+/// The node each task's outputs are drawn to (Task::drawsInputs), through
+/// its consumers, or -1. Each task's pull is split over nodes: the bytes
+/// it sends each consumer times that consumer's shares. A task goes where
+/// the largest share is, if one share is the largest.
+/// All -1 in a graph without such tasks.
+static std::vector<int> affinities(const TaskGraph &graph) {
+  std::vector<int> affinity(graph.size(), -1);
+  std::vector<std::map<int, double>> share(graph.size());
+  bool any = false;
+  for (TaskId t = graph.size(); t-- > 0;) {
+    const Task &task = graph.task(t);
+    if (task.drawsInputs && task.pinnedNode >= 0) {
+      share[t][task.pinnedNode] = 1;
+      affinity[t] = task.pinnedNode;
+      any = true;
+      continue;
+    }
+    if (!any)
+      continue;
+    std::map<int, double> &pull = share[t];
+    double total = 0;
+    for (DataId d : task.outputs)
+      for (TaskId c : graph.item(d).consumers)
+        for (auto [node, fraction] : share[c]) {
+          pull[node] += graph.item(d).bytes * fraction;
+          total += graph.item(d).bytes * fraction;
+        }
+    double most = 0;
+    for (auto &[node, bytes] : pull) {
+      bytes /= total;
+      if (bytes > most + 1e-9) {
+        most = bytes;
+        affinity[t] = node;
+      } else if (bytes > most - 1e-9) {
+        affinity[t] = -1; // a tie
+      }
+    }
+  }
+  return affinity;
+}
+
 /// Places the tasks in `order` (topological), each on the worker where it
-/// finishes first, with insertion into idle gaps.
+/// finishes first, with insertion into idle gaps. A task whose outputs are
+/// drawn to a node (affinities) counts, elsewhere, the time to send them
+/// there: plain HEFT does not look past the next task, and would make a
+/// kept export's tiles anywhere and move them after.
 static Schedule listSchedule(const TaskGraph &graph, const CostModel &cost,
                              const SchedulerOptions &options,
                              const std::vector<TaskId> &order) {
   PlanBuilder builder(graph, cost, options);
+  std::vector<int> affinity = affinities(graph);
   for (TaskId t : order) {
     const Task &task = graph.task(t);
     if (task.isGang()) {
@@ -70,6 +116,10 @@ static Schedule listSchedule(const TaskGraph &graph, const CostModel &cost,
       if (task.pinnedNode >= 0 && node != unsigned(task.pinnedNode))
         continue;
       PlanBuilder::Candidate c = builder.bestOnNode(t, node);
+      if (affinity[t] >= 0 && node != unsigned(affinity[t]))
+        for (DataId d : task.outputs)
+          c.finish +=
+              cost.transferTime(graph.item(d), d, node, unsigned(affinity[t]));
       if (c.betterThan(best))
         best = c;
     }

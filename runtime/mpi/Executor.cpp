@@ -274,7 +274,7 @@ private:
   }
   int tagLimit = 32767; // MPI_TAG_UB + 1, at least 32768 by the standard
   std::map<int32_t, Matrix> results;      // rank 0: gathered matrices by op
-  /// Rank 0: exports of one tile, shared (ExecResult::exported).
+  /// The export tiles kept on this rank, by task (ExecResult::exported).
   std::map<int32_t, std::shared_ptr<const Matrix>> exported;
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
   long long outputsStored = 0; // entries of `results` and `printed` so far
@@ -584,13 +584,13 @@ void Executor::workerTasks(int w, int32_t &current) {
       continue;
     }
     if (task.kind == TaskKind::Gather &&
-        plan.ops[task.op].code == OpCode::Export && task.numInputs == 1 &&
-        held[0]->rows() == plan.ops[task.op].rows &&
-        held[0]->cols() == plan.ops[task.op].cols) {
-      // A value of one tile crosses to the next segment as it is.
+        plan.ops[task.op].code == OpCode::Export && task.numInputs == 1) {
+      // A tile crosses to the next segment as it is, where it is: a value
+      // of one tile, or a piece a later segment reads on this node
+      // (ProgramRun::segment).
       {
         std::lock_guard<std::mutex> lock(mutex);
-        exported[task.op] = held[0];
+        exported[t] = held[0];
         ++outputsStored;
       }
       release(plan.inputs[task.firstInput]);
@@ -776,10 +776,12 @@ std::shared_ptr<const Matrix> Executor::importedTile(const Task &task) {
   const Slot &s = plan.slots[task.firstOutput];
   int32_t value = int32_t(plan.ops[task.op].a);
   TileKey key = env->keyOf(value, s, /*from=*/0, rank);
-  // Elsewhere: the copy ProgramRun::prefetch brought (a loop-invariant
-  // value's tile, sent once per version).
-  if (rank != 0)
-    return env->cached(key);
+  // A piece kept here (Environment::setPieces); elsewhere than the master,
+  // else the copy ProgramRun::prefetch brought (a loop-invariant value's
+  // tile, sent once per version).
+  std::shared_ptr<const Matrix> kept = env->cached(key);
+  if (kept || rank != 0)
+    return kept;
   // On the master: the value itself when the tile is all of it, else a copy
   // made once per version and kept for the later runs of the segment.
   std::shared_ptr<const Matrix> whole = env->value(value);
@@ -788,8 +790,6 @@ std::shared_ptr<const Matrix> Executor::importedTile(const Task &task) {
   if (s.row0 == 0 && s.col0 == 0 && s.rows == whole->rows() &&
       s.cols == whole->cols())
     return whole;
-  if (std::shared_ptr<const Matrix> kept = env->cached(key))
-    return kept;
   auto tile = std::make_shared<const Matrix>(
       sliceOf(*whole, s.row0, s.col0, s.rows, s.cols));
   env->keep(key, tile);

@@ -26,7 +26,7 @@ module attributes {cmmtg.machine = "c5"} {
 // -----
 
 module {
-  // expected-error @+1 {{'cmmtg.machine' belongs on a module}}
+  // expected-error @+1 {{'cmmtg.machine' belongs on a module or a cmmtg.graph}}
   func.func @f() attributes {cmmtg.machine = "c5"} {
     return
   }

@@ -10,11 +10,13 @@
 #include "cmmrt/Executor.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/PlanTables.h"
+#include "cmmrt/Program.h"
 #include "cmmrt/Random.h"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -123,6 +125,108 @@ TEST(Executor, RingThroughEveryRank) {
   EXPECT_EQ(result.bytesReceived, 6 * 8 * (size > 1 ? size : 0));
   EXPECT_EQ(result.cacheHits, 0);
   EXPECT_EQ(result.liveSlots, 0);
+}
+
+// A value in pieces (an export kept where its tiles were made): each rank
+// holds its own, rank 0 counts those elsewhere as sent, and materialize
+// assembles the value on rank 0 from what the holders send.
+namespace {
+bool equal(const Matrix &a, const Matrix &b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::equal(a.data(), a.data() + a.size(), b.data());
+}
+
+Matrix numbered(int64_t rows, int64_t cols) {
+  Matrix m(rows, cols);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      m(i, j) = double(10 * i + j);
+  return m;
+}
+
+/// The 4x6 `numbered` matrix as four 2x3 pieces, piece p on rank p % size.
+std::vector<Piece> fourPieces(int size) {
+  std::vector<Piece> pieces;
+  for (int p = 0; p < 4; ++p)
+    pieces.push_back({2 * (p / 2), 3 * (p % 2), 2, 3, p % size});
+  return pieces;
+}
+
+void setFourPieces(Environment &env, int32_t id) {
+  int rank = worldRank(), size = worldSize();
+  Matrix m = numbered(4, 6);
+  std::vector<std::shared_ptr<const Matrix>> local;
+  for (const Piece &p : fourPieces(size))
+    if (p.node == rank)
+      local.push_back(std::make_shared<const Matrix>(
+          sliceOf(m, p.row0, p.col0, p.rows, p.cols)));
+  env.setPieces(id, 4, 6, fourPieces(size), local);
+}
+} // namespace
+
+TEST(Environment, PiecesStayWhereTheyWereMade) {
+  int rank = worldRank(), size = worldSize();
+  Environment env(2, rank);
+  setFourPieces(env, 0);
+  EXPECT_FALSE(env.isWhole(0));
+  EXPECT_TRUE(env.isWhole(1));
+  EXPECT_EQ(env.version(0), 1);
+  Matrix m = numbered(4, 6);
+  for (const Piece &p : fourPieces(size)) {
+    Slot slot{p.node, p.rows, p.cols, p.row0, p.col0, 1};
+    EXPECT_TRUE(env.keptOn(0, slot, p.node));
+    EXPECT_FALSE(env.keptOn(0, slot, (p.node + 1) % (size + 1)));
+    std::shared_ptr<const Matrix> kept = env.cached(env.keyOf(0, p));
+    if (p.node == rank) {
+      ASSERT_TRUE(kept);
+      EXPECT_TRUE(equal(*kept, sliceOf(m, p.row0, p.col0, p.rows, p.cols)));
+    } else {
+      EXPECT_FALSE(kept);
+    }
+    // Rank 0 never sends a piece that is already on its node.
+    if (rank == 0 && p.node != 0)
+      EXPECT_FALSE(env.firstSend(env.keyOf(0, p)));
+  }
+  long long bytes = 0;
+  long long moved = env.materialize(0, bytes);
+  EXPECT_TRUE(env.isWhole(0));
+  if (rank == 0) {
+    long long elsewhere = 0;
+    for (const Piece &p : fourPieces(size))
+      elsewhere += p.node != 0;
+    EXPECT_EQ(moved, elsewhere);
+    EXPECT_EQ(bytes, elsewhere * 6 * 8);
+    ASSERT_TRUE(env.value(0));
+    EXPECT_TRUE(equal(*env.value(0), m));
+  }
+  // Whole again, the pieces are still where they were.
+  EXPECT_EQ(env.materialize(0, bytes), 0);
+  EXPECT_TRUE(env.keptOn(0, {0, 2, 3, 0, 0, 1}, 0));
+}
+
+TEST(Environment, AssignMovesPiecesWithoutSending) {
+  int rank = worldRank(), size = worldSize();
+  Environment env(3, rank);
+  setFourPieces(env, 0);
+  env.set(2,
+          rank == 0 ? std::make_shared<const Matrix>(numbered(1, 1)) : nullptr);
+  // Both at once: 1 = 0 and 0 = 2 (a carried value going round).
+  env.assign({1, 0}, {0, 2});
+  EXPECT_TRUE(env.isWhole(0));
+  EXPECT_FALSE(env.isWhole(1));
+  for (const Piece &p : fourPieces(size))
+    EXPECT_EQ(bool(env.cached(env.keyOf(1, p))), p.node == rank);
+  long long bytes = 0;
+  env.materialize(1, bytes);
+  if (rank == 0) {
+    EXPECT_TRUE(equal(*env.value(1), numbered(4, 6)));
+    EXPECT_TRUE(equal(*env.value(0), numbered(1, 1)));
+  }
+  // A new value drops the pieces everywhere.
+  env.set(1, nullptr);
+  EXPECT_TRUE(env.piecesOf(1).empty());
+  for (const Piece &p : fourPieces(size))
+    EXPECT_FALSE(env.cached(env.keyOf(1, p)));
 }
 
 int main(int argc, char **argv) {

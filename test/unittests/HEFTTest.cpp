@@ -173,3 +173,35 @@ TEST(HEFT, GathersRankJustBelowTheirProducer) {
   EXPECT_GT(rank[o.gathers[0]], rank[0] - 1e-9);
   EXPECT_GT(rank[o.gathers[1]], rank[o.gathers[1] - 1] - 1e-9);
 }
+
+// A task pinned where its input is wanted (Task::drawsInputs: a kept
+// export) draws its producers there: HEFT alone puts the chain on the first
+// node, where it finishes soonest, and sends its result after (makespan
+// 7); with the transfer counted, the chain runs on the node that wants it
+// (makespan 2).
+TEST(HEFT, DrawnInputsAreMadeWhereTheyAreWanted) {
+  for (bool draws : {false, true}) {
+    TaskGraph graph;
+    Task make;
+    make.name = "make";
+    graph.addTask(make);
+    Task scale;
+    scale.name = "scale";
+    scale.inputs = {graph.addData(0, 1)};
+    graph.addTask(scale);
+    Task keep;
+    keep.name = "keep";
+    keep.kind = TaskKind::Gather;
+    keep.inputs = {graph.addData(1, 1)};
+    TaskId kept = graph.addTask(keep);
+    graph.pin(kept, 1);
+    if (draws)
+      graph.drawInputs(kept);
+    TableCostModel cost({{1, 1}, {1, 1}, {0, 0}}, {5, 5});
+    Schedule s = scheduleHEFT(graph, cost);
+    EXPECT_EQ(verifySchedule(graph, cost, s, {}), "");
+    EXPECT_EQ(s.placement[0].node, draws ? 1u : 0u) << draws;
+    EXPECT_EQ(s.placement[1].node, draws ? 1u : 0u) << draws;
+    EXPECT_NEAR(s.makespan, draws ? 2.0 : 7.0, 1e-9) << draws;
+  }
+}

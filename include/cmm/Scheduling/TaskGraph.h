@@ -49,6 +49,10 @@ struct Task {
   std::vector<DataId> outputs;
   /// Must run on this node (loads, gathers: the master), or -1.
   int pinnedNode = -1;
+  /// Its inputs are wanted on its (pinned) node: a segment's export kept
+  /// where a later segment reads it (tiling::kKeepOnAttr). HEFT places
+  /// their producers with the transfer there in view.
+  bool drawsInputs = false;
   /// The op of the tiled function this task computes a part of (its index
   /// in the function body), or -1 (merges, tests). Code generation reads
   /// the op's semantics from it; the planner does not.
@@ -74,6 +78,8 @@ public:
   /// Pins `task` to `node` (-1: anywhere). Loads and gathers are pinned to
   /// the master when made; a plan on the master alone pins every task.
   void pin(TaskId task, int node) { taskList[task].pinnedNode = node; }
+  /// Marks `task`'s inputs as wanted on its node (Task::drawsInputs).
+  void drawInputs(TaskId task) { taskList[task].drawsInputs = true; }
   /// Records the tile shape of `data` (the task-graph IR needs it).
   void setShape(DataId data, int64_t rows, int64_t cols) {
     dataList[data].rows = rows;

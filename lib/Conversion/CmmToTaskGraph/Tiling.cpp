@@ -9,7 +9,9 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -292,6 +294,31 @@ private:
             /*pinned=*/0); // results go to the master
   }
 
+  /// An export whose tiles are each kept on the node `keepOn` names for
+  /// that tile (kKeepOnAttr), one task per tile; false (nothing added) if
+  /// some tile of `v` is not among them.
+  bool keep(Value v, ArrayRef<int64_t> keepOn, const std::string &name) {
+    std::map<std::array<int64_t, 4>, int64_t> nodeOf;
+    for (size_t i = 0; i + 5 <= keepOn.size(); i += 5)
+      nodeOf[{keepOn[i], keepOn[i + 1], keepOn[i + 2], keepOn[i + 3]}] =
+          keepOn[i + 4];
+    const Grid &g = grids.at(v);
+    SmallVector<int> nodes;
+    for (DataId d : g.tiles) {
+      const DataItem &tile = graph.item(d);
+      auto it = nodeOf.find({tile.row0, tile.col0, tile.rows, tile.cols});
+      if (it == nodeOf.end())
+        return false;
+      nodes.push_back(int(it->second));
+    }
+    for (auto [d, node] : llvm::zip_equal(g.tiles, nodes)) {
+      TaskId id = addTask(TaskKind::Gather, CostClass::Copy, graph.item(d).rows,
+                          graph.item(d).cols, 1, {d}, name, node);
+      graph.drawInputs(id);
+    }
+    return true;
+  }
+
   TaskGraph &graph;
   int64_t size, startupSize;
   const GangGemmChoice *gang;
@@ -339,7 +366,11 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
         opIndex = exportAt(i);
-        gather(v, "export" + std::to_string(i));
+        std::string name = "export" + std::to_string(i);
+        auto keepOn = func.getResultAttrOfType<DenseI64ArrayAttr>(unsigned(i),
+                                                                  kKeepOnAttr);
+        if (!keepOn || !keep(v, keepOn.asArrayRef(), name))
+          gather(v, name);
       }
       continue;
     }

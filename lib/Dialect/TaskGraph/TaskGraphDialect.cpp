@@ -166,8 +166,9 @@ LogicalResult TaskGraphDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() != kMachineAttrName)
     return op->emitError("unknown cmmtg attribute '")
            << attr.getName().getValue() << "'";
-  if (!isa<ModuleOp>(op))
-    return op->emitError("'") << kMachineAttrName << "' belongs on a module";
+  if (!isa<ModuleOp, GraphOp>(op))
+    return op->emitError("'")
+           << kMachineAttrName << "' belongs on a module or a cmmtg.graph";
   if (!isa<MachineAttr>(attr.getValue()))
     return op->emitError("'")
            << kMachineAttrName << "' must be a #cmmtg.machine, got "

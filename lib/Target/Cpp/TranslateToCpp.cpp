@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
 
 using namespace mlir;
@@ -742,6 +743,7 @@ private:
 
   func::FuncOp main;
   const llvm::StringMap<tg::GraphOp> &graphs;
+  std::deque<scheduling::MachineModel> configurations; // of some segments
   const scheduling::MachineModel &machine;
   raw_ostream &os;
   llvm::DenseMap<Value, int64_t> ids;
@@ -813,7 +815,20 @@ LogicalResult ProgramEmitter::run() {
           << call.getCallee() << " has no scheduled cmmtg.graph";
       return WalkResult::interrupt();
     }
-    auto emitter = std::make_unique<CppEmitter>(graph, machine, os);
+    // A segment planned for another configuration of the machine (the
+    // master alone) runs that one.
+    const scheduling::MachineModel *runs = &machine;
+    if (auto own = graph->getAttrOfType<tg::MachineAttr>(
+            tg::TaskGraphDialect::kMachineAttrName)) {
+      std::string error;
+      auto &parsed = configurations.emplace_back();
+      if (!planning::fromMachineAttr(own, parsed, error)) {
+        graph.emitOpError("--cmm-to-cpp: ") << error;
+        return WalkResult::interrupt();
+      }
+      runs = &parsed;
+    }
+    auto emitter = std::make_unique<CppEmitter>(graph, *runs, os);
     for (Value v : call.getOperands())
       emitter->imports.push_back(idOf(v));
     for (Value v : call.getResults())

@@ -99,8 +99,9 @@ struct ClassTime {
 /// What one rank saw; the counters summed over ranks on rank 0.
 struct ExecResult {
   std::map<int32_t, Matrix> gathered;     // rank 0: gathered matrices by op
-  /// Rank 0: the exports whose value was one tile, as that tile (no copy;
-  /// the other exports are in `gathered`).
+  /// The export tiles this rank keeps, by the index of their task: a value
+  /// of one tile on the master, or the pieces of a value kept where they
+  /// were made (no copy; the other exports are in `gathered`).
   std::map<int32_t, std::shared_ptr<const Matrix>> exported;
   std::map<int32_t, std::string> printed; // rank 0: print lines by op
   /// Rank 0 with writeOutputs: every output was written (else an error was

@@ -16,7 +16,10 @@
 //
 // The values that cross from one segment to another live in the
 // Environment, whole, on rank 0 (the master): a segment's `import` ops read
-// their tiles from there and its `export` gathers put its results there.
+// their tiles from there and its `export` gathers put its results there;
+// or in pieces, each tile kept on the node that made it, where the plan
+// that reads the value wants it (tiling::kKeepOnAttr), and assembled on
+// the master only if something else reads it (Environment::materialize).
 // Every import of a given value version is the same tile, so a tile sent to
 // a node is kept there (Environment's cache) and later segments' transfers
 // of it are skipped on both ends. The planner places the imports of a
@@ -61,14 +64,25 @@ struct TileKey {
   }
 };
 
+/// A tile of an environment value kept on the node that made it: an export
+/// whose tiles a later segment reads where they are (tiling::kKeepOnAttr)
+/// is not gathered to the master.
+struct Piece {
+  int64_t row0, col0, rows, cols;
+  int32_t node;
+};
+
 /// The values crossing between the segments of a program, numbered as the
-/// generated program numbers them. Rank 0 holds the matrices; every rank
-/// holds the versions (each rank runs the same segments, so they agree) and
-/// its side of the transfer cache.
+/// generated program numbers them. Rank 0 holds the matrices, or the value
+/// is in pieces on the nodes that made them; every rank holds the versions
+/// and the pieces' places (each rank runs the same segments, so they agree)
+/// and its side of the transfer cache, where its own pieces are.
 class Environment {
 public:
-  explicit Environment(int32_t values)
-      : matrices(values), versions(values, 0) {}
+  /// `values` values, as seen from MPI rank `rank`.
+  Environment(int32_t values, int rank)
+      : rank(rank), matrices(values), versions(values, 0), pieces(values),
+        shapes(values), whole(values, true) {}
 
   int32_t size() const { return int32_t(versions.size()); }
   /// Rank 0: the current value of `id` (null before it is set).
@@ -83,11 +97,32 @@ public:
     return {id,        version(id), slot.row0, slot.col0,
             slot.rows, slot.cols,   from,      to};
   }
+  /// The key a piece is kept under on its node: as if the master had sent
+  /// it there, so imports and transfers of that tile find it.
+  TileKey keyOf(int32_t id, const Piece &piece) const {
+    return {id,         version(id), piece.row0, piece.col0,
+            piece.rows, piece.cols,  0,          piece.node};
+  }
   /// Every rank: `id` has a new value (rank 0 passes it; the others null);
   /// the cached tiles of the old one are dropped.
   void set(int32_t id, std::shared_ptr<const Matrix> matrix);
+  /// Every rank: `id` has a new value of `rows` x `cols` in `pieces`, each on
+  /// its node; `local` holds this rank's tiles, in the order of its pieces.
+  void setPieces(int32_t id, int64_t rows, int64_t cols,
+                 std::vector<Piece> pieces,
+                 const std::vector<std::shared_ptr<const Matrix>> &local);
+  /// Every rank: whether rank 0 has `id` whole (else it is in pieces).
+  bool isWhole(int32_t id) const { return whole.at(id); }
+  const std::vector<Piece> &piecesOf(int32_t id) const { return pieces.at(id); }
+  /// Every rank: whether tile `slot` of `id` is a piece kept on `node`.
+  bool keptOn(int32_t id, const plan::Slot &slot, int32_t node) const;
+  /// Every rank, all at once: rank 0 assembles `id` from its pieces (each
+  /// holder sends its own); the pieces stay where they are. Returns the
+  /// tiles that crossed to rank 0, and adds their bytes to `bytes`.
+  long long materialize(int32_t id, long long &bytes);
   /// Every rank: to[i] = from[i] for all i at once (the carried values of a
-  /// loop entering, going round or leaving it).
+  /// loop entering, going round or leaving it). A value in pieces stays in
+  /// pieces: each rank keys its own again.
   void assign(const std::vector<int32_t> &to, const std::vector<int32_t> &from);
 
   /// The sending side of a cached transfer: true the first time `key` is
@@ -100,9 +135,14 @@ public:
 
 private:
   void dropCached(int32_t id);
+  static constexpr int kMaterializeTag = 8;
 
+  int rank;
   std::vector<std::shared_ptr<const Matrix>> matrices;
   std::vector<int64_t> versions;
+  std::vector<std::vector<Piece>> pieces; // of the values not whole
+  std::vector<std::pair<int64_t, int64_t>> shapes;
+  std::vector<bool> whole;
   std::mutex mutex; // the cache: communicator threads use it at once
   std::set<TileKey> sent;
   std::map<TileKey, std::shared_ptr<const Matrix>> received;
@@ -132,7 +172,7 @@ class ProgramRun {
 public:
   ProgramRun(const ProgramInfo &program, const ExecOptions &options, int rank)
       : program(program), options(options), rank(rank),
-        environment(program.numValues), loops(program.numLoops),
+        environment(program.numValues, rank), loops(program.numLoops),
         programStart(std::chrono::steady_clock::now()) {}
 
   /// Runs plan `index` (executePlan) under the environment; its exports
@@ -177,6 +217,12 @@ private:
   /// the master (loop-invariant values the plan put there) go there, each
   /// once per value version (kept by the receiver, Environment).
   void prefetch(const plan::Plan &plan);
+  /// After a segment: its exports become the values they name, whole on
+  /// the master or in pieces where their tasks ran.
+  void exportValues(const plan::Plan &plan, ExecResult &result);
+  /// Every rank: `id` whole on the master (Environment::materialize),
+  /// counted as transfers.
+  void wholeOnMaster(int32_t id);
   static constexpr int kPrefetchTag = 7;
   long long prefetchedBytes = 0, prefetchedTiles = 0; // rank 0: sent
 

@@ -48,6 +48,15 @@ double countTasks(mlir::func::FuncOp func, int64_t size);
 /// is not sent again each trip.
 constexpr llvm::StringLiteral kInvariantAttr = "cmm.invariant";
 
+/// On a segment's result: where a later segment reads its tiles, as
+/// (row0, col0, rows, cols, node) for each tile (a DenseI64ArrayAttr; set
+/// by cmm-plan from the plan of the segment that imports it as
+/// loop-invariant). When this segment's tiles of the value are the same,
+/// each is kept on its node instead of gathered to the master, so the
+/// value is made where it is used and never crosses whole (cmmrt/Program.h,
+/// pieces).
+constexpr llvm::StringLiteral kKeepOnAttr = "cmm.keep_on";
+
 /// Builds the task graph of `func` for square tiles of `tileSize`; false
 /// with a message for an op the planner cannot tile, or for a tile size that
 /// would make more than kMaxTasks tasks.

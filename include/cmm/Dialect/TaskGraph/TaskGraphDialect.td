@@ -33,7 +33,9 @@ def TaskGraph_Dialect : Dialect {
   // The module's `cmmtg.machine` must be a machine model.
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
-    /// The module attribute naming the machine a program is planned for.
+    /// The machine a program is planned for, on its module; on a
+    /// `cmmtg.graph`, the configuration of it that graph runs (a segment
+    /// planned on the master alone, with every core's BLAS threads there).
     static constexpr ::llvm::StringLiteral kMachineAttrName = "cmmtg.machine";
   }];
 }
