@@ -1,4 +1,4 @@
-//===- MLIRGenControl.cpp - Conditions, control flow, functions -*- C++ -*-===//
+//===- MLIRGenControl.cpp - Conditions and control flow ---------*- C++ -*-===//
 //
 // Compile-time conditions are decided while tracing: an `if` traces its
 // taken branch, a `while` is unrolled like `for`, and a user function is
@@ -129,12 +129,8 @@ MLIRGenImpl::Decision MLIRGenImpl::decideCondition(const Expr &condition,
   return value->scalar != 0 ? Decision::True : Decision::False;
 }
 
-/// The names `stmts` assign (to a whole variable or a block of one), in
-/// nested blocks too; a `for` variable is the loop's own. A `break` of
-/// this loop and a `return` assign their flags (kBrokenFlag, kReturnedFlag,
-/// kResultName).
-static void collectAssigned(llvm::ArrayRef<StmtPtr> stmts,
-                            llvm::SetVector<llvm::StringRef> &names) {
+void cmm::mlirgen::collectAssigned(llvm::ArrayRef<StmtPtr> stmts,
+                                   llvm::SetVector<llvm::StringRef> &names) {
   auto inner = [&](llvm::ArrayRef<StmtPtr> body, llvm::StringRef loopVar) {
     llvm::SetVector<llvm::StringRef> found;
     collectAssigned(body, found);
@@ -209,151 +205,6 @@ std::optional<Value> MLIRGenImpl::carriedValue(llvm::StringRef name,
                               " and " + shapeOf(v) +
                               " after it: a variable keeps its shape across a "
                               "construct decided at run time");
-}
-
-//===----------------------------------------------------------------------===//
-// Leaving at run time: `break` and `return` under a run-time condition
-//===----------------------------------------------------------------------===//
-//
-// A `break` or `return` under a cmm.if sets a flag (kBrokenFlag,
-// kReturnedFlag; the value in kResultName) that the run-time constructs
-// around it carry like a variable. The statements after a construct that
-// may have left run under a cmm.if on the flags (genRest), and a cmm.while
-// whose body may break tests its flag before its condition, which is then
-// not evaluated at all (as in Julia).
-
-uint8_t MLIRGenImpl::exitsOf(Flow flow) const {
-  switch (flow) {
-  case Flow::Next:
-    return ExitNext;
-  case Flow::Break:
-    return ExitBreak;
-  case Flow::Return:
-    return ExitReturn;
-  case Flow::Mixed:
-    return mixedExits;
-  case Flow::Failed:
-    break;
-  }
-  return 0;
-}
-
-Flow MLIRGenImpl::flowOf(uint8_t exits) {
-  if (exits == ExitNext)
-    return Flow::Next;
-  if (exits == ExitBreak)
-    return Flow::Break;
-  if (exits == ExitReturn)
-    return Flow::Return;
-  mixedExits = exits;
-  return Flow::Mixed;
-}
-
-Value MLIRGenImpl::leavingFlag(llvm::ArrayRef<llvm::StringRef> names, SMLoc l) {
-  Value flag;
-  for (llvm::StringRef name : names) {
-    std::optional<TraceValue> v = lookup(name);
-    if (!v || v->isScalar())
-      continue; // unset, or known while tracing (0 here: else no Mixed)
-    flag =
-        flag ? MaxOp::create(builder, loc(l), matrixType(1, 1), flag, v->matrix)
-                   .getResult()
-             : v->matrix;
-  }
-  return flag;
-}
-
-bool MLIRGenImpl::checkLeave(SMLoc l, llvm::StringRef what, bool toFunction) {
-  bool decidedAtRunTime = false;
-  for (size_t d = frames.size(); d-- > 0;) {
-    const Frame &f = frames[d];
-    if (f.kind == Frame::Call)
-      return true;
-    if (f.kind == Frame::RunTime || f.kind == Frame::RunTimeLoop) {
-      if (!toFunction && f.kind == Frame::RunTimeLoop)
-        return true;
-      decidedAtRunTime = true;
-      continue;
-    }
-    if (f.kind == Frame::For && decidedAtRunTime) {
-      error(l, "this '" + what +
-                   "' is decided at run time (a condition around it depends "
-                   "on matrix values), so it cannot leave the 'for' loop at "
-                   "line " +
-                   llvm::Twine(sm.getLineAndColumn(f.loc).first) +
-                   ": a 'for' is unrolled at compile time; write that loop "
-                   "as a 'while'");
-      return false;
-    }
-    // A 'while' traced at compile time whose body leaves at run time is
-    // traced again as a cmm.while (genWhile).
-    if (!toFunction)
-      return true;
-  }
-  return true;
-}
-
-Flow MLIRGenImpl::genBreak(const BreakStmt &stmt) {
-  if (!checkLeave(stmt.getLoc(), "break", /*toFunction=*/false))
-    return Flow::Failed;
-  env[kBrokenFlag] = TraceValue::ofScalar(1);
-  return Flow::Break;
-}
-
-Flow MLIRGenImpl::genReturn(const ReturnStmt &stmt) {
-  if (!checkLeave(stmt.getLoc(), "return", /*toFunction=*/true))
-    return Flow::Failed;
-  if (stmt.getValue()) {
-    MaybeValue value = eval(*stmt.getValue());
-    if (!value)
-      return Flow::Failed;
-    env[kResultName] = *value;
-  }
-  env[kReturnedFlag] = TraceValue::ofScalar(1);
-  return Flow::Return;
-}
-
-Flow MLIRGenImpl::genRest(llvm::ArrayRef<StmtPtr> rest, uint8_t exitsSoFar) {
-  SMLoc at = rest.front()->getLoc();
-  Value leaving = leavingFlag({kBrokenFlag, kReturnedFlag}, at);
-  uint8_t left = exitsSoFar & ~ExitNext;
-  if (!leaving) { // known while tracing: no path has left
-    Flow flow = genBlock(rest);
-    return flow == Flow::Failed ? flow : flowOf(left | exitsOf(flow));
-  }
-  llvm::SetVector<llvm::StringRef> assigned;
-  collectAssigned(rest, assigned);
-  // The paths that have left keep what they had; their exits are those
-  // before, the others' are the rest's.
-  return genBranches(
-      TraceValue::ofMatrix(leaving), at, [&] { return flowOf(left); },
-      [&] { return genBlock(rest); }, assigned,
-      "the statements after a 'break' or 'return' decided at run time");
-}
-
-MLIRGenImpl::Checkpoint MLIRGenImpl::checkpoint() {
-  mlir::Block *block = builder.getInsertionBlock();
-  assert(builder.getInsertionPoint() == block->end() &&
-         "the tracer appends to its block");
-  return {block,
-          block->empty() ? nullptr : &block->back(),
-          env,
-          savedFiles,
-          saveCount,
-          regionLocalNames,
-          runTimeSavedFiles};
-}
-
-void MLIRGenImpl::rollback(const Checkpoint &point) {
-  // Ops are only appended, so what came after `last` is what was traced
-  // since; each is used only by later ones.
-  while (!point.block->empty() && &point.block->back() != point.last)
-    point.block->back().erase();
-  env = point.env;
-  savedFiles = point.savedFiles;
-  saveCount = point.saveCount;
-  regionLocalNames = point.regionLocalNames;
-  runTimeSavedFiles = point.runTimeSavedFiles;
 }
 
 //===----------------------------------------------------------------------===//
@@ -700,101 +551,6 @@ Flow MLIRGenImpl::genBranches(const TraceValue &condition, SMLoc at,
   for (size_t i = 0; i < results.size(); ++i)
     env[results[i]] = TraceValue::ofMatrix(branch.getResult(i));
   return flowOf(exits);
-}
-
-bool MLIRGenImpl::registerFunctions(const Program &program) {
-  for (const auto &def : program.functions) {
-    if (isBuiltin(def->name)) {
-      error(def->nameLoc, "'" + def->name +
-                              "' is a built-in function; a user function may "
-                              "not shadow it");
-      return false;
-    }
-    if (def->name == "pi" || def->name == "Inf" || def->name == "NaN") {
-      error(def->nameLoc,
-            "'" + def->name + "' is a built-in constant, not a function name");
-      return false;
-    }
-    auto [it, inserted] = functions.try_emplace(def->name, def.get());
-    if (!inserted) {
-      error(def->nameLoc,
-            "function '" + def->name + "' is defined twice (first at line " +
-                llvm::Twine(sm.getLineAndColumn(it->second->nameLoc).first) +
-                ")");
-      return false;
-    }
-  }
-  return true;
-}
-
-MaybeValue MLIRGenImpl::callFunction(const CallExpr &call,
-                                     const FunctionDef &def, bool asStatement) {
-  const auto &args = call.getArgs();
-  if (args.size() != def.params.size())
-    return error(call.getLoc(),
-                 "'" + def.name + "' takes " + llvm::Twine(def.params.size()) +
-                     " argument" + (def.params.size() == 1 ? "" : "s") +
-                     ", got " + llvm::Twine(args.size()));
-  if (!asStatement && !def.returnsValue)
-    return error(call.getLoc(), "'" + def.name +
-                                    "' returns nothing; call it as a "
-                                    "statement");
-  // Every call is traced: a recursion that ends but branches (fib(90))
-  // counts toward the traced iterations rather than running for ever.
-  if (++totalIterations > kMaxLoopIterations)
-    return error(call.getLoc(),
-                 "the program traces more than " +
-                     llvm::Twine(kMaxLoopIterations) +
-                     " loop iterations and function calls (both are traced "
-                     "at compile time)");
-  if (callDepth >= kMaxCallDepth)
-    return error(call.getLoc(),
-                 "calls of user functions nest more than " +
-                     llvm::Twine(kMaxCallDepth) +
-                     " deep (recursion must end at compile time)");
-  // Arguments are evaluated in the caller's scope and passed by value.
-  llvm::StringMap<TraceValue> scope;
-  for (size_t i = 0; i < args.size(); ++i) {
-    MaybeValue v = eval(*args[i]);
-    if (!v)
-      return std::nullopt;
-    scope[def.params[i].first] = *v;
-  }
-  // The body sees only its parameters (and functions and constants); it
-  // has not returned yet.
-  scope[kReturnedFlag] = TraceValue::ofScalar(0);
-  std::swap(env, scope);
-  llvm::StringMap<SMLoc> callerLocals;
-  std::swap(regionLocalNames, callerLocals);
-  auto [line, col] = sm.getLineAndColumn(call.getLoc());
-  loopIterations.push_back(
-      static_cast<int64_t>(cmmrt::mix64((uint64_t(line) << 32) | col) >> 1));
-  frames.push_back({Frame::Call, call.getLoc(), def.name});
-  ++callDepth;
-  Flow flow = genBlock(def.body);
-  --callDepth;
-  if (flow == Flow::Failed)
-    return std::nullopt; // the frames stay for the error's notes
-  uint8_t exits = exitsOf(flow);
-  std::optional<TraceValue> result;
-  if (exits & ExitReturn)
-    result = lookup(kResultName);
-  frames.pop_back();
-  loopIterations.pop_back();
-  std::swap(env, scope);
-  std::swap(regionLocalNames, callerLocals);
-  if (asStatement)
-    return result ? *result : TraceValue::ofScalar(0);
-  if (!result)
-    return error(call.getLoc(), "this call of '" + def.name +
-                                    "' ended without returning a value");
-  if (exits & ExitNext)
-    return error(call.getLoc(),
-                 "this call of '" + def.name +
-                     "' may end without returning a value: its 'return' is "
-                     "decided at run time and some path reaches the end of "
-                     "the function");
-  return *result;
 }
 
 //===----------------------------------------------------------------------===//

@@ -64,6 +64,13 @@ enum Exit : uint8_t { ExitNext = 1, ExitBreak = 2, ExitReturn = 4 };
 constexpr llvm::StringLiteral kBrokenFlag = "(break)";
 constexpr llvm::StringLiteral kReturnedFlag = "(return)";
 constexpr llvm::StringLiteral kResultName = "(result)";
+
+/// The names `stmts` assign (to a whole variable or a block of one), in
+/// nested blocks too; a `for` variable is the loop's own. A `break` of
+/// this loop and a `return` assign their flags (kBrokenFlag, kReturnedFlag,
+/// kResultName). MLIRGenControl.cpp.
+void collectAssigned(llvm::ArrayRef<StmtPtr> stmts,
+                     llvm::SetVector<llvm::StringRef> &names);
 inline bool isFlowName(llvm::StringRef name) { return name.starts_with("("); }
 
 /// A construct being traced around the current statement: a `for` or

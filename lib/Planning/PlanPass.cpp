@@ -151,6 +151,58 @@ void PlanProgramPass::runOnOperation() {
       return signalPassFailure();
 }
 
+/// The chosen plans of a program's segments one after another, each once in
+/// program order, as one graph and one schedule (for --plan-trace and
+/// --plan-svg); each task's name starts with its segment ("seg1 ...").
+static std::pair<TaskGraph, Schedule>
+concatenatePlans(const std::vector<Plan> &plans) {
+  TaskGraph all;
+  Schedule joined;
+  double offset = 0;
+  for (auto [k, plan] : llvm::enumerate(plans)) {
+    const PlanCandidate &best = plan.best();
+    const TaskGraph &graph = best.graph;
+    const Schedule &s = best.simulation.replayed;
+    std::vector<DataId> dataOf(graph.data().size());
+    std::vector<TaskId> taskOf(graph.size());
+    for (TaskId t = 0; t < graph.size(); ++t) {
+      scheduling::Task task = graph.task(t);
+      task.name = "seg" + std::to_string(k) + " " + task.name;
+      for (DataId &d : task.inputs)
+        d = dataOf[d];
+      task.outputs.clear();
+      taskOf[t] = all.addTask(std::move(task));
+      for (DataId d : graph.task(t).outputs) {
+        const DataItem &item = graph.item(d);
+        dataOf[d] = all.addData(taskOf[t], item.bytes, item.name);
+        all.setRegion(dataOf[d], item.row0, item.col0, item.rows, item.cols);
+      }
+      TaskPlacement p = s.placement[t];
+      p.start += offset;
+      p.finish += offset;
+      joined.placement.push_back(std::move(p));
+    }
+    for (Transfer x : s.transfers) {
+      x.data = dataOf[x.data];
+      x.start += offset;
+      x.finish += offset;
+      if (x.fetchedBy >= 0)
+        x.fetchedBy = long(taskOf[x.fetchedBy]);
+      joined.transfers.push_back(x);
+    }
+    for (CacheEvent e : s.cacheEvents) {
+      e.data = dataOf[e.data];
+      e.time += offset;
+      joined.cacheEvents.push_back(e);
+    }
+    joined.cacheHits += s.cacheHits;
+    joined.bytesMoved += s.bytesMoved;
+    offset += best.simulation.makespan;
+  }
+  joined.makespan = offset;
+  return {std::move(all), std::move(joined)};
+}
+
 void PlanProgramPass::planSegments(ModuleOp module, func::FuncOp main,
                                    const MachineModel &machine) {
   PlanOptions options = plannerOptions();
@@ -236,6 +288,24 @@ void PlanProgramPass::planSegments(ModuleOp module, func::FuncOp main,
     printPlanReport(segment, plan, machine, options, os);
   }
   attachMachineModel(module, machine);
+  // The pictures: every segment's chosen plan once, in program order.
+  if (!planTrace.empty() || !planSvg.empty()) {
+    auto [graph, schedule] = concatenatePlans(plans);
+    MachineCostModel cost(machine);
+    std::string label = std::to_string(segments.size()) +
+                        " segment(s), each once in program order, " +
+                        machine.name + ", " +
+                        std::to_string(machine.nodes.size()) + " node(s)";
+    if (!planTrace.empty() &&
+        failed(writeFile(planTrace, [&](raw_ostream &out) {
+          writeChromeTrace(graph, schedule, cost, out, label);
+        })))
+      return signalPassFailure();
+    if (!planSvg.empty() && failed(writeFile(planSvg, [&](raw_ostream &out) {
+          writeGanttSVG(graph, schedule, cost, out, label);
+        })))
+      return signalPassFailure();
+  }
   if (report.empty())
     return;
   main.walk([&](WhileOp loop) {
