@@ -246,7 +246,7 @@ Flow MLIRGenImpl::genWhile(const WhileStmt &stmt) {
                   "traced or decided at run time");
         return Flow::Failed;
       }
-      return genRunTimeWhile(stmt);
+      return genRunTimeWhile(stmt, assigned);
     }
     if (go == Decision::False)
       return Flow::Next;
@@ -269,7 +269,7 @@ Flow MLIRGenImpl::genWhile(const WhileStmt &stmt) {
       // a cmm.while from its first iteration on (its counters become 1x1
       // matrices, as any variable a run-time loop assigns).
       rollback(*start);
-      return genRunTimeWhile(stmt);
+      return genRunTimeWhile(stmt, assigned);
     }
     if (flow == Flow::Break) {
       restore(kBrokenFlag, outerBroken);
@@ -280,31 +280,29 @@ Flow MLIRGenImpl::genWhile(const WhileStmt &stmt) {
   }
 }
 
-Flow MLIRGenImpl::genRunTimeWhile(const WhileStmt &stmt) {
+Flow MLIRGenImpl::genRunTimeWhile(
+    const WhileStmt &stmt, const llvm::SetVector<llvm::StringRef> &assigned) {
   // A `return` in the body carries the returned value out of the loop; if
   // none is set before it, a first trace finds its type.
-  llvm::SetVector<llvm::StringRef> assigned;
-  collectAssigned(stmt.getBody(), assigned);
   if (assigned.contains(kResultName) && !env.count(kResultName)) {
     Checkpoint start = checkpoint();
     std::optional<mlir::Type> result;
-    if (traceRunTimeWhile(stmt, &result) == Flow::Failed)
+    if (traceRunTimeWhile(stmt, assigned, &result) == Flow::Failed)
       return Flow::Failed;
     rollback(start);
     if (result)
       env[kResultName] = TraceValue::ofMatrix(FillOp::create(
           builder, loc(stmt.getLoc()), *result, builder.getF64FloatAttr(0)));
   }
-  return traceRunTimeWhile(stmt, nullptr);
+  return traceRunTimeWhile(stmt, assigned, nullptr);
 }
 
-Flow MLIRGenImpl::traceRunTimeWhile(const WhileStmt &stmt,
-                                    std::optional<mlir::Type> *probedResult) {
+Flow MLIRGenImpl::traceRunTimeWhile(
+    const WhileStmt &stmt, const llvm::SetVector<llvm::StringRef> &assigned,
+    std::optional<mlir::Type> *probedResult) {
   // The loop-carried variables: those the body assigns that exist before
   // the loop; a compile-time scalar among them is a 1x1 matrix from here on.
   // A `break` in the body sets the loop's own flag.
-  llvm::SetVector<llvm::StringRef> assigned;
-  collectAssigned(stmt.getBody(), assigned);
   std::optional<TraceValue> outerBroken = lookup(kBrokenFlag);
   if (assigned.contains(kBrokenFlag))
     env[kBrokenFlag] = TraceValue::ofScalar(0);

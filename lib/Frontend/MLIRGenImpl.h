@@ -112,10 +112,13 @@ private:
   Flow genWhile(const WhileStmt &stmt);
   Flow genIf(const IfStmt &stmt, size_t clause = 0);
   /// A `while` or `if` whose condition is a 1x1 matrix: cmm.while, cmm.if.
-  Flow genRunTimeWhile(const WhileStmt &stmt);
+  /// `assigned`: what the loop's body assigns (collectAssigned, once).
+  Flow genRunTimeWhile(const WhileStmt &stmt,
+                       const llvm::SetVector<llvm::StringRef> &assigned);
   /// One trace of it; `probedResult` (when set) receives the type of the
   /// value a `return` in the body gives, and the loop is traced again.
   Flow traceRunTimeWhile(const WhileStmt &stmt,
+                         const llvm::SetVector<llvm::StringRef> &assigned,
                          std::optional<mlir::Type> *probedResult);
   Flow genRunTimeIf(const IfStmt &stmt, size_t clause,
                     const TraceValue &condition);

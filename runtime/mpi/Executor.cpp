@@ -216,7 +216,9 @@ private:
   const Plan &plan;
   const ExecOptions &options;
   int rank;
-  double physicalBytes = [] {
+  // Once per process: a program with run-time control flow runs a plan per
+  // segment and trip.
+  static inline const double physicalBytes = [] {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
     return pages > 0 && size > 0 ? double(pages) * double(size) : 1e18;
   }();
@@ -1025,11 +1027,13 @@ double Executor::run() {
   // BLAS thread and worker of the rank on that core.
   // (A rank that may use every core of a smaller machine than the plan's
   // is not warned: binding is not what is wrong there.)
+  // Said once per process, not at every plan run of a loop's trips.
   cpu_set_t cpus;
-  long online = sysconf(_SC_NPROCESSORS_ONLN);
-  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 &&
+  static const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  static bool warnedBound = false;
+  if (!warnedBound && sched_getaffinity(0, sizeof cpus, &cpus) == 0 &&
       CPU_COUNT(&cpus) < workers * blasThreads &&
-      (online <= 0 || CPU_COUNT(&cpus) < online))
+      (online <= 0 || CPU_COUNT(&cpus) < online) && (warnedBound = true))
     std::fprintf(stderr,
                  "cmm: rank %d: warning: bound to %d core(s) but the plan runs "
                  "%d worker(s) x %d BLAS thread(s) here; start it with "

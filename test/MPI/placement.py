@@ -78,6 +78,26 @@ check("cmm: rank 0: error: " + message in r.stderr,
       "no error %r in %r" % (message, r.stderr))
 check(ANSWER not in r.stdout, "--strict-placement still ran: %r" % r.stdout)
 
+# Bound to one core, a rank that runs 2 BLAS threads is warned once per
+# process, not at every plan run: a run-time loop of 30 trips, each a run
+# of the body's plan (cmmrt/Program.h), on the master with both cores.
+if CORES >= 2:
+    loop = os.path.join(work, "loop.cmm")
+    with open(loop, "w") as f:
+        f.write("A = ones(300, 300) / 300\nx = ones(300, 1)\nk = [0]\n"
+                "while k < 30\n    x = A * x\n    k = k + 1\nend\n"
+                "print(sum(x))\n")
+    exe = os.path.join(work, "loop")
+    subprocess.run([cmmc, loop, "-o", exe, "--nodes=1"], check=True, env=ENV,
+                   timeout=300)
+    r = subprocess.run(["mpirun", "-np", "1", "--bind-to", "core", exe],
+                       capture_output=True, text=True, env=ENV, timeout=300)
+    check(r.returncode == 0 and "[300]" in r.stdout,
+          "the bound loop failed or printed %r: %s" % (r.stdout, r.stderr))
+    warned = r.stderr.count("--bind-to none")
+    check(warned == 1, "bound to one core, warned %d times: %s" % (
+        warned, r.stderr))
+
 for f in failures:
     print("FAIL:", f)
 sys.exit(1 if failures else 0)
