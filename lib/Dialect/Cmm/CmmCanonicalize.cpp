@@ -298,6 +298,54 @@ struct TransposedProductTwin : RulePattern<MatmulOp> {
   }
 };
 
+/// The `rows` x `cols` block of `v` at (row, col): `v` itself when that is
+/// all of it.
+Value blockOf(PatternRewriter &r, Location loc, Value v, int64_t row,
+              int64_t col, int64_t rows, int64_t cols) {
+  auto type = matrixTypeOf(v);
+  if (row == 0 && col == 0 && rows == type.getDimSize(0) &&
+      cols == type.getDimSize(1))
+    return v;
+  return SliceOp::create(r, loc, getMatrixType(r.getContext(), rows, cols), v,
+                         r.getI64IntegerAttr(row), r.getI64IntegerAttr(col));
+}
+
+/// A block of a product computes only the rows and columns it needs:
+/// (A*B)[r, c] -> A[r, :] * B[:, c], when nothing else reads the product.
+struct SliceMatmul : RulePattern<SliceOp> {
+  using RulePattern::RulePattern;
+  LogicalResult rewrite(SliceOp op, PatternRewriter &r) const override {
+    auto product = op.getInput().getDefiningOp<MatmulOp>();
+    if (!product || !product->hasOneUse())
+      return failure();
+    int64_t rows = op.getType().getDimSize(0),
+            cols = op.getType().getDimSize(1);
+    int64_t inner = matrixTypeOf(product.getLhs()).getDimSize(1);
+    Location loc = op.getLoc();
+    Value lhs = blockOf(r, loc, product.getLhs(), op.getRow(), 0, rows, inner);
+    Value rhs = blockOf(r, loc, product.getRhs(), 0, op.getCol(), inner, cols);
+    r.replaceOpWithNewOp<MatmulOp>(op, op.getType(), lhs, rhs);
+    return success();
+  }
+};
+
+/// A block of a transpose is the transpose of a block: (A')[r, c] ->
+/// (A[c, r])', a smaller transpose, when nothing else reads A'.
+struct SliceTranspose : RulePattern<SliceOp> {
+  using RulePattern::RulePattern;
+  LogicalResult rewrite(SliceOp op, PatternRewriter &r) const override {
+    auto transpose = op.getInput().getDefiningOp<TransposeOp>();
+    if (!transpose || !transpose->hasOneUse())
+      return failure();
+    int64_t rows = op.getType().getDimSize(0),
+            cols = op.getType().getDimSize(1);
+    Value block = blockOf(r, op.getLoc(), transpose.getInput(), op.getCol(),
+                          op.getRow(), cols, rows);
+    r.replaceOpWithNewOp<TransposeOp>(op, op.getType(), block);
+    return success();
+  }
+};
+
 /// Transposes move toward the leaves, where they cancel or vanish:
 ///   (s*A)' -> s*A',  (-A)' -> -(A'),  f(A)' -> f(A'),
 ///   (A .op B)' -> A' .op B' when at most one operand needs a transpose.
@@ -428,6 +476,8 @@ void cmm::populateAlgebraicSimplifyPatterns(RewritePatternSet &patterns,
   patterns.add<TransposeMatmul>(ctx, "transpose-matmul", counts);
   patterns.add<TransposedProductTwin>(ctx, "transposed-product-twin", counts);
   patterns.add<TransposePush>(ctx, "transpose-push", counts);
+  patterns.add<SliceMatmul>(ctx, "slice-matmul", counts);
+  patterns.add<SliceTranspose>(ctx, "slice-transpose", counts);
   patterns.add<FoldFillScale>(ctx, "fold-fill", counts);
   patterns.add<FoldFillNeg>(ctx, "fold-fill", counts);
   patterns.add<FoldFillTranspose>(ctx, "fold-fill", counts);
