@@ -74,7 +74,7 @@ std::string cmm::planning::describeConfiguration(const NodeSpec &node) {
 static constexpr double kFreeLoadSlack = 0.01;
 static void placeFreeLoadsAtReaders(PlanCandidate &c, const CostModel &cost,
                                     const PlanOptions &options) {
-  TaskGraph pinned = c.graph;
+  std::vector<std::pair<TaskId, unsigned>> pins; // load, its reader's node
   bool moved = false;
   for (TaskId t = 0; t < c.graph.size(); ++t) {
     const Task &task = c.graph.task(t);
@@ -90,11 +90,14 @@ static void placeFreeLoadsAtReaders(PlanCandidate &c, const CostModel &cost,
     if (first == t || c.graph.task(first).isGang())
       continue;
     unsigned node = c.schedule.placement[first].node;
-    pinned.pin(t, int(node));
+    pins.push_back({t, node});
     moved |= node != c.schedule.placement[t].node;
   }
   if (!moved)
     return;
+  TaskGraph pinned = c.graph;
+  for (auto [t, node] : pins)
+    pinned.pin(t, int(node));
   Schedule again = scheduleHEFT(pinned, cost, options.schedule);
   if (again.makespan <= c.schedule.makespan * (1 + kFreeLoadSlack)) {
     c.graph = std::move(pinned);

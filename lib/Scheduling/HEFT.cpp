@@ -60,18 +60,19 @@ std::vector<double> cmm::scheduling::upwardRanks(const TaskGraph &graph,
 /// All -1 in a graph without such tasks.
 static std::vector<int> affinities(const TaskGraph &graph) {
   std::vector<int> affinity(graph.size(), -1);
+  auto drawn = [](const Task &task) {
+    return task.drawsInputs && task.pinnedNode >= 0;
+  };
+  if (std::none_of(graph.tasks().begin(), graph.tasks().end(), drawn))
+    return affinity;
   std::vector<std::map<int, double>> share(graph.size());
-  bool any = false;
   for (TaskId t = graph.size(); t-- > 0;) {
     const Task &task = graph.task(t);
-    if (task.drawsInputs && task.pinnedNode >= 0) {
+    if (drawn(task)) {
       share[t][task.pinnedNode] = 1;
       affinity[t] = task.pinnedNode;
-      any = true;
       continue;
     }
-    if (!any)
-      continue;
     std::map<int, double> &pull = share[t];
     double total = 0;
     for (DataId d : task.outputs)

@@ -1033,12 +1033,14 @@ double Executor::run() {
   static bool warnedBound = false;
   if (!warnedBound && sched_getaffinity(0, sizeof cpus, &cpus) == 0 &&
       CPU_COUNT(&cpus) < workers * blasThreads &&
-      (online <= 0 || CPU_COUNT(&cpus) < online) && (warnedBound = true))
+      (online <= 0 || CPU_COUNT(&cpus) < online)) {
+    warnedBound = true;
     std::fprintf(stderr,
                  "cmm: rank %d: warning: bound to %d core(s) but the plan runs "
                  "%d worker(s) x %d BLAS thread(s) here; start it with "
                  "mpirun --bind-to none (cmmc --run does)\n",
                  rank, CPU_COUNT(&cpus), workers, blasThreads);
+  }
 
   MPI_Barrier(MPI_COMM_WORLD);
   begin = Clock::now();

@@ -145,29 +145,24 @@ void Environment::keep(const TileKey &key, std::shared_ptr<const Matrix> tile) {
 }
 
 void ProgramRun::prefetch(const Plan &plan) {
-  // A value in pieces is read where they are; a tile of it read anywhere
-  // else needs it whole on the master first.
+  // Every rank goes through the tasks in the table's order, and in each
+  // step only rank 0 receives (materialize) or sends (here): blocking calls
+  // cannot deadlock.
   for (int32_t t = 0; t < plan.numTasks; ++t) {
     const Task &task = plan.tasks[t];
     if (task.kind != TaskKind::Load ||
         plan.ops[task.op].code != OpCode::Import || task.numOutputs != 1)
       continue;
-    int32_t value = int32_t(plan.ops[task.op].a);
-    if (!environment.isWhole(value) &&
-        !environment.keptOn(value, plan.slots[task.firstOutput], task.node))
-      prefetchedTiles += environment.materialize(value, prefetchedBytes);
-  }
-  // Rank 0 is the only sender and every rank goes through the tasks in
-  // the table's order: blocking calls cannot deadlock. A piece kept on
-  // the node that imports it counts as sent there (Environment::setPieces).
-  for (int32_t t = 0; t < plan.numTasks; ++t) {
-    const Task &task = plan.tasks[t];
-    if (task.kind != TaskKind::Load ||
-        plan.ops[task.op].code != OpCode::Import || task.node == 0 ||
-        task.numOutputs != 1)
-      continue;
     const Slot &s = plan.slots[task.firstOutput];
     int32_t value = int32_t(plan.ops[task.op].a);
+    // A value in pieces is read where they are; a tile of it read anywhere
+    // else needs it whole on the master first.
+    if (!environment.isWhole(value) && !environment.keptOn(value, s, task.node))
+      prefetchedTiles += environment.materialize(value, prefetchedBytes);
+    // A piece kept on the node that imports it counts as sent there
+    // (Environment::setPieces).
+    if (task.node == 0)
+      continue;
     TileKey key = environment.keyOf(value, s, /*from=*/0, task.node);
     int count = int(s.rows * s.cols);
     if (rank == 0 && environment.firstSend(key)) {
@@ -263,10 +258,10 @@ void ProgramRun::exportValues(const Plan &plan, ExecResult &result) {
       }
     }
     bool inPieces = !tasks.empty() && pieces.size() == tasks.size();
-    bool wholeOnMaster = inPieces && pieces.size() == 1 &&
-                         pieces[0].node == 0 && pieces[0].rows == o.rows &&
-                         pieces[0].cols == o.cols;
-    if (inPieces && !wholeOnMaster) {
+    bool oneTileOnMaster = inPieces && pieces.size() == 1 &&
+                           pieces[0].node == 0 && pieces[0].rows == o.rows &&
+                           pieces[0].cols == o.cols;
+    if (inPieces && !oneTileOnMaster) {
       environment.setPieces(int32_t(o.a), o.rows, o.cols, std::move(pieces),
                             local);
       continue;
@@ -274,7 +269,7 @@ void ProgramRun::exportValues(const Plan &plan, ExecResult &result) {
     std::shared_ptr<const Matrix> value;
     if (rank == 0) {
       auto it = result.gathered.find(op);
-      if (wholeOnMaster)
+      if (oneTileOnMaster)
         value = local.front();
       else if (it != result.gathered.end())
         value = std::make_shared<const Matrix>(std::move(it->second));
