@@ -58,11 +58,13 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/cmmrt
 # made from, and an install names no build path.
 list(JOIN CMM_PROGRAM_CXX_FLAGS " " cmmrt_pch_flags)
 list(JOIN CMM_SANITIZE_FLAGS " " cmmrt_pch_sanitize)
+if(CMM_PROGRAM_PRECOMPILED_HEADERS)
 install(CODE "
   foreach(header Executor.h Program.h)
     set(include \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/include\")
     separate_arguments(flags UNIX_COMMAND \"${cmmrt_pch_flags} ${cmmrt_pch_sanitize}\")
-    execute_process(COMMAND ${MPI_CXX_COMPILER} \${flags} -I\${include}
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env ${CMM_PROGRAM_CXX_ENV}
+                            ${MPI_CXX_COMPILER} \${flags} -I\${include}
                             -c -x c++-header \${include}/cmmrt/\${header}
                             -o \${include}/cmmrt/\${header}.gch
                     RESULT_VARIABLE failed)
@@ -72,6 +74,7 @@ install(CODE "
     endif()
   endforeach()
 ")
+endif()
 
 install(EXPORT CMMTargets NAMESPACE CMM:: DESTINATION lib/cmake/cmm)
 configure_package_config_file(

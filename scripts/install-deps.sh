@@ -14,7 +14,8 @@ packages=(
 if [ "${1:-}" = "--bench" ]; then
   packages+=(octave libscalapack-openmpi-dev)
 fi
-# --fuzz: clang and its libFuzzer runtime (make check-fuzz).
+# --fuzz: clang and its sanitizer and libFuzzer runtimes (the sanitizer
+# build of make check-sanitize and make check-fuzz).
 if [ "${1:-}" = "--fuzz" ]; then
   packages+=(clang-22 libclang-rt-22-dev)
 fi

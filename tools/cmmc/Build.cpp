@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <thread>
 
+extern char **environ;
+
 using namespace llvm;
 
 /// An executable: the environment variable `envVar` if set, else `configured`
@@ -102,13 +104,26 @@ bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
   args.push_back("-o");
   args.push_back(outputPath.str());
 
+  // The wrapper's environment: this one, with CMMC_PROGRAM_CXX_ENV's
+  // variable replaced (a sanitizer build's compiler).
+  std::optional<ArrayRef<StringRef>> env;
+  std::vector<StringRef> envStorage;
+  StringRef programEnv(CMMC_PROGRAM_CXX_ENV);
+  if (!programEnv.empty()) {
+    StringRef name = programEnv.split('=').first;
+    for (char **var = environ; *var; ++var)
+      if (StringRef(*var).split('=').first != name)
+        envStorage.push_back(*var);
+    envStorage.push_back(programEnv);
+    env = envStorage;
+  }
+
   SmallString<128> log;
   sys::fs::createTemporaryFile("cmmc-cxx", "log", log);
   std::optional<StringRef> redirects[] = {std::nullopt, log.str(), log.str()};
   std::vector<StringRef> argv(args.begin(), args.end());
   std::string execError;
-  int rc = sys::ExecuteAndWait(mpicxx, argv, std::nullopt, redirects, 0, 0,
-                               &execError);
+  int rc = sys::ExecuteAndWait(mpicxx, argv, env, redirects, 0, 0, &execError);
   std::string output;
   if (auto buffer = MemoryBuffer::getFile(log))
     output = (*buffer)->getBuffer().str();
