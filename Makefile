@@ -25,7 +25,7 @@ SANITIZERS ?= address,undefined
 CLANG ?= clang-22
 # check-sanitize ends with a bounded run of every fuzz target (seconds each);
 # make check-fuzz runs them for FUZZ_SECONDS.
-SANITIZE_FUZZ_SECONDS ?= 15
+SANITIZE_FUZZ_SECONDS ?= 10
 FUZZ_SECONDS ?= 60
 
 .PHONY: all deps configure build demo check check-release check-sanitize \

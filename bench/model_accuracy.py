@@ -27,7 +27,12 @@ import subprocess
 import sys
 import tempfile
 
-STATS = re.compile(r"predicted makespan ([\d.e+-]+) s, measured ([\d.e+-]+) s")
+# One plan: "predicted makespan P s, measured M s"; a program with run-time
+# loops: "predicted makespan A s (at the assumed trip counts; P s at the
+# trips run), measured M s", compared at the trips run.
+STATS = re.compile(r"predicted makespan ([\d.e+-]+) s(?: \(at the assumed trip "
+                   r"counts; ([\d.e+-]+) s at the trips run\))?, measured "
+                   r"([\d.e+-]+) s")
 SCALAR = re.compile(r"^([A-Za-z_]\w*)\s*=\s*(\d+)\b", re.M)
 
 
@@ -59,7 +64,7 @@ def run_one(exe, ranks, workdir):
     m = STATS.search(r.stderr + r.stdout)
     if r.returncode != 0 or not m:
         raise RuntimeError("%s failed:\n%s" % (exe, r.stderr))
-    return float(m.group(1)), float(m.group(2))
+    return float(m.group(2) or m.group(1)), float(m.group(3))
 
 
 def main():

@@ -56,6 +56,7 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
   int64_t outRows = m, outCols = n;
   switch (cost) {
   case CostClass::Gemm:
+  case CostClass::Sparse: // its k is a dense product's (CostClasses.def)
     task.kind = TaskKind::Gemm;
     op.code = OpCode::Matmul;
     operands.push_back(operand(m, k, 1));

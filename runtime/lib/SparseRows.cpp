@@ -55,10 +55,12 @@ SparseStats cmmrt::sparseStats() {
 }
 
 double cmmrt::breakEvenDensity(int64_t products) {
-  if (products < 3)
+  if (products <= kCompressProducts)
     return 0.0;
   const double p = double(products);
-  return std::min(kSparseDensityLimit, (p - 2.0) / (60.0 + 3.0 * p));
+  return std::min(kSparseDensityLimit,
+                  (p - kCompressProducts) /
+                      (kCompressPerDensity + kSparseProductPerDensity * p));
 }
 
 double cmmrt::sampleDensity(const Matrix &a) {

@@ -1700,14 +1700,15 @@ int cmmrt::runProgram(const ProgramInfo &program, void (*body)(ProgramRun &),
   else if (options.stats && rank == 0)
     std::fprintf(stderr,
                  "cmm stats: %d rank(s), %d plan(s) run %d time(s), predicted "
-                 "makespan %.4g s (at the assumed trip counts), measured "
-                 "%.4g s; %lld tasks, %lld transfers (%lld more skipped: the "
-                 "tile was kept on its node), %.4g MB moved, %lld cache "
-                 "hits\n",
+                 "makespan %.4g s (at the assumed trip counts; %.4g s at the "
+                 "trips run), measured %.4g s; %lld tasks, %lld transfers "
+                 "(%lld more skipped: the tile was kept on its node), %.4g MB "
+                 "moved, %lld cache hits\n",
                  plan.nodes, program.numPlans, run.segmentsRun(),
-                 program.predictedMakespan, result.seconds, result.tasks,
-                 result.transfers, result.transfersKept,
-                 result.bytesReceived / 1e6, result.cacheHits);
+                 program.predictedMakespan, run.predictedForRunsMade(),
+                 result.seconds, result.tasks, result.transfers,
+                 result.transfersKept, result.bytesReceived / 1e6,
+                 result.cacheHits);
   if (options.stats && rank == 0)
     run.reportLoops();
   if (options.stats && rank == 0 && result.communicators > 0)

@@ -202,6 +202,7 @@ void ProgramRun::segment(int32_t index) {
   ExecResult result;
   executePlan(plan, run, result);
   ++runs;
+  predictedRuns += plan.predictedMakespan;
   dumpedPrints = result.dumpedPrints;
   exportValues(plan, result);
   // An output that could not be written ends a program with control flow

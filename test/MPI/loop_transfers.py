@@ -100,6 +100,17 @@ def check(cmmc, ranks, work, name, program, matrix, made_in_place):
     total = float(total.group(1) or total.group(2))
     megabytes = 8.0 * N * N / 1e6
     assert trips == TRIPS, "%s: %d trips, not %d" % (name, trips, TRIPS)
+    # The loop ran as many trips as `# expect` says: the plans' predictions
+    # summed over the runs made equal the compiler's at the assumed trips.
+    predicted = re.search(r"predicted makespan ([\d.e+-]+) s \(at the assumed "
+                          r"trip counts; ([\d.e+-]+) s at the trips run\)",
+                          run.stderr)
+    assert predicted, "%s: no predicted makespan in --stats:\n%s" % (
+        name, run.stderr)
+    assumed, made = float(predicted.group(1)), float(predicted.group(2))
+    assert abs(made - assumed) <= 1e-3 * assumed, \
+        "%s: predicted %.4g s at the trips run, %.4g s at the assumed" % (
+            name, made, assumed)
     # Before the loop the matrix is made in pieces where the body reads
     # them: not gathered to the master, not sent out in the first trip.
     outside = total - first - (TRIPS - 1) * later

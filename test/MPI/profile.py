@@ -23,6 +23,10 @@ MPIRUN = ["mpirun", "-np", str(ranks), "--oversubscribe", "--bind-to",
           "none"]
 CLASSES = re.findall(r'^CMM_COST_CLASS\(\w+, "(\w+)"', open(classes_def).read(),
                      re.M)
+# The profile does not time `sparse` (its tasks carry a dense product's
+# depth): its polynomial is gemm's (TaskBench.h, isTimed).
+UNTIMED = {"sparse": "gemm"}
+TIMED = [c for c in CLASSES if c not in UNTIMED]
 failures = []
 
 
@@ -58,6 +62,9 @@ for i, node in enumerate(nodes):
           "node %d classes %s" % (i, sorted(node["time"])))
     for cls, a in node["time"].items():
         check(all(c >= 0 for c in a), "node %d %s: negative %s" % (i, cls, a))
+    for cls, fallback in UNTIMED.items():
+        check(node["time"][cls] == node["time"][fallback],
+              "node %d: %s is not %s's polynomial" % (i, cls, fallback))
         check(poly(a, 100, 100, 100) > 0, "node %d %s predicts 0" % (i, cls))
     gemm = node["time"]["gemm"] + [0] * 8
     check(gemm[7] > 0, "node %d: gemm has no m n k term: %s" % (i, gemm))
@@ -196,7 +203,7 @@ if host0["host_ranks"] > 1:
           rep.get("threads") == host0["host_cores"],
           "master_alone on %s threads, the host has %d cores"
           % (alone.get("threads_per_worker"), host0["host_cores"]))
-    check(sorted(rep.get("classes", {})) == sorted(CLASSES),
+    check(sorted(rep.get("classes", {})) == sorted(TIMED),
           "master_alone classes %s" % sorted(rep.get("classes", {})))
     for cls, fit in rep.get("classes", {}).items():
         rel = [poly(alone["time"][cls], m, n, k) / t - 1

@@ -125,6 +125,26 @@ cmmtg.graph @main tile_size 5 {
 
 // -----
 
+// A product on compressed rows is a matrix times a vector (its k, the depth
+// of the dense product that costs as much, may differ from the tiles').
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<3x2>
+  // expected-error @+1 {{'cmmtg.task' op is costed as a product on compressed rows, but 5x3 * 3x2 = 5x2 is not a matrix-vector product}}
+  %d = cmmtg.task gemm cost sparse (%a, %b) {m = 5, n = 2, k = 1} : (!cmmtg.tile<5x3>, !cmmtg.tile<3x2>) -> !cmmtg.tile<5x2>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<3x1>
+  // expected-error @+1 {{'cmmtg.task' op m, n, k must be 5, 1, 3 for 5x3 * 3x1 = 5x1}}
+  %d = cmmtg.task gemm cost sparse (%a, %b) {m = 4, k = 1} : (!cmmtg.tile<5x3>, !cmmtg.tile<3x1>) -> !cmmtg.tile<5x1>
+}
+
+// -----
+
 cmmtg.graph @main tile_size 5 {
   %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
   // expected-error @+1 {{'cmmtg.task' op gemm_acc takes 3 tile(s), got 2}}
@@ -409,8 +429,8 @@ cmmtg.graph @main tile_size 5 {
 // ... and by number in the generic form.
 cmmtg.graph @main tile_size 5 {
   %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
-  // expected-error @+1 {{'cmmtg.task' op has no cost class 17}}
-  %b = "cmmtg.task"(%a) {kind = 4 : i32, cost = 17 : i32} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op has no cost class 18}}
+  %b = "cmmtg.task"(%a) {kind = 4 : i32, cost = 18 : i32} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 }
 
 // -----

@@ -62,7 +62,7 @@ TEST(CostClasses, NamesRoundTrip) {
     ASSERT_TRUE(plan::costClassFromName(name, parsed)) << name;
     EXPECT_EQ(unsigned(parsed), c);
   }
-  EXPECT_EQ(plan::kNumCostClasses, 17u);
+  EXPECT_EQ(plan::kNumCostClasses, 18u);
   EXPECT_STREQ(plan::costClassName(plan::CostClass::Map), "map");
   EXPECT_STREQ(plan::costClassName(plan::CostClass::Tanh), "tanh");
   plan::CostClass unused;
@@ -77,6 +77,8 @@ TEST(CostClasses, NamesRoundTrip) {
   EXPECT_EQ(plan::costClassFallback(plan::CostClass::Randn),
             plan::CostClass::Generate);
   EXPECT_EQ(plan::costClassFallback(plan::CostClass::Gemm),
+            plan::CostClass::Gemm);
+  EXPECT_EQ(plan::costClassFallback(plan::CostClass::Sparse),
             plan::CostClass::Gemm);
 }
 

@@ -200,6 +200,8 @@ ComputeProfile profileCompute(const SamplingRule &rule,
   for (unsigned round = 0; round < rounds; ++round)
     for (unsigned c = 0; c < kNumCostClasses; ++c) {
       CostClass cost = CostClass(c);
+      if (!isTimed(cost))
+        continue;
       std::vector<Observation> sizes = benchSizes(cost, quick);
       signatures[c].resize(sizes.size());
       double classBegin = MPI_Wtime();
@@ -225,6 +227,8 @@ ComputeProfile profileCompute(const SamplingRule &rule,
     }
   for (unsigned c = 0; c < kNumCostClasses; ++c) {
     CostClass cost = CostClass(c);
+    if (!isTimed(cost))
+      continue;
     std::vector<Observation> points;
     double worstHalfWidth = 0, worstRoundHalfWidth = 0, worstCov = 0,
            worstSpread = 1;
@@ -269,6 +273,11 @@ ComputeProfile profileCompute(const SamplingRule &rule,
         {"seconds", classSeconds[c]},
         {"measured", std::move(measured)}};
   }
+  // The classes not timed are their fallbacks' (TaskBench.h, isTimed).
+  for (unsigned c = 0; c < kNumCostClasses; ++c)
+    if (!isTimed(CostClass(c)))
+      out.time[c] =
+          out.time[unsigned(cmmrt::plan::costClassFallback(CostClass(c)))];
   out.seconds = MPI_Wtime() - begin;
   return out;
 }
@@ -1076,6 +1085,8 @@ int main(int argc, char **argv) {
   for (unsigned c = 0; c < kNumCostClasses; ++c) {
     const char *name = cmmrt::plan::costClassName(CostClass(c));
     const json::Object *r = compute.report.getObject(name);
+    if (!r) // not timed: its fallback's polynomial (isTimed)
+      continue;
     llvm::errs() << llvm::formatv(
         "  {0,-12} rank 0: {1,2} sizes, {2,5} samples, fit error rms "
         "{3:p} max {4:p}\n",

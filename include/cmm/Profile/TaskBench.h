@@ -58,6 +58,13 @@ private:
 /// gives fewer and smaller ones.
 std::vector<Observation> benchSizes(cmmrt::plan::CostClass cost, bool quick);
 
+/// Whether the profile times `cost` itself: not `sparse`, whose tasks carry
+/// the depth of the dense product that costs as much (CostClasses.def), so
+/// its polynomial is its fallback's, gemm.
+inline bool isTimed(cmmrt::plan::CostClass cost) {
+  return cost != cmmrt::plan::CostClass::Sparse;
+}
+
 /// The monomials fitted for `cost` (docs/machine-model.md).
 Terms fittedTerms(cmmrt::plan::CostClass cost);
 

@@ -93,6 +93,13 @@ public:
     dataList[data].col0 = col0;
   }
 
+  /// Re-costs `task`: the tiler's matrix-vector products on compressed
+  /// rows, known once every reader of the matrix is (Tiling.cpp).
+  void setCost(TaskId task, CostClass op, double k) {
+    taskList[task].op = op;
+    taskList[task].k = k;
+  }
+
   const std::vector<Task> &tasks() const { return taskList; }
   const std::vector<DataItem> &data() const { return dataList; }
   const Task &task(TaskId t) const { return taskList[t]; }

@@ -2,9 +2,12 @@
 
 #include "cmm/Conversion/CmmToTaskGraph/Tiling.h"
 
+#include "cmm/Conversion/CmmToTaskGraph/Density.h"
 #include "cmm/Conversion/CmmToTaskGraph/OpDecls.h"
 #include "cmm/Dialect/Cmm/CmmDialect.h"
 #include "cmm/Dialect/Cmm/Observed.h"
+
+#include "cmmrt/SparseRows.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -35,6 +38,7 @@ struct Grid {
   int64_t rows = 0, cols = 0, size = 1;
   int64_t tileRows = 0, tileCols = 0;
   std::vector<DataId> tiles; // row-major over the grid
+  double density = 1.0;      // expected share of nonzeros (Density.h)
   DataId at(int64_t i, int64_t j) const { return tiles[i * tileCols + j]; }
   int64_t height(int64_t i) const { return tileExtent(rows, size, i); }
   int64_t width(int64_t j) const { return tileExtent(cols, size, j); }
@@ -131,6 +135,7 @@ private:
                                graph.item(g.tiles[0]).name + " merge"));
       }
     opIndex = savedOp;
+    m.density = g.density;
     return *(merged[v] = std::make_unique<Grid>(std::move(m)));
   }
 
@@ -194,6 +199,15 @@ private:
           acc = task(c, i, j, k ? TaskKind::GemmAcc : TaskKind::Gemm,
                      CostClass::Gemm, c.height(i), c.width(j), depth, inputs,
                      name + " k=" + std::to_string(k));
+          // A matrix times a vector, as the runtime tells them apart
+          // (cmmrt::vectorProductMatrixInput): a candidate for the
+          // matrix's compressed rows.
+          if (c.width(j) == 1 && c.height(i) > 1 && a.density < 1)
+            vectorProducts.push_back(
+                {graph.item(acc).producer, left, transposeA, a.density, depth});
+          else if (c.height(i) == 1 && c.width(j) > 1 && b.density < 1)
+            vectorProducts.push_back({graph.item(acc).producer, right,
+                                      !transposeB, b.density, depth});
         }
         c.tiles.push_back(acc);
       }
@@ -319,12 +333,50 @@ private:
     return true;
   }
 
+  /// A matrix-vector product task and the matrix tile it reads.
+  struct VectorProduct {
+    TaskId task;
+    DataId matrix;
+    bool transposed; // reads the matrix's compressed columns
+    double density;  // of the matrix (Density.h)
+    int64_t depth;   // the product's k
+  };
+
+  /// Products of a vector by a tile the runtime will compress are costed as
+  /// it runs them (cmmrt/SparseRows.h): its compressed rows are made when a
+  /// tile of more than kMinSparseElements is read by enough products for
+  /// its density (breakEvenDensity; counted over the whole graph, as if on
+  /// one node), once per orientation, by its first reader. Each product
+  /// then costs kSparseProductPerDensity * d of the dense one, the first
+  /// also the compression: the task becomes class `sparse` with the depth
+  /// of the dense product that costs as much.
+  void costSparseProducts() {
+    std::map<DataId, int64_t> reads;
+    for (const VectorProduct &p : vectorProducts)
+      ++reads[p.matrix];
+    std::set<std::pair<DataId, bool>> compressed;
+    for (const VectorProduct &p : vectorProducts) {
+      const DataItem &tile = graph.item(p.matrix);
+      if (double(tile.rows) * double(tile.cols) <
+              double(cmmrt::kMinSparseElements) ||
+          p.density > cmmrt::breakEvenDensity(reads[p.matrix]))
+        continue;
+      double share = cmmrt::kSparseProductPerDensity * p.density;
+      if (compressed.insert({p.matrix, p.transposed}).second)
+        share +=
+            cmmrt::kCompressProducts + cmmrt::kCompressPerDensity * p.density;
+      graph.setCost(p.task, CostClass::Sparse, double(p.depth) * share);
+    }
+  }
+
   TaskGraph &graph;
   int64_t size, startupSize;
   const GangGemmChoice *gang;
   std::string gangError; // set by gang->use: the tiling stops
   int opIndex = -1;      // declaration of the op being tiled (OpDecls.h)
   llvm::DenseMap<Value, Grid> grids;
+  std::vector<VectorProduct> vectorProducts;
+  llvm::DenseMap<Value, ElementEstimate> estimates; // Density.h
   // Merged grids are referred to while more are made: keep them put.
   llvm::DenseMap<Value, std::unique_ptr<Grid>> merged;
 };
@@ -469,7 +521,17 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
       failed = &op;
       return false;
     }
+    if (result) {
+      ElementEstimate e = estimateResult(&op, [&](Value v) {
+        auto it = estimates.find(v);
+        return it == estimates.end() ? ElementEstimate() : it->second;
+      });
+      estimates[result] = e;
+      if (auto it = grids.find(result); it != grids.end())
+        it->second.density = e.density;
+    }
   }
+  costSparseProducts();
   return true;
 }
 

@@ -192,6 +192,9 @@ public:
   /// Summed over the segments run (rank 0).
   const ExecResult &total() const { return sum; }
   int32_t segmentsRun() const { return runs; }
+  /// The plans' predicted makespans summed over the runs made: the
+  /// prediction at the trips the loops took.
+  double predictedForRunsMade() const { return predictedRuns; }
   /// --stats lines of the loops (rank 0).
   void reportLoops() const;
   /// With CMM_TRACE, in a program of several plan runs: rank 0 writes the
@@ -235,6 +238,7 @@ private:
   std::vector<int64_t> iterations; // their trip numbers (from 1)
   ExecResult sum;
   int32_t runs = 0;
+  double predictedRuns = 0;
   int dumpedPrints = 0;
   std::chrono::steady_clock::time_point programStart;
   trace::EventList traceEvents; // rank 0: of the runs so far

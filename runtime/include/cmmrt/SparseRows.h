@@ -53,13 +53,22 @@ struct SparseRows {
   int64_t nonzeros() const { return int64_t(value.size()); }
 };
 
+/// What compressed rows cost, in units of one dense matrix-vector product
+/// of the tile (bench/sparse on the development VM, 4000 x 4000, 2
+/// threads): compressing a tile of density d costs about
+/// kCompressProducts + kCompressPerDensity * d (a scan at about half
+/// dgemv's rate, then 12 bytes written per nonzero), each product on the
+/// compressed rows about kSparseProductPerDensity * d. The runtime decides
+/// by them (breakEvenDensity), the planner predicts by them
+/// (Conversion/CmmToTaskGraph/Density.h).
+constexpr double kCompressProducts = 2.0;
+constexpr double kCompressPerDensity = 60.0;
+constexpr double kSparseProductPerDensity = 3.0;
+
 /// The largest density at which compressing a tile pays for itself over
-/// `products` matrix-vector products: in units of one dense product of the
-/// tile, compressing costs about 2 + 60 d (a scan at about half dgemv's
-/// rate, then 12 bytes written per nonzero) and each compressed product
-/// about 3 d (bench/sparse on the development VM, 4000 x 4000, 2 threads),
-/// so it pays while products * (1 - 3 d) > 2 + 60 d. At most
-/// kSparseDensityLimit; 0 for fewer than 3 products.
+/// `products` matrix-vector products: while products * (1 - 3 d) > 2 + 60 d
+/// in the units above. At most kSparseDensityLimit; 0 for fewer than 3
+/// products.
 double breakEvenDensity(int64_t products);
 
 /// The fraction of a's elements that are nonzero, estimated from up to 64
