@@ -183,6 +183,18 @@ cmm::tiling::estimateResult(Operation *op,
       .Case<NegOp, TransposeOp, SliceOp, ReshapeOp>([&](Operation *same) {
         return withDensity(of(same->getOperand(0)).density);
       })
+      .Case([&](MapOp map) {
+        // The functions with f(0) = 0 keep the zeros.
+        switch (map.getFn()) {
+        case UnaryFn::Sqrt:
+        case UnaryFn::Abs:
+        case UnaryFn::Sin:
+        case UnaryFn::Tanh:
+          return withDensity(of(map.getInput()).density);
+        default:
+          return dense();
+        }
+      })
       .Case([&](FusedOp fused) { return ofFused(fused, of); })
       .Default([](Operation *) { return dense(); });
 }
