@@ -11,6 +11,7 @@
 
 #include "cmmrt/Format.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace cmm;
@@ -40,7 +41,7 @@ public:
 
   void dump(const Stmt &stmt) {
     if (auto *assign = llvm::dyn_cast<AssignStmt>(&stmt)) {
-      line("Assign " + assign->getName().str(), stmt.getLoc());
+      line("Assign " + llvm::join(assign->getNames(), ", "), stmt.getLoc());
       Indent in(indent);
       dump(assign->getValue());
     } else if (auto *loop = llvm::dyn_cast<ForStmt>(&stmt)) {

@@ -197,6 +197,8 @@ Flow MLIRGenImpl::genStmt(const Stmt &stmt) {
 }
 
 bool MLIRGenImpl::genAssign(const AssignStmt &stmt) {
+  if (stmt.getNames().size() > 1)
+    return genSeveralAssign(stmt);
   MaybeValue value = eval(stmt.getValue());
   if (!value)
     return false;
@@ -572,13 +574,12 @@ MaybeValue MLIRGenImpl::evalBinary(const BinaryExpr &expr) {
     if (rhs->isScalar())
       return error(l, "'A \\ B' needs a matrix B, got a scalar");
     Value b = rhs->matrix;
-    if (rows(a) != cols(a))
-      return error(l, "'A \\ B' needs a square A, got " + shapeOf(a));
     if (rows(a) != rows(b))
       return error(l, "row counts differ in '\\': " + shapeOf(a) + " \\ " +
                           shapeOf(b));
+    // A non-square A: the least-squares solution, A's columns by B's.
     return TraceValue::ofMatrix(
-        SolveOp::create(builder, loc(l), b.getType(), a, b));
+        SolveOp::create(builder, loc(l), matrixType(cols(a), cols(b)), a, b));
   }
 
   case TokenKind::Caret: {

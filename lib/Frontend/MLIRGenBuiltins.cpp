@@ -450,6 +450,20 @@ MaybeValue MLIRGenImpl::evalCall(const CallExpr &call) {
   if (name == "print" || name == "save")
     return error(call.getLoc(),
                  "'" + name + "' is a statement and has no value");
+  if (unsigned count = linalgResultCount(name)) {
+    if (count > 1)
+      return error(call.getLoc(),
+                   "'" + name + "' has " + llvm::Twine(count) +
+                       " results: it must be the whole right-hand side of an "
+                       "assignment to " +
+                       llvm::Twine(count) + " names (" +
+                       (count == 2 ? "a, b" : "a, b, c") + " = " + name +
+                       "(...))");
+    auto results = evalLinalgCall(call);
+    if (!results)
+      return std::nullopt;
+    return TraceValue::ofMatrix(results->front());
+  }
   if (env.count(name))
     return error(call.getLoc(), "'" + name + "' is a variable, not a function");
   return error(call.getLoc(), "unknown function '" + name + "'");
@@ -468,5 +482,5 @@ bool mlirgen::isBuiltin(llvm::StringRef name) {
   for (const char *builtin : kBuiltins)
     if (name == builtin)
       return true;
-  return false;
+  return linalgResultCount(name) > 0;
 }

@@ -140,7 +140,8 @@ void cmm::mlirgen::collectAssigned(llvm::ArrayRef<StmtPtr> stmts,
   };
   for (const StmtPtr &stmt : stmts) {
     if (auto *assign = llvm::dyn_cast<AssignStmt>(stmt.get())) {
-      names.insert(assign->getName());
+      for (const std::string &name : assign->getNames())
+        names.insert(name);
     } else if (auto *block = llvm::dyn_cast<IndexAssignStmt>(stmt.get())) {
       names.insert(block->getName());
     } else if (llvm::isa<BreakStmt>(stmt.get())) {

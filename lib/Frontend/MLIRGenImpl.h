@@ -107,6 +107,9 @@ private:
   Flow genBlock(llvm::ArrayRef<StmtPtr> stmts);
   Flow genRest(llvm::ArrayRef<StmtPtr> rest, uint8_t exitsSoFar);
   bool genAssign(const AssignStmt &stmt);
+  /// `a, b = f(...)`: the results of a built-in with several
+  /// (MLIRGenLinalg.cpp).
+  bool genSeveralAssign(const AssignStmt &stmt);
   bool genIndexAssign(const IndexAssignStmt &stmt);
   Flow genFor(const ForStmt &stmt);
   Flow genWhile(const WhileStmt &stmt);
@@ -188,6 +191,10 @@ private:
   MaybeValue eval(const Expr &expr);
   MaybeValue evalBinary(const BinaryExpr &expr);
   MaybeValue evalCall(const CallExpr &call);
+  /// The results of a dense linear algebra built-in (chol, qr, svd, ...:
+  /// linalgResultCount), or an error at the call.
+  std::optional<llvm::SmallVector<Value, 3>>
+  evalLinalgCall(const CallExpr &call);
   MaybeValue evalMatrixLiteral(const MatrixExpr &expr);
   MaybeValue evalRange(const RangeExpr &expr);
   MaybeValue evalLogic(const BinaryExpr &expr);
@@ -319,6 +326,9 @@ std::string exactNum(double v);
 std::string printLabel(llvm::StringRef text);
 /// Whether `name` is a built-in function (a user function may not take it).
 bool isBuiltin(llvm::StringRef name);
+/// The results of the dense linear algebra built-in `name` (qr 2, svd 3,
+/// eig 2, chol ... 1); 0 when `name` is not one.
+unsigned linalgResultCount(llvm::StringRef name);
 
 } // namespace cmm::mlirgen
 

@@ -210,8 +210,12 @@ StmtPtr Parser::parseStatement() {
       ExprPtr value = parseExpr();
       if (!value)
         return nullptr;
-      return std::make_unique<AssignStmt>(loc, nameTok.text, std::move(value));
+      return std::make_unique<AssignStmt>(
+          loc, std::vector<std::string>{nameTok.text.str()}, std::move(value));
     }
+    // `a, b = f(...)`: no expression statement starts with `name,`.
+    if (after.is(TokenKind::Comma))
+      return parseSeveralAssign();
   }
   ExprPtr expr = parseExpr();
   if (!expr)
@@ -233,6 +237,28 @@ StmtPtr Parser::parseStatement() {
                                              std::move(value));
   }
   return std::make_unique<ExprStmt>(loc, std::move(expr));
+}
+
+StmtPtr Parser::parseSeveralAssign() {
+  SMLoc loc = tok.loc;
+  std::vector<std::string> names;
+  do {
+    if (!tok.is(TokenKind::Identifier)) {
+      error(tok.loc, "expected a name to assign, got " + spell(tok.kind));
+      return nullptr;
+    }
+    names.push_back(consume().text.str());
+  } while (consumeIf(TokenKind::Comma));
+  if (!consumeIf(TokenKind::Assign)) {
+    error(tok.loc, "expected '=' after the names 'a, b' of an assignment of "
+                   "several results, got " +
+                       spell(tok.kind));
+    return nullptr;
+  }
+  ExprPtr value = parseExpr();
+  if (!value)
+    return nullptr;
+  return std::make_unique<AssignStmt>(loc, std::move(names), std::move(value));
 }
 
 bool Parser::enterBlock(SMLoc loc) {

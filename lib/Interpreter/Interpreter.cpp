@@ -257,16 +257,17 @@ LogicalResult Interpreter::execute(Operation *op) {
   if (isa<func::ReturnOp>(op))
     return success();
   auto semantics = dyn_cast<OpSemantics>(op);
-  if (!semantics || op->getNumResults() != 1)
+  if (!semantics || op->getNumResults() == 0)
     return op->emitError("the reference interpreter cannot execute '")
            << op->getName() << "'";
   SmallVector<const Matrix *> operands;
   for (Value operand : op->getOperands())
     operands.push_back(&get(operand));
-  Matrix result;
-  if (failed(semantics.evaluate(operands, result)))
+  SmallVector<Matrix> results(op->getNumResults());
+  if (failed(semantics.evaluate(operands, results)))
     return failure();
-  set(op->getResult(0), std::move(result));
+  for (auto [value, matrix] : llvm::zip_equal(op->getResults(), results))
+    set(value, std::move(matrix));
   return success();
 }
 

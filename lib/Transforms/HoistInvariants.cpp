@@ -25,8 +25,8 @@ using namespace cmm;
 /// iteration, and an unused failing value is no error).
 static bool mayHoist(Operation &op) {
   return isPure(&op) && op.getNumRegions() == 0 &&
-         !op.hasTrait<OpTrait::IsTerminator>() &&
-         !isa<RandOp, InvOp, SolveOp>(op);
+         !op.hasTrait<OpTrait::IsTerminator>() && !isa<RandOp>(op) &&
+         !op.hasTrait<cmm::trait::MayFail>();
 }
 
 namespace {

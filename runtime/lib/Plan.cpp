@@ -40,6 +40,18 @@ const char *cmmrt::plan::opCodeName(OpCode code) {
   return kOpCodeNames[static_cast<unsigned>(code)];
 }
 
+unsigned cmmrt::plan::resultCount(OpCode code) {
+  switch (code) {
+  case OpCode::Qr:
+  case OpCode::Eig:
+    return 2;
+  case OpCode::Svd:
+    return 3;
+  default:
+    return 1;
+  }
+}
+
 bool cmmrt::plan::opCodeFromName(const char *name, OpCode &code) {
   int i = indexOf(kOpCodeNames, name);
   if (i >= 0)

@@ -2,6 +2,7 @@
 
 #include "cmmrt/TaskKernels.h"
 
+#include "cmmrt/Factorizations.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/Random.h"
@@ -232,7 +233,7 @@ bool fusedElementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
 /// An elementwise task into `out` (the result's shape), which may be one of
 /// the inputs.
 bool elementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
-                 std::string &error) {
+                 const Slot &place, std::string &error) {
   if (op.code == OpCode::Fused)
     return fusedElementwise(op, in, out, error);
   if (isBinary(op.code)) {
@@ -255,6 +256,10 @@ bool elementwise(const Op &op, const std::vector<TileRef> &in, Matrix &out,
   }
   if (in[0].tile != &out)
     out = *in[0].tile;
+  if (op.code == OpCode::Tril || op.code == OpCode::Triu) {
+    keepTriangle(out, op.code == OpCode::Tril, place.row0, place.col0);
+    return true;
+  }
   if (op.code != OpCode::Scale && op.code != OpCode::Neg &&
       op.code != OpCode::Map) {
     error = "not an elementwise op";
@@ -289,10 +294,11 @@ std::string shapeString(int64_t rows, int64_t cols) {
   return std::to_string(rows) + "x" + std::to_string(cols);
 }
 
-/// The result of a task over whole operands (TaskKind::Solve): an inverse,
-/// a solve, or a block op; false with `error` set otherwise.
-bool computeWhole(const Op &op, const std::vector<Matrix> &in, Matrix &result,
-                  std::string &error) {
+/// The results of a task over whole operands (TaskKind::Solve): an
+/// inverse, a solve, a factorization or a block op; false with `error` set
+/// otherwise.
+bool computeWhole(const Op &op, const std::vector<Matrix> &in,
+                  std::vector<Matrix> &results, std::string &error) {
   auto need = [&](size_t count) {
     if (in.size() == count)
       return true;
@@ -300,6 +306,8 @@ bool computeWhole(const Op &op, const std::vector<Matrix> &in, Matrix &result,
             std::to_string(in.size());
     return false;
   };
+  results.assign(resultCount(op.code), Matrix());
+  Matrix &result = results[0];
   switch (op.code) {
   case OpCode::Inv:
     if (!need(1))
@@ -311,14 +319,26 @@ bool computeWhole(const Op &op, const std::vector<Matrix> &in, Matrix &result,
     }
     return true;
   case OpCode::Solve:
-    if (!need(2))
+    return need(2) && leftDivide(in[0], in[1], result, error);
+  case OpCode::Chol:
+    return need(1) && cholesky(in[0], result, error);
+  case OpCode::Qr:
+    return need(1) && qr(in[0], results[0], results[1], error);
+  case OpCode::Svd:
+    return need(1) && svd(in[0], &results[0], results[1], &results[2], error);
+  case OpCode::SvdVals:
+    return need(1) && svd(in[0], nullptr, result, nullptr, error);
+  case OpCode::Eig:
+    return need(1) && symmetricEigen(in[0], results[0], &results[1], error);
+  case OpCode::EigVals:
+    return need(1) && symmetricEigen(in[0], result, nullptr, error);
+  case OpCode::Det:
+    if (!need(1))
       return false;
-    if (!solve(in[0], in[1], result)) {
-      error = "A \\ B: the " + shapeString(in[0].rows(), in[0].cols()) +
-              " matrix A is singular";
-      return false;
-    }
+    result = determinant(in[0]);
     return true;
+  case OpCode::Pinv:
+    return need(1) && pseudoInverse(in[0], result, error);
   case OpCode::Slice:
     if (!need(1))
       return false;
@@ -432,12 +452,12 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
   case TaskKind::Elementwise:
     if (inPlace) {
       // In place: the inputs still point at `reuse`, read before written.
-      if (!elementwise(*op, inputs, *reuse, error))
+      if (!elementwise(*op, inputs, *reuse, *first, error))
         return false;
       outputs[0] = std::move(*reuse);
       return true;
     }
-    return elementwise(*op, inputs, outputs[0], error);
+    return elementwise(*op, inputs, outputs[0], *first, error);
   case TaskKind::Transpose: {
     const Matrix &a = *inputs[0].tile;
     Matrix &t = outputs[0];
@@ -496,12 +516,20 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
         return false;
       }
     }
-    Matrix result;
-    if (!computeWhole(*op, operands, result, error))
+    std::vector<Matrix> results;
+    if (!computeWhole(*op, operands, results, error))
       return false;
+    // The tiles of each result in turn, each result's first at (0, 0).
+    size_t r = 0;
     for (int32_t o = 0; o < task.numOutputs; ++o) {
       const Slot &s = plan.slots[task.firstOutput + o];
-      assemble(outputs[o], s.row0, s.col0, {{&result, 0, 0}});
+      if (o > 0 && s.row0 == 0 && s.col0 == 0)
+        ++r;
+      if (r >= results.size()) {
+        error = "the task lists tiles of more results than its op has";
+        return false;
+      }
+      assemble(outputs[o], s.row0, s.col0, {{&results[r], 0, 0}});
     }
     return true;
   }

@@ -161,8 +161,9 @@ func.func @inv_not_square(%a: tensor<3x2xf64>) {
 
 // -----
 
-func.func @solve_not_square(%a: tensor<3x2xf64>, %b: tensor<3x1xf64>) {
-  // expected-error @+1 {{'cmm.solve' op solve needs a square matrix, got 3x2}}
+func.func @least_squares_result(%a: tensor<3x2xf64>, %b: tensor<3x1xf64>) {
+  // A tall A: the least-squares solution has A's 2 columns as rows.
+  // expected-error @+1 {{'cmm.solve' op result #0 shape 3x1 should be 2x1}}
   %0 = cmm.solve %a, %b : (tensor<3x2xf64>, tensor<3x1xf64>) -> tensor<3x1xf64>
   return
 }
@@ -178,7 +179,7 @@ func.func @solve_rows(%a: tensor<3x3xf64>, %b: tensor<4x2xf64>) {
 // -----
 
 func.func @solve_result(%a: tensor<3x3xf64>, %b: tensor<3x2xf64>) {
-  // expected-error @+1 {{'cmm.solve' op result shape 3x3 does not match 3x2}}
+  // expected-error @+1 {{'cmm.solve' op result #0 shape 3x3 should be 3x2}}
   %0 = cmm.solve %a, %b : (tensor<3x3xf64>, tensor<3x2xf64>) -> tensor<3x3xf64>
   return
 }

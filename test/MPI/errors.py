@@ -75,6 +75,18 @@ def main():
          "print(inv([2 1; 1 1]))\nprint(inv([1 2 3; 4 5 6; 7 8 9]))\n",
          "inv([2 1; 1 1]) 2x2 sum=1 norm=2.64575 [1 -1]\n",
          r"two\.cmm:2:7: error: inv: the 3x3 matrix is singular"),
+        # The factorizations' own errors: a matrix that is not positive
+        # definite, one that is not symmetric; the QR before is printed
+        # (R = [5 4; 0 3], by hand).
+        ("chol",
+         "print([1 2])\nQ, R = qr([3 0; 4 5])\nprint(R)\n"
+         "C = chol([1 2; 2 1])\nprint(C)\n",
+         "[1 2] 1x2 sum=3 norm=2.23607 [1 2]\nR 2x2 sum=12 norm=7.07107 [5 4]\n",
+         r"chol\.cmm:4:5: error: chol: the 2x2 matrix is not positive "
+         r"definite \(its leading minor of order 2 is not positive\)"),
+        ("eig",
+         "w, V = eig([1 2; 0 1])\nprint(w)\n", "",
+         r"eig\.cmm:1:8: error: eig: the 2x2 matrix is not symmetric"),
         # A run-time condition that is NaN (0/0), after two trips of a loop
         # whose condition was 1 (cmmrt/Program.h): the prints of the trips
         # before it are kept.

@@ -4,7 +4,8 @@ powers, solves, transposes, literals, ranges, saves loaded back, printed
 compile-time scalars, nested loops with rand; slices with `end`, block
 assignments, block literals, hcat/vcat, diag, reshape, dot, compile-time
 if/while/break, user functions, and while/if/break/return decided at run
-time, with slices and nested loops inside), compiled by cmmc and run under mpirun on NP ranks with small
+time, with slices and nested loops inside; the dense linear algebra
+built-ins, several results included), compiled by cmmc and run under mpirun on NP ranks with small
 ragged tiles (some with products as COSMA gang tasks or start-up
 sub-tiles), against the reference
 interpreter: every printed matrix (--dump-prints) within a relative
@@ -76,7 +77,7 @@ class Generator:
         """A random expression built from `name` (shape s), and its shape."""
         rng = self.rng
         m, n = self.vars[name]
-        k = rng.randrange(23)
+        k = rng.randrange(24)
         if k == 0:
             return "%s'" % name, (n, m)
         if k == 1:
@@ -166,7 +167,55 @@ class Generator:
             return "reshape(%s, %d, %d)" % (name, n, m), (n, m)
         if k == 22:
             return "dot(%s, %s)" % (name, self.of_shape((m, n))), (1, 1)
+        if k == 23:
+            return self.linalg(name, m, n)
         return "%s + 1" % name, (m, n)
+
+    def linalg(self, name, m, n):
+        """A dense linear algebra built-in and its shape. Apart from the
+        triangles of `name`, each factors a well-conditioned matrix made
+        from a fresh uniform y (m x n, norm at most 1), not from the
+        program's values, which may be huge or not finite: the
+        factorization cannot fail, and rounding that differs between
+        tilings stays within the comparison's tolerance. svd and eig enter
+        through their products U diag(S) V' and V diag(w) V' (singular
+        vectors of close singular values are not well determined)."""
+        rng = self.rng
+        j = rng.randrange(10)
+        if j == 0:
+            return "%s(%s)" % (rng.choice(["tril", "triu"]), name), (m, n)
+        y = self.fresh((m, n), "rand(%d, %d, %d) / %d" % (
+            m, n, rng.randrange(1, 100), m * n))
+        tall = "[eye(%d); %s]" % (n, y)  # singular values in [1, sqrt(2)]
+        spd = "(%s' * %s + eye(%d))" % (y, y, n)  # eigenvalues in [1, 2]
+        if j == 1:
+            return "svdvals(%s)" % y, (min(m, n), 1)
+        if j == 2:
+            return "chol%s" % spd, (n, n)
+        if j == 3:
+            return "eigvals(%s - 1.5 * eye(%d))" % (spd, n), (n, 1)
+        if j == 4:
+            return "det%s" % spd, (1, 1)
+        if j == 5:
+            return "pinv(%s)" % tall, (n, n + m)
+        if j == 6:
+            p = self.dim()
+            return "%s \\ rand(%d, %d, %d)" % (
+                tall, n + m, p, rng.randrange(1, 100)), (n, p)
+        tag = self.count
+        self.count += 1
+        if j == 7:
+            q, r = "q%d" % tag, "r%d" % tag
+            self.lines.append("%s, %s = qr(%s)" % (q, r, tall))
+            self.vars[q], self.vars[r] = (n + m, n), (n, n)
+            return "%s * %s" % (q, r), (n + m, n)
+        if j == 8:
+            u, sv, v = "u%d" % tag, "s%d" % tag, "w%d" % tag
+            self.lines.append("%s, %s, %s = svd(%s)" % (u, sv, v, tall))
+            return "%s * diag(%s) * %s'" % (u, sv, v), (n + m, n)
+        w, vecs = "e%d" % tag, "x%d" % tag
+        self.lines.append("%s, %s = eig(%s)" % (w, vecs, spd))
+        return "%s * diag(%s) * %s'" % (vecs, w, vecs), (n, n)
 
     def program(self, statements):
         for _ in range(3):

@@ -1,5 +1,6 @@
 // cmm-hoist-invariants: ops of a cmm.while whose operands are all defined
-// outside the loop move before it; rand, inv, solve and ops on carried
+// outside the loop move before it; rand, what may fail (inv, solve, chol,
+// eig, ...: Cmm_MayFail) and ops on carried
 // values stay.
 // RUN: cmm-opt %s --cmm-hoist-invariants | FileCheck %s
 
@@ -66,13 +67,16 @@ func.func @nest(%a: tensor<3x3xf64>, %v0: tensor<3x3xf64>, %c: tensor<1x1xf64>) 
   return %r : tensor<3x3xf64>
 }
 
-// Must not move: rand (new values each iteration), inv (may fail; the loop
-// may run no iteration), a print (an effect), ops on the carried value.
+// Must not move: rand (new values each iteration), inv and chol (may fail:
+// Cmm_MayFail; the loop may run no iteration), a print (an effect), ops on
+// the carried value. det cannot fail and moves.
 // CHECK-LABEL: func.func @stays(
+// CHECK: cmm.det
 // CHECK: cmm.while
 // CHECK: } do {
 // CHECK: cmm.rand
 // CHECK: cmm.inv
+// CHECK: cmm.chol
 // CHECK: cmm.print
 // CHECK: cmm.end
 func.func @stays(%a: tensor<2x2xf64>, %x0: tensor<2x2xf64>, %c: tensor<1x1xf64>) -> tensor<2x2xf64> {
@@ -83,8 +87,12 @@ func.func @stays(%a: tensor<2x2xf64>, %x0: tensor<2x2xf64>, %c: tensor<1x1xf64>)
   ^bb0(%x: tensor<2x2xf64>):
     %u = cmm.rand uniform seed 1 id 2 : tensor<2x2xf64>
     %i = cmm.inv %a : tensor<2x2xf64>
+    %f = cmm.chol %a : tensor<2x2xf64>
+    %d = cmm.det %a : tensor<2x2xf64> -> tensor<1x1xf64>
     cmm.print %a "a" : tensor<2x2xf64>
-    %s = cmm.add %u, %i : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+    cmm.print %d "d" : tensor<1x1xf64>
+    %t = cmm.add %u, %i : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
+    %s = cmm.add %t, %f : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
     %y = cmm.add %s, %x : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>
     cmm.end %y : tensor<2x2xf64>
   }

@@ -447,7 +447,13 @@ TEST(OpCodes, NamesRoundTrip) {
     EXPECT_EQ(back, code);
     ++count;
   }
-  EXPECT_EQ(count, 42);
+  EXPECT_EQ(count, 52);
+  // A task over whole operands lists the tiles of each result in turn.
+  EXPECT_EQ(resultCount(OpCode::Qr), 2u);
+  EXPECT_EQ(resultCount(OpCode::Eig), 2u);
+  EXPECT_EQ(resultCount(OpCode::Svd), 3u);
+  EXPECT_EQ(resultCount(OpCode::SvdVals), 1u);
+  EXPECT_EQ(resultCount(OpCode::Solve), 1u);
   EXPECT_STREQ(opCodeName(OpCode::Matmul), "matmul");
   EXPECT_STREQ(opCodeName(OpCode::ReduceMean), "reduce_mean");
   OpCode unchanged = OpCode::Add;

@@ -13,6 +13,7 @@
 
 #include "cmm/Frontend/Lexer.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/SMLoc.h"
@@ -227,16 +228,21 @@ private:
 
 using StmtPtr = std::unique_ptr<Stmt>;
 
+/// `name = expr`, or `a, b = f(...)` binding the results of a built-in with
+/// several results (docs/language.md, "Several results").
 class AssignStmt : public Stmt {
 public:
-  AssignStmt(llvm::SMLoc loc, llvm::StringRef name, ExprPtr value)
-      : Stmt(Kind::Assign, loc), name(name), value(std::move(value)) {}
-  llvm::StringRef getName() const { return name; }
+  AssignStmt(llvm::SMLoc loc, std::vector<std::string> names, ExprPtr value)
+      : Stmt(Kind::Assign, loc), names(std::move(names)),
+        value(std::move(value)) {}
+  /// The name of a one-name assignment (the first of several).
+  llvm::StringRef getName() const { return names.front(); }
+  llvm::ArrayRef<std::string> getNames() const { return names; }
   const Expr &getValue() const { return *value; }
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Assign; }
 
 private:
-  std::string name;
+  std::vector<std::string> names;
   ExprPtr value;
 };
 

@@ -49,6 +49,8 @@ private:
   StmtPtr parseStatement();
   /// False (with an error) when one more block would nest too deeply.
   bool enterBlock(llvm::SMLoc loc);
+  /// `a, b, ... = expr`, at the first name.
+  StmtPtr parseSeveralAssign();
   StmtPtr parseFor();
   StmtPtr parseWhile();
   StmtPtr parseIf();

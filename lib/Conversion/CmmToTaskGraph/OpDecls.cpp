@@ -32,7 +32,9 @@ std::optional<OpCode> describe(Operation &op, NamedAttrList &attrs) {
     attrs.set(rows, b.getI64IntegerAttr(r));
     attrs.set(cols, b.getI64IntegerAttr(c));
   };
-  if (op.getNumResults() == 1 &&
+  // The first result's shape (a factorization's others are its tasks'
+  // output tiles).
+  if (op.getNumResults() >= 1 &&
       isa<RankedTensorType>(op.getResult(0).getType()))
     setShape("rows", "cols", op.getResult(0));
   if (op.getNumOperands() >= 1 &&

@@ -282,23 +282,26 @@ private:
     return g;
   }
 
-  /// One task on one node over whole matrices, producing every output tile:
-  /// inv and solve. They run on the master: they are what can fail at run
-  /// time (a singular matrix), and the master writes the program's outputs
-  /// before a failure (docs/runtime.md), which it can only do when the
-  /// failure is its own.
-  Grid whole(ArrayRef<Value> operands, Value result, TaskKind kind,
+  /// One task on one node over whole matrices, producing every tile of
+  /// each result in turn (the runtime splits its outputs where a result's
+  /// (0, 0) tile starts): inv, solve, the factorizations. They run on the
+  /// master: they are what can fail at run time (a singular matrix), and
+  /// the master writes the program's outputs before a failure
+  /// (docs/runtime.md), which it can only do when the failure is its own.
+  void whole(ArrayRef<Value> operands, ValueRange results, TaskKind kind,
              CostClass op, double m, double n, double k,
              const std::string &name) {
     std::vector<DataId> inputs;
     for (Value operand : operands)
       for (DataId d : in(operand).tiles)
         inputs.push_back(d);
-    Grid g = gridFor(result);
     TaskId id = addTask(kind, op, m, n, k, std::move(inputs), name,
                         /*pinned=*/0);
-    addAllTiles(id, g, name);
-    return g;
+    for (Value result : results) {
+      Grid g = gridFor(result);
+      addAllTiles(id, g, name);
+      grids[result] = g;
+    }
   }
 
   /// The tiles of `v` (sub-tiles too) copied to the master.
@@ -502,9 +505,8 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
                              rule.cost, name);
       break;
     case TileStrategy::Whole:
-      grids[result] =
-          whole(SmallVector<Value>(op.getOperands()), result, TaskKind::Solve,
-                rule.cost, rule.m, rule.n, rule.k, name);
+      whole(SmallVector<Value>(op.getOperands()), op.getResults(),
+            TaskKind::Solve, rule.cost, rule.m, rule.n, rule.k, name);
       break;
     case TileStrategy::Gather:
       gather(op.getOperand(0), name);

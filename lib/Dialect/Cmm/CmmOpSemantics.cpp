@@ -12,6 +12,7 @@
 #include "cmm/Dialect/Cmm/CmmDialect.h"
 #include "cmm/Dialect/Cmm/RuntimeMapping.h"
 
+#include "cmmrt/Factorizations.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/MatrixIO.h"
@@ -69,6 +70,36 @@ LogicalResult binary(ArrayRef<const Matrix *> in, Matrix &result,
   return success();
 }
 
+/// A task over whole operands on the master, costed by the solve
+/// polynomial: it counts work as m n k at an inverse's rate (an n x n
+/// inverse, 2 n^3 flops, is m = n = k), so an op of `flops` on an m x n
+/// matrix has k = flops / (2 m n) (docs/machine-model.md, "Solves").
+TilingRule wholeRule(double flops, Value input) {
+  TilingRule r = rule(TileStrategy::Whole, CostClass::Solve);
+  auto type = cast<RankedTensorType>(input.getType());
+  r.m = type.getDimSize(0);
+  r.n = type.getDimSize(1);
+  r.k = std::max(1.0, std::round(flops / (2 * r.m * r.n)));
+  return r;
+}
+
+/// A factorization's value, or its run-time error at the op.
+LogicalResult factorized(Operation *op, bool ok, const std::string &error) {
+  if (ok)
+    return success();
+  return op->emitError(error);
+}
+
+/// The flops of LAPACK's thin SVD of an m x n matrix (Golub and Van Loan,
+/// table 8.6.1: R-bidiagonalization with vectors), k = min, l = max.
+double svdFlops(Value input, bool vectors) {
+  auto type = cast<RankedTensorType>(input.getType());
+  double k = std::min(type.getDimSize(0), type.getDimSize(1)),
+         l = std::max(type.getDimSize(0), type.getDimSize(1));
+  return vectors ? 4 * l * k * k + 8 * k * k * k
+                 : 4 * l * k * k - 4.0 / 3 * k * k * k;
+}
+
 LogicalResult noValue(Operation *op) {
   return op->emitError("'")
          << op->getName() << "' is an output and has no value";
@@ -100,7 +131,9 @@ std::optional<OpCode> ConstantOp::getRuntimeOp(NamedAttrList &params) {
   params.set("data", getValue());
   return OpCode::Constant;
 }
-LogicalResult ConstantOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
+LogicalResult ConstantOp::evaluate(ArrayRef<const Matrix *>,
+                                   MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = Matrix(getType().getDimSize(0), getType().getDimSize(1));
   auto values = getValue().getValues<double>();
   std::copy(values.begin(), values.end(), result.data());
@@ -117,7 +150,9 @@ std::optional<OpCode> RangeOp::getRuntimeOp(NamedAttrList &params) {
   p.integer("last", getStop());
   return OpCode::Range;
 }
-LogicalResult RangeOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
+LogicalResult RangeOp::evaluate(ArrayRef<const Matrix *>,
+                                MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = cmmrt::range(getStart(), getStop());
   return success();
 }
@@ -130,7 +165,9 @@ std::optional<OpCode> FillOp::getRuntimeOp(NamedAttrList &params) {
   Params(params, getContext()).real("value", getValue());
   return OpCode::Fill;
 }
-LogicalResult FillOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
+LogicalResult FillOp::evaluate(ArrayRef<const Matrix *>,
+                               MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = Matrix(getType().getDimSize(0), getType().getDimSize(1),
                   getValue().convertToDouble());
   return success();
@@ -143,7 +180,9 @@ TilingRule EyeOp::getTilingRule() {
 std::optional<OpCode> EyeOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Eye;
 }
-LogicalResult EyeOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
+LogicalResult EyeOp::evaluate(ArrayRef<const Matrix *>,
+                              MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = cmmrt::identity(getType().getDimSize(0));
   return success();
 }
@@ -161,7 +200,9 @@ std::optional<OpCode> RandOp::getRuntimeOp(NamedAttrList &params) {
   return getDistribution() == Distribution::Normal ? OpCode::Randn
                                                    : OpCode::Rand;
 }
-LogicalResult RandOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
+LogicalResult RandOp::evaluate(ArrayRef<const Matrix *>,
+                               MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = Matrix(getType().getDimSize(0), getType().getDimSize(1));
   cmmrt::fillRandom(result, getDistribution() == Distribution::Normal,
                     static_cast<uint64_t>(getSeed()),
@@ -177,7 +218,9 @@ std::optional<OpCode> LoadOp::getRuntimeOp(NamedAttrList &params) {
   params.set("path", getPathAttr());
   return OpCode::Load;
 }
-LogicalResult LoadOp::evaluate(ArrayRef<const Matrix *>, Matrix &result) {
+LogicalResult LoadOp::evaluate(ArrayRef<const Matrix *>,
+                               MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   std::string error;
   if (!cmmrt::readMatrix(getPath().str(), result, error))
     return emitError(error);
@@ -204,7 +247,9 @@ TilingRule MatmulOp::getTilingRule() {
 std::optional<OpCode> MatmulOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Matmul;
 }
-LogicalResult MatmulOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult MatmulOp::evaluate(ArrayRef<const Matrix *> in,
+                                 MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = cmmrt::matmul(*in[0], *in[1]);
   return success();
 }
@@ -230,7 +275,9 @@ std::optional<OpCode> GemmOp::getRuntimeOp(NamedAttrList &params) {
     params.set("transpose_rhs", UnitAttr::get(getContext()));
   return OpCode::Matmul;
 }
-LogicalResult GemmOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult GemmOp::evaluate(ArrayRef<const Matrix *> in,
+                               MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = cmmrt::matmul(*in[0], *in[1], getTransposeLhs(), getTransposeRhs());
   return success();
 }
@@ -247,7 +294,9 @@ TilingRule PowOp::getTilingRule() {
 std::optional<OpCode> PowOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Pow;
 }
-LogicalResult PowOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult PowOp::evaluate(ArrayRef<const Matrix *> in,
+                              MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = cmmrt::power(*in[0], getExponent());
   return success();
 }
@@ -264,7 +313,9 @@ TilingRule InvOp::getTilingRule() {
 std::optional<OpCode> InvOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Inv;
 }
-LogicalResult InvOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult InvOp::evaluate(ArrayRef<const Matrix *> in,
+                              MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   if (!cmmrt::inverse(*in[0], result))
     return emitError("inv: the ")
            << formatShape(getType().getShape()) << " matrix is singular";
@@ -272,28 +323,182 @@ LogicalResult InvOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
 }
 
 double SolveOp::getFlops() {
-  double n = getType().getDimSize(0), k = getType().getDimSize(1);
-  return 2.0 / 3.0 * n * n * n + 2.0 * n * n * k;
+  auto a = cast<RankedTensorType>(getLhs().getType());
+  double m = a.getDimSize(0), n = a.getDimSize(1),
+         rhs = getType().getDimSize(1);
+  if (m != n) // least squares: an SVD of A and its solution applied to B
+    return svdFlops(getLhs(), /*vectors=*/false) + 4 * m * n * rhs;
+  return 2.0 / 3.0 * n * n * n + 2.0 * n * n * rhs;
 }
 TilingRule SolveOp::getTilingRule() {
-  // The solve polynomial counts work as n^2 k at an inverse's rate (k = n:
-  // about 2 n^3 flops). An LU factorisation and r right-hand sides are
-  // (2/3) n^3 + 2 n^2 r flops, i.e. k = n / 3 + r in the same units
-  // (docs/machine-model.md).
-  TilingRule r = rule(TileStrategy::Whole, CostClass::Solve);
-  double n = getType().getDimSize(0), rhs = getType().getDimSize(1);
-  r.m = r.n = n;
-  r.k = std::round(n / 3) + rhs;
-  return r;
+  // An LU factorisation and r right-hand sides are (2/3) n^3 + 2 n^2 r
+  // flops, i.e. k = n / 3 + r in the solve polynomial's units.
+  return wholeRule(getFlops(), getLhs());
 }
 std::optional<OpCode> SolveOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Solve;
 }
-LogicalResult SolveOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
-  if (!cmmrt::solve(*in[0], *in[1], result))
-    return emitError("A \\ B: the ")
-           << formatShape(cast<RankedTensorType>(getLhs().getType()).getShape())
-           << " matrix A is singular";
+LogicalResult SolveOp::evaluate(ArrayRef<const Matrix *> in,
+                                MutableArrayRef<Matrix> results) {
+  std::string error;
+  return factorized(*this, cmmrt::leftDivide(*in[0], *in[1], results[0], error),
+                    error);
+}
+
+//===----------------------------------------------------------------------===//
+// Dense linear algebra: one task over whole operands on the master, LAPACK
+// (cmmrt/Factorizations.h). Flops from Golub and Van Loan, "Matrix
+// Computations" (4th ed.): Cholesky n^3 / 3, Householder QR with Q formed
+// 4 m n^2 - 4 n^3 / 3, the symmetric eigendecomposition about 9 n^3 with
+// vectors and 4 n^3 / 3 without, LU 2 n^3 / 3.
+//===----------------------------------------------------------------------===//
+
+double CholOp::getFlops() {
+  double n = getType().getDimSize(0);
+  return n * n * n / 3;
+}
+TilingRule CholOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
+std::optional<OpCode> CholOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Chol;
+}
+LogicalResult CholOp::evaluate(ArrayRef<const Matrix *> in,
+                               MutableArrayRef<Matrix> results) {
+  std::string error;
+  return factorized(*this, cmmrt::cholesky(*in[0], results[0], error), error);
+}
+
+double QrOp::getFlops() {
+  auto a = cast<RankedTensorType>(getInput().getType());
+  double m = a.getDimSize(0), n = a.getDimSize(1);
+  return 4 * m * n * n - 4.0 / 3 * n * n * n;
+}
+TilingRule QrOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
+std::optional<OpCode> QrOp::getRuntimeOp(NamedAttrList &) { return OpCode::Qr; }
+LogicalResult QrOp::evaluate(ArrayRef<const Matrix *> in,
+                             MutableArrayRef<Matrix> results) {
+  std::string error;
+  return factorized(*this, cmmrt::qr(*in[0], results[0], results[1], error),
+                    error);
+}
+
+double SvdOp::getFlops() { return svdFlops(getInput(), /*vectors=*/true); }
+TilingRule SvdOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
+std::optional<OpCode> SvdOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Svd;
+}
+LogicalResult SvdOp::evaluate(ArrayRef<const Matrix *> in,
+                              MutableArrayRef<Matrix> results) {
+  std::string error;
+  return factorized(
+      *this, cmmrt::svd(*in[0], &results[0], results[1], &results[2], error),
+      error);
+}
+
+double SvdValsOp::getFlops() { return svdFlops(getInput(), /*vectors=*/false); }
+TilingRule SvdValsOp::getTilingRule() {
+  return wholeRule(getFlops(), getInput());
+}
+std::optional<OpCode> SvdValsOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::SvdVals;
+}
+LogicalResult SvdValsOp::evaluate(ArrayRef<const Matrix *> in,
+                                  MutableArrayRef<Matrix> results) {
+  std::string error;
+  return factorized(
+      *this, cmmrt::svd(*in[0], nullptr, results[0], nullptr, error), error);
+}
+
+double EigOp::getFlops() {
+  double n = getValues().getType().getDimSize(0);
+  return 9 * n * n * n;
+}
+TilingRule EigOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
+std::optional<OpCode> EigOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Eig;
+}
+LogicalResult EigOp::evaluate(ArrayRef<const Matrix *> in,
+                              MutableArrayRef<Matrix> results) {
+  std::string error;
+  return factorized(
+      *this, cmmrt::symmetricEigen(*in[0], results[0], &results[1], error),
+      error);
+}
+
+double EigValsOp::getFlops() {
+  double n = getType().getDimSize(0);
+  return 4.0 / 3 * n * n * n;
+}
+TilingRule EigValsOp::getTilingRule() {
+  return wholeRule(getFlops(), getInput());
+}
+std::optional<OpCode> EigValsOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::EigVals;
+}
+LogicalResult EigValsOp::evaluate(ArrayRef<const Matrix *> in,
+                                  MutableArrayRef<Matrix> results) {
+  std::string error;
+  return factorized(
+      *this, cmmrt::symmetricEigen(*in[0], results[0], nullptr, error), error);
+}
+
+double DetOp::getFlops() {
+  double n = cast<RankedTensorType>(getInput().getType()).getDimSize(0);
+  return 2.0 / 3 * n * n * n;
+}
+TilingRule DetOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
+std::optional<OpCode> DetOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Det;
+}
+LogicalResult DetOp::evaluate(ArrayRef<const Matrix *> in,
+                              MutableArrayRef<Matrix> results) {
+  results[0] = cmmrt::determinant(*in[0]);
+  return success();
+}
+
+double PinvOp::getFlops() {
+  auto a = cast<RankedTensorType>(getInput().getType());
+  return svdFlops(getInput(), /*vectors=*/true) +
+         matmulFlops(a.getDimSize(1),
+                     std::min(a.getDimSize(0), a.getDimSize(1)),
+                     a.getDimSize(0));
+}
+TilingRule PinvOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
+std::optional<OpCode> PinvOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Pinv;
+}
+LogicalResult PinvOp::evaluate(ArrayRef<const Matrix *> in,
+                               MutableArrayRef<Matrix> results) {
+  std::string error;
+  return factorized(*this, cmmrt::pseudoInverse(*in[0], results[0], error),
+                    error);
+}
+
+// The triangles: a task per tile, which knows its place in the matrix.
+double TrilOp::getFlops() { return 0; }
+TilingRule TrilOp::getTilingRule() {
+  return rule(TileStrategy::Elementwise, CostClass::Elementwise);
+}
+std::optional<OpCode> TrilOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Tril;
+}
+LogicalResult TrilOp::evaluate(ArrayRef<const Matrix *> in,
+                               MutableArrayRef<Matrix> results) {
+  results[0] = *in[0];
+  cmmrt::keepTriangle(results[0], /*lower=*/true);
+  return success();
+}
+
+double TriuOp::getFlops() { return 0; }
+TilingRule TriuOp::getTilingRule() {
+  return rule(TileStrategy::Elementwise, CostClass::Elementwise);
+}
+std::optional<OpCode> TriuOp::getRuntimeOp(NamedAttrList &) {
+  return OpCode::Triu;
+}
+LogicalResult TriuOp::evaluate(ArrayRef<const Matrix *> in,
+                               MutableArrayRef<Matrix> results) {
+  results[0] = *in[0];
+  cmmrt::keepTriangle(results[0], /*lower=*/false);
   return success();
 }
 
@@ -305,7 +510,8 @@ std::optional<OpCode> TransposeOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Transpose;
 }
 LogicalResult TransposeOp::evaluate(ArrayRef<const Matrix *> in,
-                                    Matrix &result) {
+                                    MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = cmmrt::transpose(*in[0]);
   return success();
 }
@@ -334,7 +540,9 @@ std::optional<OpCode> SliceOp::getRuntimeOp(NamedAttrList &params) {
   p.integer("col", getCol());
   return OpCode::Slice;
 }
-LogicalResult SliceOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult SliceOp::evaluate(ArrayRef<const Matrix *> in,
+                                MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   ArrayRef<int64_t> out = getType().getShape();
   result = cmmrt::sliceOf(*in[0], getRow(), getCol(), out[0], out[1]);
   return success();
@@ -348,7 +556,9 @@ std::optional<OpCode> InsertOp::getRuntimeOp(NamedAttrList &params) {
   p.integer("col", getCol());
   return OpCode::Insert;
 }
-LogicalResult InsertOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult InsertOp::evaluate(ArrayRef<const Matrix *> in,
+                                 MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = cmmrt::insertBlock(*in[0], *in[1], getRow(), getCol());
   return success();
 }
@@ -359,7 +569,9 @@ std::optional<OpCode> ConcatOp::getRuntimeOp(NamedAttrList &params) {
   Params(params, getContext()).integer("dim", getDim());
   return OpCode::Concat;
 }
-LogicalResult ConcatOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult ConcatOp::evaluate(ArrayRef<const Matrix *> in,
+                                 MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = cmmrt::concatenate(std::vector<const Matrix *>(in.begin(), in.end()),
                               static_cast<int>(getDim()));
   return success();
@@ -370,7 +582,9 @@ TilingRule DiagOp::getTilingRule() { return copyWhole(getResult()); }
 std::optional<OpCode> DiagOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Diag;
 }
-LogicalResult DiagOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult DiagOp::evaluate(ArrayRef<const Matrix *> in,
+                               MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = cmmrt::diagonal(*in[0]);
   return success();
 }
@@ -380,7 +594,9 @@ TilingRule ReshapeOp::getTilingRule() { return copyWhole(getResult()); }
 std::optional<OpCode> ReshapeOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Reshape;
 }
-LogicalResult ReshapeOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult ReshapeOp::evaluate(ArrayRef<const Matrix *> in,
+                                  MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   ArrayRef<int64_t> out = getType().getShape();
   result = cmmrt::reshapeColumnMajor(*in[0], out[0], out[1]);
   return success();
@@ -398,7 +614,9 @@ std::optional<OpCode> ScaleOp::getRuntimeOp(NamedAttrList &params) {
   Params(params, getContext()).real("value", getFactor());
   return OpCode::Scale;
 }
-LogicalResult ScaleOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult ScaleOp::evaluate(ArrayRef<const Matrix *> in,
+                                MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = cmmrt::scale(*in[0], getFactor().convertToDouble());
   return success();
 }
@@ -410,7 +628,9 @@ TilingRule NegOp::getTilingRule() {
 std::optional<OpCode> NegOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Neg;
 }
-LogicalResult NegOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult NegOp::evaluate(ArrayRef<const Matrix *> in,
+                              MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = cmmrt::negate(*in[0]);
   return success();
 }
@@ -439,7 +659,9 @@ std::optional<OpCode> MapOp::getRuntimeOp(NamedAttrList &params) {
   params.set("fn", StringAttr::get(getContext(), stringifyUnaryFn(getFn())));
   return OpCode::Map;
 }
-LogicalResult MapOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult MapOp::evaluate(ArrayRef<const Matrix *> in,
+                              MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = cmmrt::map(toRuntime(getFn()), *in[0]);
   return success();
 }
@@ -469,8 +691,9 @@ static CostClass binaryCostClass(Operation *op, CostClass cost) {
   std::optional<OpCode> Op::getRuntimeOp(NamedAttrList &) {                    \
     return OpCode::Code;                                                       \
   }                                                                            \
-  LogicalResult Op::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {    \
-    return binary(in, result, cmmrt::BinaryFn::Fn);                            \
+  LogicalResult Op::evaluate(ArrayRef<const Matrix *> in,                      \
+                             MutableArrayRef<Matrix> results) {                \
+    return binary(in, results.front(), cmmrt::BinaryFn::Fn);                   \
   }
 CMM_BROADCAST_OP(AddOp, Add, Add, Elementwise)
 CMM_BROADCAST_OP(SubOp, Sub, Sub, Elementwise)
@@ -500,7 +723,9 @@ TilingRule EPowOp::getTilingRule() {
 std::optional<OpCode> EPowOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::EPow;
 }
-LogicalResult EPowOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult EPowOp::evaluate(ArrayRef<const Matrix *> in,
+                               MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   return binary(in, result, cmmrt::BinaryFn::Pow);
 }
 
@@ -524,7 +749,9 @@ std::optional<OpCode> CmpOp::getRuntimeOp(NamedAttrList &) {
   }
   llvm_unreachable("unknown CmpPredicate");
 }
-LogicalResult CmpOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult CmpOp::evaluate(ArrayRef<const Matrix *> in,
+                              MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   return binary(in, result, toRuntime(getPredicate()));
 }
 
@@ -608,7 +835,9 @@ std::optional<OpCode> FusedOp::getRuntimeOp(NamedAttrList &params) {
          StringAttr::get(getContext(), cmmrt::fused::format(*kernel)));
   return OpCode::Fused;
 }
-LogicalResult FusedOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult FusedOp::evaluate(ArrayRef<const Matrix *> in,
+                                MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   FailureOr<cmmrt::fused::Kernel> kernel = getKernel();
   if (failed(kernel))
     return failure();
@@ -647,7 +876,9 @@ std::optional<OpCode> ReduceOp::getRuntimeOp(NamedAttrList &params) {
   }
   llvm_unreachable("unknown ReduceKind");
 }
-LogicalResult ReduceOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult ReduceOp::evaluate(ArrayRef<const Matrix *> in,
+                                 MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   int dim = getDim() ? static_cast<int>(*getDim()) : 0;
   result = cmmrt::reduce(toRuntime(getKind()), *in[0], dim);
   return success();
@@ -664,7 +895,9 @@ TilingRule NormOp::getTilingRule() {
 std::optional<OpCode> NormOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Norm;
 }
-LogicalResult NormOp::evaluate(ArrayRef<const Matrix *> in, Matrix &result) {
+LogicalResult NormOp::evaluate(ArrayRef<const Matrix *> in,
+                               MutableArrayRef<Matrix> results) {
+  Matrix &result = results.front();
   result = Matrix(1, 1);
   result(0, 0) = cmmrt::frobeniusNorm(*in[0]);
   return success();
@@ -686,7 +919,8 @@ std::optional<OpCode> PrintOp::getRuntimeOp(NamedAttrList &params) {
     p.attr("display", UnitAttr::get(getContext()));
   return OpCode::Print;
 }
-LogicalResult PrintOp::evaluate(ArrayRef<const Matrix *>, Matrix &) {
+LogicalResult PrintOp::evaluate(ArrayRef<const Matrix *>,
+                                MutableArrayRef<Matrix>) {
   return noValue(*this);
 }
 
@@ -702,7 +936,8 @@ std::optional<OpCode> PrintScalarOp::getRuntimeOp(NamedAttrList &params) {
   p.integer("cols", 1);
   return OpCode::PrintScalar;
 }
-LogicalResult PrintScalarOp::evaluate(ArrayRef<const Matrix *>, Matrix &) {
+LogicalResult PrintScalarOp::evaluate(ArrayRef<const Matrix *>,
+                                      MutableArrayRef<Matrix>) {
   return noValue(*this);
 }
 
@@ -715,6 +950,7 @@ std::optional<OpCode> SaveOp::getRuntimeOp(NamedAttrList &params) {
   Params(params, getContext()).outputShape(getInput());
   return OpCode::Save;
 }
-LogicalResult SaveOp::evaluate(ArrayRef<const Matrix *>, Matrix &) {
+LogicalResult SaveOp::evaluate(ArrayRef<const Matrix *>,
+                               MutableArrayRef<Matrix>) {
   return noValue(*this);
 }

@@ -145,6 +145,16 @@ static LogicalResult verifySquare(Operation *op, Value v, StringRef what) {
   return success();
 }
 
+/// `result` of `op` has the shape rows x cols.
+static LogicalResult verifyResultShape(Operation *op, Value result,
+                                       ArrayRef<int64_t> expected) {
+  if (shapeOf(result) == expected)
+    return success();
+  return op->emitOpError("result #")
+         << cast<OpResult>(result).getResultNumber() << " shape "
+         << shapeStr(result) << " should be " << formatShape(expected);
+}
+
 LogicalResult PowOp::verify() {
   return verifySquare(*this, getInput(), "matrix power");
 }
@@ -161,17 +171,71 @@ LogicalResult InvOp::verify() {
 }
 
 LogicalResult SolveOp::verify() {
-  if (failed(verifySquare(*this, getLhs(), "solve")))
-    return failure();
+  // A square A: X has B's shape; otherwise least squares, A's columns by
+  // B's columns.
   ArrayRef<int64_t> a = shapeOf(getLhs()), b = shapeOf(getRhs());
   if (a[0] != b[0])
     return emitOpError("row counts differ: ")
            << formatShape(a) << " \\ " << formatShape(b);
-  if (getType().getShape() != b)
-    return emitOpError("result shape ")
-           << formatShape(getType().getShape()) << " does not match "
-           << formatShape(b);
-  return success();
+  return verifyResultShape(*this, getResult(), {a[1], b[1]});
+}
+
+//===----------------------------------------------------------------------===//
+// Dense linear algebra
+//===----------------------------------------------------------------------===//
+
+LogicalResult CholOp::verify() {
+  return verifySquare(*this, getInput(), "Cholesky factorization");
+}
+
+LogicalResult QrOp::verify() {
+  ArrayRef<int64_t> a = shapeOf(getInput());
+  if (a[0] < a[1])
+    return emitOpError("thin QR needs at least as many rows as columns, not ")
+           << formatShape(a);
+  if (failed(verifyResultShape(*this, getQ(), {a[0], a[1]})))
+    return failure();
+  return verifyResultShape(*this, getR(), {a[1], a[1]});
+}
+
+LogicalResult SvdOp::verify() {
+  ArrayRef<int64_t> a = shapeOf(getInput());
+  int64_t k = std::min(a[0], a[1]);
+  if (failed(verifyResultShape(*this, getU(), {a[0], k})) ||
+      failed(verifyResultShape(*this, getS(), {k, 1})))
+    return failure();
+  return verifyResultShape(*this, getV(), {a[1], k});
+}
+
+LogicalResult SvdValsOp::verify() {
+  ArrayRef<int64_t> a = shapeOf(getInput());
+  return verifyResultShape(*this, getResult(), {std::min(a[0], a[1]), 1});
+}
+
+LogicalResult EigOp::verify() {
+  if (failed(verifySquare(*this, getInput(), "eigendecomposition")))
+    return failure();
+  int64_t n = shapeOf(getInput())[0];
+  if (failed(verifyResultShape(*this, getValues(), {n, 1})))
+    return failure();
+  return verifyResultShape(*this, getVectors(), {n, n});
+}
+
+LogicalResult EigValsOp::verify() {
+  if (failed(verifySquare(*this, getInput(), "eigendecomposition")))
+    return failure();
+  return verifyResultShape(*this, getResult(), {shapeOf(getInput())[0], 1});
+}
+
+LogicalResult DetOp::verify() {
+  if (failed(verifySquare(*this, getInput(), "determinant")))
+    return failure();
+  return verifyResultShape(*this, getResult(), {1, 1});
+}
+
+LogicalResult PinvOp::verify() {
+  ArrayRef<int64_t> a = shapeOf(getInput());
+  return verifyResultShape(*this, getResult(), {a[1], a[0]});
 }
 
 LogicalResult TransposeOp::verify() {

@@ -231,7 +231,8 @@ bool computesPartOf(TaskKind kind, cmmrt::plan::OpCode code) {
     return among({OpCode::Add, OpCode::Sub, OpCode::Mul, OpCode::Div,
                   OpCode::EPow, OpCode::Max, OpCode::Min, OpCode::Mod,
                   OpCode::Gt, OpCode::Lt, OpCode::Ge, OpCode::Le, OpCode::Eq,
-                  OpCode::Scale, OpCode::Neg, OpCode::Map, OpCode::Fused});
+                  OpCode::Scale, OpCode::Neg, OpCode::Map, OpCode::Fused,
+                  OpCode::Tril, OpCode::Triu});
   case TaskKind::Transpose: // and a gang product's transposed operand
     return among({OpCode::Transpose, OpCode::Matmul});
   case TaskKind::Reduce:
@@ -241,7 +242,9 @@ bool computesPartOf(TaskKind kind, cmmrt::plan::OpCode code) {
     return among({OpCode::Print, OpCode::Save, OpCode::Export});
   case TaskKind::Solve: // one task over whole operands
     return among({OpCode::Inv, OpCode::Solve, OpCode::Slice, OpCode::Insert,
-                  OpCode::Concat, OpCode::Diag, OpCode::Reshape});
+                  OpCode::Concat, OpCode::Diag, OpCode::Reshape, OpCode::Chol,
+                  OpCode::Qr, OpCode::Svd, OpCode::SvdVals, OpCode::Eig,
+                  OpCode::EigVals, OpCode::Det, OpCode::Pinv});
   case TaskKind::Merge:
     return false; // sub-tiles put back together belong to no op
   }

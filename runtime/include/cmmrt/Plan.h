@@ -58,6 +58,11 @@ enum class OpCode : uint8_t {
 const char *opCodeName(OpCode code);
 bool opCodeFromName(const char *name, OpCode &code);
 
+/// The matrices an op computes: 2 for qr (Q, R) and eig (values, vectors),
+/// 3 for svd (U, S, V), else 1. A task over whole operands lists the tiles
+/// of each result in turn (Tiling.cpp).
+unsigned resultCount(OpCode code);
+
 /// The time-model class of a task (CostClasses.def).
 enum class CostClass : uint8_t {
 #define CMM_COST_CLASS(Enumerator, name, Fallback) Enumerator,

@@ -24,6 +24,12 @@
 
 #include "cmm/Dialect/Cmm/OpSemantics.h"
 
+namespace cmm::trait {
+/// Cmm_MayFail (CmmDialect.td): the op may fail at run time.
+template <typename ConcreteType>
+class MayFail : public mlir::OpTrait::TraitBase<ConcreteType, MayFail> {};
+} // namespace cmm::trait
+
 #include "cmm/Dialect/Cmm/CmmOpsDialect.h.inc"
 #include "cmm/Dialect/Cmm/CmmEnums.h.inc"
 

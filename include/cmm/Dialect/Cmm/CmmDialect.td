@@ -37,6 +37,13 @@ def Cmm_Matrix : Type<
     And<[TensorOf<[F64]>.predicate, HasAnyRankOfPred<[2]>, HasStaticShapePred]>,
     "matrix (2-D statically shaped tensor of f64)", "::mlir::RankedTensorType">;
 
+/// An op whose value may not exist at run time (a singular matrix, one that
+/// is not positive definite): it reports an error at its source line, so it
+/// is never moved ahead of the code that guards it (HoistInvariants).
+def Cmm_MayFail : NativeOpTrait<"MayFail"> {
+  let cppNamespace = "::cmm::trait";
+}
+
 // Every op says what it is to each stage (CmmInterfaces.td).
 class Cmm_Op<string mnemonic, list<Trait> traits = []>
     : Op<Cmm_Dialect, mnemonic,

@@ -38,12 +38,13 @@ def Cmm_OpSemantics : OpInterface<"OpSemantics"> {
       }], "std::optional<::cmmrt::plan::OpCode>", "getRuntimeOp",
       (ins "::mlir::NamedAttrList &":$params)>,
     InterfaceMethod<[{
-        The reference interpreter: the value of the op's result from the
+        The reference interpreter: the values of the op's results (one
+        matrix per result, in order: a factorization has several) from the
         values of its operands (in order), or an error at the op. Output ops
         (print, save) have no value and are the interpreter's own.
       }], "::mlir::LogicalResult", "evaluate",
       (ins "::llvm::ArrayRef<const ::cmmrt::Matrix *>":$operands,
-           "::cmmrt::Matrix &":$result)>,
+           "::llvm::MutableArrayRef<::cmmrt::Matrix>":$results)>,
   ];
 }
 

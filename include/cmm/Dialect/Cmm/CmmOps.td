@@ -190,7 +190,7 @@ def Cmm_PowOp : Cmm_Op<"pow", [Pure, SameOperandsAndResultType]> {
   let hasFolder = 1;
 }
 
-def Cmm_InvOp : Cmm_Op<"inv", [Pure, SameOperandsAndResultType]> {
+def Cmm_InvOp : Cmm_Op<"inv", [Pure, Cmm_MayFail, SameOperandsAndResultType]> {
   let summary = "inverse of a square matrix";
   let description = [{
     A singular input is a run-time error that names the source location.
@@ -205,9 +205,13 @@ def Cmm_InvOp : Cmm_Op<"inv", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def Cmm_SolveOp : Cmm_Op<"solve", [Pure]> {
+def Cmm_SolveOp : Cmm_Op<"solve", [Pure, Cmm_MayFail]> {
   let summary = "solution X of A X = B (A \\ B)";
   let description = [{
+    A square A is solved by LU (a singular A is a run-time error); for an
+    m x n A with m != n, X is the least-squares solution of minimal norm,
+    n x r (the rank decided with the tolerance of `cmm.pinv`).
+
     ```mlir
     %2 = cmm.solve %a, %b : (tensor<3x3xf64>, tensor<3x2xf64>) -> tensor<3x2xf64>
     ```
@@ -232,6 +236,166 @@ def Cmm_TransposeOp : Cmm_Op<"transpose", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Dense linear algebra (docs/language.md, "Dense linear algebra"): LAPACK on
+// one node, results unique by the language's sign and order conventions
+// (cmmrt/Factorizations.h).
+//===----------------------------------------------------------------------===//
+
+def Cmm_CholOp : Cmm_Op<"chol", [Pure, Cmm_MayFail,
+                                  SameOperandsAndResultType]> {
+  let summary = "upper Cholesky factor R (R' * R = A, positive diagonal)";
+  let description = [{
+    Julia's `cholesky(A).U`. A matrix that is not symmetric
+    (`norm(A - A') > 1e-12 * norm(A)`) or not positive definite is a
+    run-time error at the op.
+
+    ```mlir
+    %1 = cmm.chol %0 : tensor<4x4xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Cmm_QrOp : Cmm_Op<"qr", [Pure]> {
+  let summary = "thin QR: Q (m x n, orthonormal columns), R (n x n, upper)";
+  let description = [{
+    For an m x n input with m >= n; R's diagonal is non-negative.
+
+    ```mlir
+    %q, %r = cmm.qr %0 : tensor<5x3xf64> -> tensor<5x3xf64>, tensor<3x3xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$q, Cmm_Matrix:$r);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($q) `,` type($r)
+  }];
+  let hasVerifier = 1;
+}
+
+def Cmm_SvdOp : Cmm_Op<"svd", [Pure, Cmm_MayFail]> {
+  let summary = "thin SVD: U (m x k), S (k x 1, descending), V (n x k)";
+  let description = [{
+    k = min(m, n) and A = U * diag(S) * V'. The entry of largest magnitude
+    of each column of U is positive (the first such on ties), V's column
+    flipped with it. LAPACK's iteration not converging is a run-time error.
+
+    ```mlir
+    %u, %s, %v = cmm.svd %0 : tensor<5x3xf64> -> tensor<5x3xf64>, tensor<3x1xf64>, tensor<3x3xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$u, Cmm_Matrix:$s, Cmm_Matrix:$v);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($u) `,` type($s) `,` type($v)
+  }];
+  let hasVerifier = 1;
+}
+
+def Cmm_SvdValsOp : Cmm_Op<"svdvals", [Pure, Cmm_MayFail]> {
+  let summary = "singular values, k x 1 descending (k = min(m, n))";
+  let description = [{
+    ```mlir
+    %s = cmm.svdvals %0 : tensor<5x3xf64> -> tensor<3x1xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Cmm_EigOp : Cmm_Op<"eig", [Pure, Cmm_MayFail]> {
+  let summary = "eigenvalues (n x 1 ascending) and eigenvectors of a "
+                "symmetric matrix";
+  let description = [{
+    The eigenvectors are the orthonormal columns of an n x n matrix, the
+    entry of largest magnitude of each positive (the first such on ties).
+    An input that is not symmetric (`norm(A - A') > 1e-12 * norm(A)`) is a
+    run-time error at the op.
+
+    ```mlir
+    %w, %v = cmm.eig %0 : tensor<4x4xf64> -> tensor<4x1xf64>, tensor<4x4xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$values, Cmm_Matrix:$vectors);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($values) `,` type($vectors)
+  }];
+  let hasVerifier = 1;
+}
+
+def Cmm_EigValsOp : Cmm_Op<"eigvals", [Pure, Cmm_MayFail]> {
+  let summary = "eigenvalues of a symmetric matrix, n x 1 ascending";
+  let description = [{
+    ```mlir
+    %w = cmm.eigvals %0 : tensor<4x4xf64> -> tensor<4x1xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Cmm_DetOp : Cmm_Op<"det", [Pure]> {
+  let summary = "determinant of a square matrix, 1x1";
+  let description = [{
+    ```mlir
+    %d = cmm.det %0 : tensor<4x4xf64> -> tensor<1x1xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Cmm_PinvOp : Cmm_Op<"pinv", [Pure, Cmm_MayFail]> {
+  let summary = "Moore-Penrose pseudo-inverse, n x m";
+  let description = [{
+    Singular values at or below `min(m, n) * eps * max(S)` count as zero
+    (Julia's default tolerance).
+
+    ```mlir
+    %p = cmm.pinv %0 : tensor<5x3xf64> -> tensor<3x5xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Cmm_TrilOp : Cmm_Op<"tril", [Pure, SameOperandsAndResultType]> {
+  let summary = "lower triangle: element (i, j) kept where i >= j, else 0";
+  let description = [{
+    ```mlir
+    %1 = cmm.tril %0 : tensor<3x4xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def Cmm_TriuOp : Cmm_Op<"triu", [Pure, SameOperandsAndResultType]> {
+  let summary = "upper triangle: element (i, j) kept where i <= j, else 0";
+  let description = [{
+    ```mlir
+    %1 = cmm.triu %0 : tensor<3x4xf64>
+    ```
+  }];
+  let arguments = (ins Cmm_Matrix:$input);
+  let results = (outs Cmm_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,79 @@
+//===- Factorizations.h - Dense factorizations on whole matrices -*- C++
+//-*-===//
+//
+// The dense linear algebra of the language (docs/language.md, "Dense linear
+// algebra"): Cholesky, thin QR, thin SVD, the symmetric eigendecomposition,
+// the determinant, the pseudo-inverse, least squares and the triangles, on
+// LAPACK from OpenBLAS. LAPACK leaves signs and orders open; these results
+// are made unique by the language's conventions, so the interpreter, every
+// tiling and NumPy agree:
+//  - chol: upper R with a positive diagonal (Julia's cholesky(A).U);
+//  - qr: R's diagonal non-negative (Q's column flipped with R's row);
+//  - svd, eig: the entry of largest magnitude of each column of U (eig: of
+//    each eigenvector) positive, the first such on ties; V's column flipped
+//    with U's.
+// Each call that can fail returns false with `error` set to the message the
+// program reports at the op's source line; the interpreter and the
+// generated programs both say it (one text).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMMRT_FACTORIZATIONS_H
+#define CMMRT_FACTORIZATIONS_H
+
+#include "cmmrt/Matrix.h"
+
+#include <string>
+
+namespace cmmrt {
+
+/// The language's symmetry test (as eig's): norm(A - A') <= 1e-12 norm(A),
+/// Frobenius norms; a non-square matrix is not symmetric.
+bool isSymmetric(const Matrix &a);
+
+/// R upper-triangular with a positive diagonal and R' * R = a; false if a is
+/// not symmetric or not positive definite.
+bool cholesky(const Matrix &a, Matrix &r, std::string &error);
+
+/// Thin QR of an m x n a, m >= n: q m x n with orthonormal columns, r n x n
+/// upper-triangular with a non-negative diagonal.
+bool qr(const Matrix &a, Matrix &q, Matrix &r, std::string &error);
+
+/// Thin SVD, k = min(m, n): u m x k, s k x 1 descending, v n x k, a = u *
+/// diag(s) * v'. With `u` and `v` null, the singular values alone.
+bool svd(const Matrix &a, Matrix *u, Matrix &s, Matrix *v, std::string &error);
+
+/// Eigenvalues (n x 1, ascending) and, unless null, orthonormal
+/// eigenvectors (columns of n x n) of a symmetric a; false if a is not
+/// symmetric.
+bool symmetricEigen(const Matrix &a, Matrix &values, Matrix *vectors,
+                    std::string &error);
+
+/// The determinant of a square a, 1x1 (0 for an exactly singular a).
+Matrix determinant(const Matrix &a);
+
+/// The singular values of `s` (k x 1, descending) that count as zero lie at
+/// or below this: min(m, n) * eps * max(s) (Julia's pinv default).
+double pseudoInverseTolerance(int64_t rows, int64_t cols, double largest);
+
+/// The Moore-Penrose pseudo-inverse, n x m.
+bool pseudoInverse(const Matrix &a, Matrix &out, std::string &error);
+
+/// The least-squares solution of a x = b for a non-square a (m x n, b with
+/// m rows): the minimal-norm x among those of minimal residual, the rank
+/// decided with pseudoInverseTolerance (pinv(a) * b in exact arithmetic).
+bool leastSquares(const Matrix &a, const Matrix &b, Matrix &out,
+                  std::string &error);
+
+/// A \ B: for a square a the solution of a x = b (false if a is exactly
+/// singular, as Julia's SingularException), otherwise leastSquares.
+bool leftDivide(const Matrix &a, const Matrix &b, Matrix &out,
+                std::string &error);
+
+/// Zeroes the elements of `a` outside its lower (i >= j) or upper (i <= j)
+/// triangle (tril, triu); `row0`, `col0` place a tile in its matrix.
+void keepTriangle(Matrix &a, bool lower, int64_t row0 = 0, int64_t col0 = 0);
+
+} // namespace cmmrt
+
+#endif // CMMRT_FACTORIZATIONS_H

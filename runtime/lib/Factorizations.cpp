@@ -1,0 +1,333 @@
+//===- Factorizations.cpp - Dense factorizations on whole matrices -------===//
+//
+// LAPACK is column-major and a Matrix row-major: a row-major buffer read as
+// column-major is the transpose. Symmetric inputs go as they are; the
+// others are transposed into a column-major copy first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmmrt/Factorizations.h"
+
+#include "cmmrt/Kernels.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+using namespace cmmrt;
+
+extern "C" {
+// LAPACK (Fortran, column-major), provided by OpenBLAS.
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda,
+             int *info);
+void dgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau,
+             double *work, const int *lwork, int *info);
+void dorgqr_(const int *m, const int *n, const int *k, double *a,
+             const int *lda, const double *tau, double *work, const int *lwork,
+             int *info);
+void dgesdd_(const char *jobz, const int *m, const int *n, double *a,
+             const int *lda, double *s, double *u, const int *ldu, double *vt,
+             const int *ldvt, double *work, const int *lwork, int *iwork,
+             int *info);
+void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a,
+             const int *lda, double *w, double *work, const int *lwork,
+             int *iwork, const int *liwork, int *info);
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv,
+             int *info);
+void dgelsd_(const int *m, const int *n, const int *nrhs, double *a,
+             const int *lda, double *b, const int *ldb, double *s,
+             const double *rcond, int *rank, double *work, const int *lwork,
+             int *iwork, int *info);
+}
+
+namespace {
+
+std::string shapeOf(const Matrix &a) {
+  return std::to_string(a.rows()) + "x" + std::to_string(a.cols());
+}
+
+int dim(int64_t d) { return static_cast<int>(d); }
+
+/// A workspace size LAPACK asked for (lwork = -1 returns it in work[0]).
+int workSize(double query) { return std::max(1, static_cast<int>(query)); }
+
+/// The column-major copy of `a` (its row-major transpose).
+std::vector<double> columnMajor(const Matrix &a) {
+  std::vector<double> out(static_cast<size_t>(a.size()));
+  for (int64_t i = 0; i < a.rows(); ++i)
+    for (int64_t j = 0; j < a.cols(); ++j)
+      out[static_cast<size_t>(j * a.rows() + i)] = a(i, j);
+  return out;
+}
+
+/// Columns `cols` of a column-major m-row buffer as a row-major matrix.
+Matrix fromColumnMajor(const double *data, int64_t rows, int64_t cols,
+                       int64_t ld) {
+  Matrix out = Matrix::uninitialized(rows, cols);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      out(i, j) = data[j * ld + i];
+  return out;
+}
+
+/// x * sign with -0 made +0 (x + 0.0): a result prints no "-0".
+double withSign(double x, double sign) { return x * sign + 0.0; }
+
+/// Flips columns of `a` so that the entry of largest magnitude of each is
+/// positive, and the same columns of `with`. On ties the first such entry
+/// counts; magnitudes within a relative 1e-12 of the largest tie (rounding
+/// must not decide between (1, -1) / sqrt(2) and its negation).
+void makeLargestPositive(Matrix &a, Matrix *with) {
+  for (int64_t j = 0; j < a.cols(); ++j) {
+    double largest = 0;
+    for (int64_t i = 0; i < a.rows(); ++i)
+      largest = std::max(largest, std::abs(a(i, j)));
+    int64_t at = 0;
+    while (at + 1 < a.rows() && std::abs(a(at, j)) < largest * (1 - 1e-12))
+      ++at;
+    double sign = a.rows() && a(at, j) < 0 ? -1.0 : 1.0;
+    for (int64_t i = 0; i < a.rows(); ++i)
+      a(i, j) = withSign(a(i, j), sign);
+    if (with)
+      for (int64_t i = 0; i < with->rows(); ++i)
+        (*with)(i, j) = withSign((*with)(i, j), sign);
+  }
+}
+
+double frobenius(const Matrix &a) {
+  double s = 0;
+  for (double x : a.values())
+    s += x * x;
+  return std::sqrt(s);
+}
+
+bool symmetricOrError(const Matrix &a, const char *what, std::string &error) {
+  if (isSymmetric(a))
+    return true;
+  error = std::string(what) + ": the " + shapeOf(a) +
+          " matrix is not symmetric (norm(A - A') > 1e-12 * norm(A))";
+  return false;
+}
+
+} // namespace
+
+bool cmmrt::isSymmetric(const Matrix &a) {
+  if (a.rows() != a.cols())
+    return false;
+  double off = 0;
+  for (int64_t i = 0; i < a.rows(); ++i)
+    for (int64_t j = i + 1; j < a.cols(); ++j) {
+      double d = a(i, j) - a(j, i);
+      off += 2 * d * d; // (i, j) and (j, i) of A - A'
+    }
+  return std::sqrt(off) <= 1e-12 * frobenius(a);
+}
+
+bool cmmrt::cholesky(const Matrix &a, Matrix &r, std::string &error) {
+  if (!symmetricOrError(a, "chol", error))
+    return false;
+  // LAPACK's lower factor L (L L' = A) of the buffer read column-major is,
+  // read row-major, L' = R.
+  r = a;
+  int n = dim(a.rows()), info = 0;
+  dpotrf_("L", &n, r.data(), &n, &info);
+  if (info > 0) {
+    error = "chol: the " + shapeOf(a) +
+            " matrix is not positive definite (its leading minor of order " +
+            std::to_string(info) + " is not positive)";
+    return false;
+  }
+  for (int64_t i = 1; i < r.rows(); ++i)
+    std::fill_n(r.data() + i * r.cols(), i, 0.0);
+  return true;
+}
+
+bool cmmrt::qr(const Matrix &a, Matrix &q, Matrix &r, std::string &error) {
+  int m = dim(a.rows()), n = dim(a.cols()), info = 0;
+  if (m < n) {
+    error = "qr: the " + shapeOf(a) + " matrix has fewer rows than columns";
+    return false;
+  }
+  std::vector<double> f = columnMajor(a), tau(static_cast<size_t>(n));
+  int lwork = -1;
+  double query = 0;
+  dgeqrf_(&m, &n, f.data(), &m, tau.data(), &query, &lwork, &info);
+  lwork = workSize(query);
+  std::vector<double> work(static_cast<size_t>(lwork));
+  dgeqrf_(&m, &n, f.data(), &m, tau.data(), work.data(), &lwork, &info);
+  r = Matrix(n, n);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i; j < n; ++j)
+      r(i, j) = f[static_cast<size_t>(j * m + i)];
+  lwork = -1;
+  dorgqr_(&m, &n, &n, f.data(), &m, tau.data(), &query, &lwork, &info);
+  lwork = workSize(query);
+  work.assign(static_cast<size_t>(lwork), 0.0);
+  dorgqr_(&m, &n, &n, f.data(), &m, tau.data(), work.data(), &lwork, &info);
+  q = fromColumnMajor(f.data(), m, n, m);
+  for (int64_t i = 0; i < n; ++i) {
+    double sign = r(i, i) < 0 ? -1.0 : 1.0;
+    for (int64_t j = i; j < n; ++j)
+      r(i, j) = withSign(r(i, j), sign);
+    for (int64_t k = 0; k < m; ++k)
+      q(k, i) = withSign(q(k, i), sign);
+  }
+  return true;
+}
+
+bool cmmrt::svd(const Matrix &a, Matrix *u, Matrix &s, Matrix *v,
+                std::string &error) {
+  int m = dim(a.rows()), n = dim(a.cols()), k = std::min(m, n), info = 0;
+  std::vector<double> f = columnMajor(a), sv(static_cast<size_t>(k));
+  bool vectors = u && v;
+  std::vector<double> uc(vectors ? static_cast<size_t>(m) * k : 1),
+      vt(vectors ? static_cast<size_t>(k) * n : 1);
+  std::vector<int> iwork(8 * static_cast<size_t>(std::max(k, 1)));
+  const char *jobz = vectors ? "S" : "N";
+  int ldu = std::max(m, 1), ldvt = std::max(k, 1), lwork = -1;
+  double query = 0;
+  dgesdd_(jobz, &m, &n, f.data(), &m, sv.data(), uc.data(), &ldu, vt.data(),
+          &ldvt, &query, &lwork, iwork.data(), &info);
+  lwork = workSize(query);
+  std::vector<double> work(static_cast<size_t>(lwork));
+  dgesdd_(jobz, &m, &n, f.data(), &m, sv.data(), uc.data(), &ldu, vt.data(),
+          &ldvt, work.data(), &lwork, iwork.data(), &info);
+  if (info != 0) {
+    error = "svd: the singular value decomposition of the " + shapeOf(a) +
+            " matrix did not converge";
+    return false;
+  }
+  s = Matrix::uninitialized(k, 1);
+  std::copy(sv.begin(), sv.end(), s.data());
+  if (!vectors)
+    return true;
+  *u = fromColumnMajor(uc.data(), m, k, m);
+  // V (n x k) is VT's transpose: VT column-major k x n read row-major.
+  *v = Matrix::uninitialized(n, k);
+  std::copy(vt.begin(), vt.end(), v->data());
+  makeLargestPositive(*u, v);
+  return true;
+}
+
+bool cmmrt::symmetricEigen(const Matrix &a, Matrix &values, Matrix *vectors,
+                           std::string &error) {
+  if (!symmetricOrError(a, vectors ? "eig" : "eigvals", error))
+    return false;
+  int n = dim(a.rows()), info = 0, lwork = -1, liwork = -1, iquery = 0;
+  std::vector<double> f(a.values().begin(), a.values().end()),
+      w(static_cast<size_t>(n));
+  const char *jobz = vectors ? "V" : "N";
+  double query = 0;
+  dsyevd_(jobz, "L", &n, f.data(), &n, w.data(), &query, &lwork, &iquery,
+          &liwork, &info);
+  lwork = workSize(query);
+  liwork = std::max(1, iquery);
+  std::vector<double> work(static_cast<size_t>(lwork));
+  std::vector<int> iwork(static_cast<size_t>(liwork));
+  dsyevd_(jobz, "L", &n, f.data(), &n, w.data(), work.data(), &lwork,
+          iwork.data(), &liwork, &info);
+  if (info != 0) {
+    error = "eig: the eigendecomposition of the " + shapeOf(a) +
+            " matrix did not converge";
+    return false;
+  }
+  values = Matrix::uninitialized(n, 1);
+  std::copy(w.begin(), w.end(), values.data());
+  if (vectors) {
+    *vectors = fromColumnMajor(f.data(), n, n, n);
+    makeLargestPositive(*vectors, nullptr);
+  }
+  return true;
+}
+
+Matrix cmmrt::determinant(const Matrix &a) {
+  // det(A') = det(A): the row-major buffer goes as it is.
+  int n = dim(a.rows()), info = 0;
+  Matrix lu = a;
+  std::vector<int> ipiv(static_cast<size_t>(n));
+  dgetrf_(&n, &n, lu.data(), &n, ipiv.data(), &info);
+  double det = 1;
+  for (int i = 0; i < n; ++i)
+    det *= ipiv[static_cast<size_t>(i)] != i + 1 ? -lu(i, i) : lu(i, i);
+  return Matrix(1, 1, det + 0.0); // no "-0" for a singular matrix
+}
+
+double cmmrt::pseudoInverseTolerance(int64_t rows, int64_t cols,
+                                     double largest) {
+  return static_cast<double>(std::min(rows, cols)) *
+         std::numeric_limits<double>::epsilon() * largest;
+}
+
+bool cmmrt::pseudoInverse(const Matrix &a, Matrix &out, std::string &error) {
+  Matrix u, s, v;
+  if (!svd(a, &u, s, &v, error)) {
+    error.replace(0, 3, "pinv");
+    return false;
+  }
+  // pinv(A) = V diag(1 / s) U' over the singular values above the
+  // tolerance.
+  double tolerance =
+      pseudoInverseTolerance(a.rows(), a.cols(), s.size() ? s(0, 0) : 0);
+  for (int64_t j = 0; j < v.cols(); ++j) {
+    double scale = s(j, 0) > tolerance ? 1 / s(j, 0) : 0;
+    for (int64_t i = 0; i < v.rows(); ++i)
+      v(i, j) *= scale;
+  }
+  out = matmul(v, u, /*transposeLhs=*/false, /*transposeRhs=*/true);
+  return true;
+}
+
+bool cmmrt::leastSquares(const Matrix &a, const Matrix &b, Matrix &out,
+                         std::string &error) {
+  int m = dim(a.rows()), n = dim(a.cols()), nrhs = dim(b.cols()), info = 0;
+  int ldb = std::max(m, n), rank = 0, lwork = -1, iquery = 0;
+  std::vector<double> f = columnMajor(a),
+                      x(static_cast<size_t>(ldb) * std::max(nrhs, 1)),
+                      s(static_cast<size_t>(std::min(m, n)));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < nrhs; ++j)
+      x[static_cast<size_t>(j * ldb + i)] = b(i, j);
+  // dgelsd counts S(i) <= rcond * S(1) as zero: pinv's tolerance.
+  double rcond = pseudoInverseTolerance(m, n, 1.0), query = 0;
+  dgelsd_(&m, &n, &nrhs, f.data(), &m, x.data(), &ldb, s.data(), &rcond, &rank,
+          &query, &lwork, &iquery, &info);
+  lwork = workSize(query);
+  std::vector<double> work(static_cast<size_t>(lwork));
+  std::vector<int> iwork(static_cast<size_t>(std::max(1, iquery)));
+  dgelsd_(&m, &n, &nrhs, f.data(), &m, x.data(), &ldb, s.data(), &rcond, &rank,
+          work.data(), &lwork, iwork.data(), &info);
+  if (info != 0) {
+    error = "A \\ B: the least-squares solve with the " + shapeOf(a) +
+            " matrix A did not converge";
+    return false;
+  }
+  out = fromColumnMajor(x.data(), n, nrhs, ldb);
+  return true;
+}
+
+bool cmmrt::leftDivide(const Matrix &a, const Matrix &b, Matrix &out,
+                       std::string &error) {
+  if (a.rows() != a.cols())
+    return leastSquares(a, b, out, error);
+  if (solve(a, b, out))
+    return true;
+  error = "A \\ B: the " + shapeOf(a) + " matrix A is singular";
+  return false;
+}
+
+void cmmrt::keepTriangle(Matrix &a, bool lower, int64_t row0, int64_t col0) {
+  for (int64_t i = 0; i < a.rows(); ++i) {
+    // Row i keeps columns j with j <= d (lower) or j >= d (upper), d the
+    // diagonal's column in the tile.
+    int64_t d = row0 + i - col0;
+    double *row = a.data() + i * a.cols();
+    if (lower)
+      std::fill(row + std::clamp<int64_t>(d + 1, 0, a.cols()), row + a.cols(),
+                0.0);
+    else
+      std::fill(row, row + std::clamp<int64_t>(d, 0, a.cols()), 0.0);
+  }
+}

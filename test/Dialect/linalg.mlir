@@ -1,0 +1,41 @@
+// The dense linear algebra ops (docs/language.md, "Dense linear algebra"):
+// custom form round trip (several results included) and generic form.
+// RUN: cmm-opt %s | cmm-opt | FileCheck %s
+// RUN: cmm-opt %s -mlir-print-op-generic | cmm-opt | FileCheck %s
+// RUN: cmm-opt %s -mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// CHECK-LABEL: func.func @linalg(
+func.func @linalg(%a: tensor<4x4xf64>, %x: tensor<5x3xf64>, %w: tensor<2x3xf64>,
+                  %b: tensor<5x2xf64>) {
+  // CHECK: cmm.chol %{{.*}} : tensor<4x4xf64>
+  %0 = cmm.chol %a : tensor<4x4xf64>
+  // CHECK: %{{.*}}, %{{.*}} = cmm.qr %{{.*}} : tensor<5x3xf64> -> tensor<5x3xf64>, tensor<3x3xf64>
+  %q, %r = cmm.qr %x : tensor<5x3xf64> -> tensor<5x3xf64>, tensor<3x3xf64>
+  // CHECK: %{{.*}}, %{{.*}}, %{{.*}} = cmm.svd %{{.*}} : tensor<5x3xf64> -> tensor<5x3xf64>, tensor<3x1xf64>, tensor<3x3xf64>
+  %u, %s, %v = cmm.svd %x : tensor<5x3xf64> -> tensor<5x3xf64>, tensor<3x1xf64>, tensor<3x3xf64>
+  // A wide matrix: k = 2 rows.
+  // CHECK: cmm.svd %{{.*}} : tensor<2x3xf64> -> tensor<2x2xf64>, tensor<2x1xf64>, tensor<3x2xf64>
+  %u2, %s2, %v2 = cmm.svd %w : tensor<2x3xf64> -> tensor<2x2xf64>, tensor<2x1xf64>, tensor<3x2xf64>
+  // CHECK: cmm.svdvals %{{.*}} : tensor<2x3xf64> -> tensor<2x1xf64>
+  %1 = cmm.svdvals %w : tensor<2x3xf64> -> tensor<2x1xf64>
+  // CHECK: %{{.*}}, %{{.*}} = cmm.eig %{{.*}} : tensor<4x4xf64> -> tensor<4x1xf64>, tensor<4x4xf64>
+  %e, %vecs = cmm.eig %a : tensor<4x4xf64> -> tensor<4x1xf64>, tensor<4x4xf64>
+  // CHECK: cmm.eigvals %{{.*}} : tensor<4x4xf64> -> tensor<4x1xf64>
+  %2 = cmm.eigvals %a : tensor<4x4xf64> -> tensor<4x1xf64>
+  // CHECK: cmm.det %{{.*}} : tensor<4x4xf64> -> tensor<1x1xf64>
+  %3 = cmm.det %a : tensor<4x4xf64> -> tensor<1x1xf64>
+  // CHECK: cmm.pinv %{{.*}} : tensor<5x3xf64> -> tensor<3x5xf64>
+  %4 = cmm.pinv %x : tensor<5x3xf64> -> tensor<3x5xf64>
+  // CHECK: cmm.tril %{{.*}} : tensor<2x3xf64>
+  %5 = cmm.tril %w : tensor<2x3xf64>
+  // CHECK: cmm.triu %{{.*}} : tensor<5x3xf64>
+  %6 = cmm.triu %x : tensor<5x3xf64>
+  // Least squares: a tall A gives A's columns by B's columns.
+  // CHECK: cmm.solve %{{.*}}, %{{.*}} : (tensor<5x3xf64>, tensor<5x2xf64>) -> tensor<3x2xf64>
+  %7 = cmm.solve %x, %b : (tensor<5x3xf64>, tensor<5x2xf64>) -> tensor<3x2xf64>
+  return
+}
+
+// GENERIC: "cmm.qr"(%{{.*}}) : (tensor<5x3xf64>) -> (tensor<5x3xf64>, tensor<3x3xf64>)
+// GENERIC: "cmm.svd"(%{{.*}}) : (tensor<5x3xf64>) -> (tensor<5x3xf64>, tensor<3x1xf64>, tensor<3x3xf64>)
+// GENERIC: "cmm.eig"(%{{.*}}) : (tensor<4x4xf64>) -> (tensor<4x1xf64>, tensor<4x4xf64>)

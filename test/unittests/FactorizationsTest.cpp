@@ -1,0 +1,292 @@
+//===- FactorizationsTest.cpp - chol, qr, svd, eig, det, pinv, lstsq -*- C++
+//-*-===//
+//
+// Hand-computed factorizations of small matrices (the conventions that make
+// them unique: signs, orders) and, on random matrices, the defining
+// identities checked by plain loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmmrt/Factorizations.h"
+#include "cmmrt/Kernels.h"
+
+#include "RelativeError.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <initializer_list>
+#include <random>
+
+using namespace cmmrt;
+
+namespace {
+
+Matrix make(int64_t r, int64_t c, std::initializer_list<double> v) {
+  Matrix m(r, c);
+  std::copy(v.begin(), v.end(), m.data());
+  return m;
+}
+
+void expectNear(const Matrix &a, const Matrix &b, double tol = 1e-12) {
+  ASSERT_EQ(a.rows(), b.rows());
+  ASSERT_EQ(a.cols(), b.cols());
+  for (int64_t i = 0; i < a.size(); ++i)
+    EXPECT_NEAR(a.data()[i], b.data()[i], tol) << "element " << i;
+}
+
+Matrix randomMatrix(int64_t r, int64_t c, unsigned seed) {
+  std::mt19937 random(seed);
+  std::normal_distribution<double> normal;
+  Matrix m(r, c);
+  for (int64_t i = 0; i < m.size(); ++i)
+    m.data()[i] = normal(random);
+  return m;
+}
+
+/// a * b by a triple loop (the oracle; not the BLAS under test).
+Matrix product(const Matrix &a, const Matrix &b) {
+  Matrix c(a.rows(), b.cols());
+  for (int64_t i = 0; i < a.rows(); ++i)
+    for (int64_t j = 0; j < b.cols(); ++j)
+      for (int64_t k = 0; k < a.cols(); ++k)
+        c(i, j) += a(i, k) * b(k, j);
+  return c;
+}
+
+Matrix transposed(const Matrix &a) {
+  Matrix t(a.cols(), a.rows());
+  for (int64_t i = 0; i < a.rows(); ++i)
+    for (int64_t j = 0; j < a.cols(); ++j)
+      t(j, i) = a(i, j);
+  return t;
+}
+
+Matrix identityOf(int64_t n) {
+  Matrix m(n, n);
+  for (int64_t i = 0; i < n; ++i)
+    m(i, i) = 1;
+  return m;
+}
+
+/// The column of `a` has its entry of largest magnitude positive (random
+/// columns have no ties).
+void expectLargestPositive(const Matrix &a) {
+  for (int64_t j = 0; j < a.cols(); ++j) {
+    int64_t at = 0;
+    for (int64_t i = 1; i < a.rows(); ++i)
+      if (std::abs(a(i, j)) > std::abs(a(at, j)))
+        at = i;
+    EXPECT_GT(a(at, j), 0) << "column " << j;
+  }
+}
+
+} // namespace
+
+TEST(Factorizations, CholeskyByHand) {
+  Matrix r;
+  std::string error;
+  ASSERT_TRUE(cholesky(make(2, 2, {4, 2, 2, 3}), r, error)) << error;
+  expectNear(r, make(2, 2, {2, 1, 0, std::sqrt(2.0)}));
+}
+
+TEST(Factorizations, CholeskyOfRandomSpd) {
+  Matrix x = randomMatrix(9, 6, 1);
+  Matrix a = product(transposed(x), x);
+  Matrix r;
+  std::string error;
+  ASSERT_TRUE(cholesky(a, r, error)) << error;
+  for (int64_t i = 0; i < r.rows(); ++i) {
+    EXPECT_GT(r(i, i), 0);
+    for (int64_t j = 0; j < i; ++j)
+      EXPECT_EQ(r(i, j), 0);
+  }
+  EXPECT_LT(relativeError(product(transposed(r), r), a), 1e-13);
+}
+
+TEST(Factorizations, CholeskyRefusesWithReasons) {
+  Matrix r;
+  std::string error;
+  EXPECT_FALSE(cholesky(make(2, 2, {1, 2, 2, 1}), r, error));
+  EXPECT_EQ(error, "chol: the 2x2 matrix is not positive definite (its "
+                   "leading minor of order 2 is not positive)");
+  EXPECT_FALSE(cholesky(make(2, 2, {2, 1, 0, 2}), r, error));
+  EXPECT_EQ(error, "chol: the 2x2 matrix is not symmetric (norm(A - A') > "
+                   "1e-12 * norm(A))");
+  // Symmetric within the tolerance is symmetric.
+  EXPECT_TRUE(cholesky(make(2, 2, {4, 2 + 1e-15, 2, 3}), r, error)) << error;
+}
+
+TEST(Factorizations, QrByHand) {
+  // Columns (3, 4) and (0, 5): q1 = (0.6, 0.8), r12 = 4, q2 = (-0.8, 0.6).
+  Matrix q, r;
+  std::string error;
+  ASSERT_TRUE(qr(make(2, 2, {3, 0, 4, 5}), q, r, error)) << error;
+  expectNear(q, make(2, 2, {0.6, -0.8, 0.8, 0.6}));
+  expectNear(r, make(2, 2, {5, 4, 0, 3}));
+  // A negative diagonal in LAPACK's R is flipped with Q's column.
+  ASSERT_TRUE(qr(make(2, 1, {-3, -4}), q, r, error)) << error;
+  expectNear(q, make(2, 1, {-0.6, -0.8}));
+  expectNear(r, make(1, 1, {5}));
+}
+
+TEST(Factorizations, QrOfTallRandom) {
+  Matrix a = randomMatrix(7, 4, 2), q, r;
+  std::string error;
+  ASSERT_TRUE(qr(a, q, r, error)) << error;
+  ASSERT_EQ(q.rows(), 7);
+  ASSERT_EQ(q.cols(), 4);
+  for (int64_t i = 0; i < 4; ++i) {
+    EXPECT_GE(r(i, i), 0);
+    for (int64_t j = 0; j < i; ++j)
+      EXPECT_EQ(r(i, j), 0);
+  }
+  expectNear(product(transposed(q), q), identityOf(4), 1e-14);
+  EXPECT_LT(relativeError(product(q, r), a), 1e-14);
+  EXPECT_FALSE(qr(randomMatrix(2, 3, 3), q, r, error));
+}
+
+TEST(Factorizations, SvdByHand) {
+  Matrix u, s, v;
+  std::string error;
+  ASSERT_TRUE(svd(make(2, 2, {3, 0, 0, -2}), &u, s, &v, error)) << error;
+  expectNear(s, make(2, 1, {3, 2}));
+  expectNear(u, make(2, 2, {1, 0, 0, 1}));
+  expectNear(v, make(2, 2, {1, 0, 0, -1}));
+}
+
+TEST(Factorizations, SvdOfRandomBothShapes) {
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{6, 4}, {4, 6}, {5, 5}}) {
+    Matrix a = randomMatrix(m, n, unsigned(m * 10 + n)), u, s, v;
+    std::string error;
+    ASSERT_TRUE(svd(a, &u, s, &v, error)) << error;
+    int64_t k = std::min(m, n);
+    ASSERT_EQ(u.rows(), m);
+    ASSERT_EQ(u.cols(), k);
+    ASSERT_EQ(v.rows(), n);
+    ASSERT_EQ(v.cols(), k);
+    for (int64_t i = 1; i < k; ++i)
+      EXPECT_GE(s(i - 1, 0), s(i, 0));
+    EXPECT_GE(s(k - 1, 0), 0);
+    Matrix us = u;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < k; ++j)
+        us(i, j) *= s(j, 0);
+    EXPECT_LT(relativeError(product(us, transposed(v)), a), 1e-14);
+    expectNear(product(transposed(u), u), identityOf(k), 1e-14);
+    expectNear(product(transposed(v), v), identityOf(k), 1e-14);
+    expectLargestPositive(u);
+    Matrix values;
+    ASSERT_TRUE(svd(a, nullptr, values, nullptr, error)) << error;
+    expectNear(values, s, 1e-13);
+  }
+}
+
+TEST(Factorizations, SymmetricEigenByHand) {
+  Matrix values, vectors;
+  std::string error;
+  ASSERT_TRUE(symmetricEigen(make(2, 2, {2, 1, 1, 2}), values, &vectors, error))
+      << error;
+  expectNear(values, make(2, 1, {1, 3}));
+  // (1, -1) / sqrt(2): a tie in magnitude, the first entry made positive.
+  double h = 1 / std::sqrt(2.0);
+  expectNear(vectors, make(2, 2, {h, h, -h, h}));
+  EXPECT_FALSE(
+      symmetricEigen(make(2, 2, {2, 1, 0, 2}), values, nullptr, error));
+  EXPECT_EQ(error, "eigvals: the 2x2 matrix is not symmetric (norm(A - A') > "
+                   "1e-12 * norm(A))");
+}
+
+TEST(Factorizations, SymmetricEigenOfRandom) {
+  Matrix x = randomMatrix(6, 6, 4);
+  Matrix a = product(x, transposed(x));
+  for (int64_t i = 0; i < 6; ++i)
+    a(i, i) -= 3; // some negative eigenvalues
+  Matrix values, vectors;
+  std::string error;
+  ASSERT_TRUE(symmetricEigen(a, values, &vectors, error)) << error;
+  for (int64_t i = 1; i < 6; ++i)
+    EXPECT_LE(values(i - 1, 0), values(i, 0));
+  Matrix vw = vectors;
+  for (int64_t i = 0; i < 6; ++i)
+    for (int64_t j = 0; j < 6; ++j)
+      vw(i, j) *= values(j, 0);
+  EXPECT_LT(relativeError(product(vw, transposed(vectors)), a), 1e-13);
+  expectNear(product(transposed(vectors), vectors), identityOf(6), 1e-13);
+  expectLargestPositive(vectors);
+}
+
+TEST(Factorizations, DeterminantByHand) {
+  expectNear(determinant(make(2, 2, {1, 2, 3, 4})), make(1, 1, {-2}));
+  expectNear(determinant(make(2, 2, {0, 1, 1, 0})), make(1, 1, {-1}));
+  expectNear(determinant(make(2, 2, {1, 2, 2, 4})), make(1, 1, {0}));
+  // An upper-triangular 3x3 matrix: the product of its diagonal.
+  expectNear(determinant(make(3, 3, {2, 7, 1, 0, 3, 5, 0, 0, -4})),
+             make(1, 1, {-24}), 1e-12);
+}
+
+TEST(Factorizations, PseudoInverse) {
+  Matrix p;
+  std::string error;
+  ASSERT_TRUE(pseudoInverse(make(2, 1, {1, 2}), p, error)) << error;
+  expectNear(p, make(1, 2, {0.2, 0.4}));
+  // Rank one: 1 1' (3x2) has pinv 1 1' / 6 (2x3).
+  ASSERT_TRUE(pseudoInverse(Matrix(3, 2, 1.0), p, error)) << error;
+  expectNear(p, Matrix(2, 3, 1.0 / 6), 1e-14);
+  ASSERT_TRUE(pseudoInverse(Matrix(2, 3, 0.0), p, error)) << error;
+  expectNear(p, Matrix(3, 2, 0.0));
+  // The Moore-Penrose conditions on a rank-deficient 5x4 matrix.
+  Matrix a = product(randomMatrix(5, 2, 5), randomMatrix(2, 4, 6));
+  ASSERT_TRUE(pseudoInverse(a, p, error)) << error;
+  EXPECT_LT(relativeError(product(product(a, p), a), a), 1e-13);
+  EXPECT_LT(relativeError(product(product(p, a), p), p), 1e-13);
+  Matrix ap = product(a, p), pa = product(p, a);
+  EXPECT_LT(relativeError(ap, transposed(ap)), 1e-13);
+  EXPECT_LT(relativeError(pa, transposed(pa)), 1e-13);
+}
+
+TEST(Factorizations, LeastSquaresByHand) {
+  Matrix x;
+  std::string error;
+  // Fitting 1, 2, 2 at t = 0, 1, 2: the normal equations give 7/6 + t / 2.
+  ASSERT_TRUE(leftDivide(make(3, 2, {1, 0, 1, 1, 1, 2}), make(3, 1, {1, 2, 2}),
+                         x, error))
+      << error;
+  expectNear(x, make(2, 1, {7.0 / 6, 0.5}));
+  // Underdetermined: the minimal-norm solution of x1 + x2 = 2.
+  ASSERT_TRUE(leftDivide(make(1, 2, {1, 1}), make(1, 1, {2}), x, error));
+  expectNear(x, make(2, 1, {1, 1}));
+  // Rank-deficient: pinv(A) * b, (1, 1) for A = 1 1' (3x2), b = (1, 2, 3).
+  ASSERT_TRUE(leftDivide(Matrix(3, 2, 1.0), make(3, 1, {1, 2, 3}), x, error));
+  expectNear(x, make(2, 1, {1, 1}), 1e-13);
+  // A square singular A stays an error.
+  EXPECT_FALSE(
+      leftDivide(make(2, 2, {1, 2, 2, 4}), make(2, 1, {1, 1}), x, error));
+  EXPECT_EQ(error, "A \\ B: the 2x2 matrix A is singular");
+}
+
+TEST(Factorizations, LeastSquaresIsPinvTimesB) {
+  Matrix a = randomMatrix(8, 3, 7), b = randomMatrix(8, 2, 8), x, p;
+  std::string error;
+  ASSERT_TRUE(leftDivide(a, b, x, error)) << error;
+  ASSERT_TRUE(pseudoInverse(a, p, error)) << error;
+  EXPECT_LT(relativeError(x, product(p, b)), 1e-12);
+}
+
+TEST(Factorizations, Triangles) {
+  auto kept = [](Matrix a, bool lower, int64_t row0 = 0, int64_t col0 = 0) {
+    keepTriangle(a, lower, row0, col0);
+    return a;
+  };
+  Matrix a = make(2, 3, {1, 2, 3, 4, 5, 6});
+  expectNear(kept(a, /*lower=*/true), make(2, 3, {1, 0, 0, 4, 5, 0}));
+  expectNear(kept(a, /*lower=*/false), make(2, 3, {1, 2, 3, 0, 5, 6}));
+  // A tile at (2, 1) of its matrix: its (0, 0) is the matrix's (2, 1).
+  expectNear(kept(a, /*lower=*/false, 2, 1), make(2, 3, {0, 2, 3, 0, 0, 6}));
+  expectNear(kept(a, /*lower=*/true, 2, 1), make(2, 3, {1, 2, 0, 4, 5, 6}));
+  // Tiles wholly below or above the diagonal.
+  expectNear(kept(a, /*lower=*/true, 0, 5), Matrix(2, 3, 0.0));
+  expectNear(kept(a, /*lower=*/false, 5, 0), Matrix(2, 3, 0.0));
+  expectNear(kept(a, /*lower=*/false, 0, 5), a);
+  expectNear(kept(a, /*lower=*/true, 5, 0), a);
+}
