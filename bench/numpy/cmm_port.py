@@ -138,3 +138,63 @@ def finish():
               "does not follow the program's rand order" % (d, _next_input))
     sys.stderr.write("bench-time %.6f\n" % elapsed)
     sys.stderr.flush()
+
+
+# The dense linear algebra built-ins with the language's conventions
+# (docs/language.md §15): NumPy leaves signs open where cmm fixes them.
+
+def _largest_positive(u, *others):
+    """Each column of u flipped so that its entry of largest magnitude is
+    positive (the first within a relative 1e-12 of the largest on ties),
+    the same columns of `others` with it."""
+    out = [np.array(m, dtype=np.float64) for m in (u,) + others]
+    for j in range(u.shape[1]):
+        col = np.abs(out[0][:, j])
+        at = int(np.argmax(col >= col.max() * (1 - 1e-12)))
+        if out[0][at, j] < 0:
+            for m in out:
+                m[:, j] = -m[:, j]
+    return out
+
+
+def chol(A):
+    """cmm's chol: upper R with R' R = A."""
+    return np.linalg.cholesky(A).T
+
+
+def qr(A):
+    """cmm's thin QR: R's diagonal non-negative."""
+    q, r = np.linalg.qr(A, mode="reduced")
+    s = np.where(np.diag(r) < 0, -1.0, 1.0)
+    return q * s, r * s[:, None]
+
+
+def svd(A):
+    """cmm's thin SVD: U, S (k x 1), V."""
+    u, s, vt = np.linalg.svd(A, full_matrices=False)
+    u, v = _largest_positive(u, vt.T)
+    return u, s[:, None], v
+
+
+def eig(A):
+    """cmm's symmetric eig: values (n x 1, ascending), vectors."""
+    w, v = np.linalg.eigh(A)
+    return w[:, None], _largest_positive(v)[0]
+
+
+def eigvals(A):
+    return np.linalg.eigvalsh(A)[:, None]
+
+
+def pinv(A):
+    """cmm's pinv: Julia's tolerance min(m, n) eps max(S)."""
+    return np.linalg.pinv(A, rcond=min(A.shape) * np.finfo(np.float64).eps)
+
+
+def left_divide(A, B):
+    """cmm's A \\ B: LU for a square A, else least squares (dgelsd with
+    pinv's tolerance)."""
+    if A.shape[0] == A.shape[1]:
+        return np.linalg.solve(A, B)
+    return np.linalg.lstsq(A, B, rcond=min(A.shape) *
+                           np.finfo(np.float64).eps)[0]

@@ -29,6 +29,7 @@ void cmm::buildSimplifyPipeline(OpPassManager &pm,
   f.addPass(createAlgebraicSimplify());
   f.addPass(createCSEPass());
   f.addPass(createHoistInvariants());
+  f.addPass(createPolynomials());
   f.addPass(createPowerBySquaring());
   f.addPass(createFactorSums());
   f.addPass(createReorderChains());
@@ -39,6 +40,7 @@ void cmm::buildSimplifyPipeline(OpPassManager &pm,
   f.addPass(createCSEPass());
   f.addPass(createHoistInvariants());
   f.addPass(createFoldTransposes());
+  f.addPass(createLinearSolves());
   if (options.flopReport)
     f.addPass(createFlopReport(FlopReportOptions{"after"}));
 }

@@ -37,6 +37,11 @@ void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a,
              int *iwork, const int *liwork, int *info);
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv,
              int *info);
+void dposv_(const char *uplo, const int *n, const int *nrhs, double *a,
+            const int *lda, double *b, const int *ldb, int *info);
+void dtrtrs_(const char *uplo, const char *trans, const char *diag,
+             const int *n, const int *nrhs, const double *a, const int *lda,
+             double *b, const int *ldb, int *info);
 void dgelsd_(const int *m, const int *n, const int *nrhs, double *a,
              const int *lda, double *b, const int *ldb, double *s,
              const double *rcond, int *rank, double *work, const int *lwork,
@@ -110,6 +115,34 @@ bool symmetricOrError(const Matrix &a, const char *what, std::string &error) {
   error = std::string(what) + ": the " + shapeOf(a) +
           " matrix is not symmetric (norm(A - A') > 1e-12 * norm(A))";
   return false;
+}
+
+/// a x = b by Cholesky (LAPACK reads a's lower triangle, read column-major:
+/// a symmetric a goes as it is); false if a is not positive definite.
+bool choleskySolve(const Matrix &a, const Matrix &b, Matrix &out) {
+  int n = dim(a.rows()), nrhs = dim(b.cols()), info = 0;
+  Matrix factor = a;
+  std::vector<double> x = columnMajor(b);
+  dposv_("L", &n, &nrhs, factor.data(), &n, x.data(), &n, &info);
+  if (info != 0)
+    return false;
+  out = fromColumnMajor(x.data(), n, nrhs, n);
+  return true;
+}
+
+/// a x = b for a triangular a; false for a zero on its diagonal. The
+/// row-major buffer read column-major is a', so an upper a is passed as
+/// the lower a' and solved transposed.
+bool triangularSolve(const Matrix &a, const Matrix &b, bool upper,
+                     Matrix &out) {
+  int n = dim(a.rows()), nrhs = dim(b.cols()), info = 0;
+  std::vector<double> x = columnMajor(b);
+  dtrtrs_(upper ? "L" : "U", "T", "N", &n, &nrhs, a.data(), &n, x.data(), &n,
+          &info);
+  if (info != 0)
+    return false;
+  out = fromColumnMajor(x.data(), n, nrhs, n);
+  return true;
 }
 
 } // namespace
@@ -309,11 +342,17 @@ bool cmmrt::leastSquares(const Matrix &a, const Matrix &b, Matrix &out,
 }
 
 bool cmmrt::leftDivide(const Matrix &a, const Matrix &b, Matrix &out,
-                       std::string &error) {
+                       std::string &error, SolveMethod method) {
   if (a.rows() != a.cols())
     return leastSquares(a, b, out, error);
-  if (solve(a, b, out))
+  if (method == SolveMethod::Cholesky && choleskySolve(a, b, out))
     return true;
+  if (method == SolveMethod::Upper || method == SolveMethod::Lower) {
+    if (triangularSolve(a, b, method == SolveMethod::Upper, out))
+      return true;
+  } else if (solve(a, b, out)) {
+    return true;
+  }
   error = "A \\ B: the " + shapeOf(a) + " matrix A is singular";
   return false;
 }

@@ -319,7 +319,9 @@ bool computeWhole(const Op &op, const std::vector<Matrix> &in,
     }
     return true;
   case OpCode::Solve:
-    return need(2) && leftDivide(in[0], in[1], result, error);
+    // op.a: the cmmrt::SolveMethod.
+    return need(2) && leftDivide(in[0], in[1], result, error,
+                                 static_cast<SolveMethod>(op.a));
   case OpCode::Chol:
     return need(1) && cholesky(in[0], result, error);
   case OpCode::Qr:

@@ -122,7 +122,9 @@ def main():
     # it (B = 600 ones(600, 600): sum 600^3, norm 600^2). "gang": the
     # distributed products after a failed inv are skipped on every rank
     # together, so a later product (Z) is not paired with another one's
-    # collectives; its line is the reference interpreter's.
+    # collectives; its line is the reference interpreter's. Both products
+    # with an inverse are solves at the default level (cmm-linear-solves:
+    # inv(S) * A -> S \ A), which report a singular S at the inv's line.
     gang = ("P = rand(200, 200) + 200 * eye(200)\nB = rand(200, 200)\n"
             "Z = inv(P) * B\nprint(Z)\nS = ones(200, 200)\n"
             "C = inv(S) * rand(200, 200)\nC2 = C * C\nC3 = C2 * C2\n"
@@ -139,9 +141,9 @@ def main():
          "A = ones(600, 600)\nB = A * A\nprint(B)\nS = ones(600, 600)\n"
          "X = inv(S)\nC = X * A\nprint(C)\n", [],
          "B 600x600 sum=2.16e+08 norm=360000 [600 600 600 600 ...]\n",
-         r"sent\.cmm:5:5: error: inv: the 600x600 matrix is singular"),
+         r"sent\.cmm:5:5: error: A \\ B: the 600x600 matrix A is singular"),
         ("gang", gang, ["--gemm=cosma"], reference.stdout,
-         r"gang\.cmm:6:5: error: inv: the 200x200 matrix is singular"),
+         r"gang\.cmm:6:5: error: A \\ B: the 200x200 matrix A is singular"),
     ]
     for name, source, flags, stdout, stderr in later:
         for ranks in (2, 3):

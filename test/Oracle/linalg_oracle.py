@@ -1,6 +1,8 @@
 """The dense linear algebra built-ins (docs/language.md, "Dense linear
 algebra") against NumPy: chol, qr, svd, svdvals, eig, eigvals, det, pinv,
-tril, triu and A \\ B for tall, wide and rank-deficient A, on inputs written
+tril, triu and A \\ B for tall, wide and rank-deficient A, and the
+least-squares forms pinv(X) * y, inv(X' X) * (X' y) and (X' X) \\ (X' y)
+against numpy.linalg.lstsq (1e-8, the issue's bound), on inputs written
 as .npy files, each result saved by the program and compared by relative
 Frobenius error (1e-10; 1e-8 for the rank-deficient solve, the issue's
 bound). NumPy leaves signs open where the language fixes them: the oracle
@@ -49,6 +51,10 @@ save("pinvw.npy", pinv(D))
 save("tall.npy", X \\ y)
 save("wide.npy", W \\ y[1:29, :])
 save("deficient.npy", D \\ y)
+save("ls_pinv.npy", pinv(X) * y)
+save("ls_normal.npy", inv(X' * X) * (X' * y))
+save("ls_solve.npy", (X' * X) \\ (X' * y))
+save("ridge.npy", (X' * X + 0.5 * eye(30)) \\ (X' * y))
 save("tril.npy", tril(X))
 save("triu.npy", triu(W))
 """
@@ -89,6 +95,11 @@ def expected(inputs):
     for name, M, b in (("tall", X, y), ("wide", W, y[:29]),
                        ("deficient", D, y)):
         out[name] = np.linalg.lstsq(M, b, rcond=min(M.shape) * eps)[0]
+    # The least-squares forms the rewrites turn into X \ y (docs/passes.md,
+    # cmm-linear-solves) and ridge regression on the Cholesky route.
+    lstsq = np.linalg.lstsq(X, y, rcond=None)[0]
+    out["ls_pinv"] = out["ls_normal"] = out["ls_solve"] = lstsq
+    out["ridge"] = np.linalg.solve(X.T @ X + 0.5 * np.eye(30), X.T @ y)
     out["tril"], out["triu"] = np.tril(X), np.triu(W)
     return out
 
@@ -132,7 +143,8 @@ def main():
         assert got.shape == want.shape, "%s: shape %s, NumPy's %s" % (
             name, got.shape, want.shape)
         err = rel(got, want)
-        bound = 1e-8 if name in ("deficient", "pinvw") else 1e-10
+        bound = 1e-8 if name in ("deficient", "pinvw") or \
+            name.startswith("ls_") else 1e-10
         assert err <= bound, "%s: relative Frobenius error %g > %g" % (
             name, err, bound)
         worst = max(worst, err)

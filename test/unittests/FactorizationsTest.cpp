@@ -265,6 +265,36 @@ TEST(Factorizations, LeastSquaresByHand) {
   EXPECT_EQ(error, "A \\ B: the 2x2 matrix A is singular");
 }
 
+TEST(Factorizations, SolveMethods) {
+  Matrix x;
+  std::string error;
+  // [4 2; 2 3] x = [2; 1]: x = [0.5; 0] by every method that applies.
+  Matrix a = make(2, 2, {4, 2, 2, 3}), b = make(2, 1, {2, 1});
+  for (SolveMethod m : {SolveMethod::General, SolveMethod::Cholesky}) {
+    ASSERT_TRUE(leftDivide(a, b, x, error, m)) << error;
+    expectNear(x, make(2, 1, {0.5, 0}));
+  }
+  // Not positive definite: Cholesky falls back to LU ([1 2; 2 1] x = [3; 3]
+  // gives [1; 1]).
+  ASSERT_TRUE(leftDivide(make(2, 2, {1, 2, 2, 1}), make(2, 1, {3, 3}), x, error,
+                         SolveMethod::Cholesky))
+      << error;
+  expectNear(x, make(2, 1, {1, 1}));
+  // Substitution reads only its triangle: [2 9; 1 4] as lower is [2 0; 1 4].
+  ASSERT_TRUE(leftDivide(make(2, 2, {2, 9, 1, 4}), make(2, 1, {2, 6}), x, error,
+                         SolveMethod::Lower))
+      << error;
+  expectNear(x, make(2, 1, {1, 1.25}));
+  // ... and as upper, [2 9; 0 4]: x2 = 1.5, x1 = (2 - 13.5) / 2.
+  ASSERT_TRUE(leftDivide(make(2, 2, {2, 9, 1, 4}), make(2, 1, {2, 6}), x, error,
+                         SolveMethod::Upper))
+      << error;
+  expectNear(x, make(2, 1, {-5.75, 1.5}));
+  EXPECT_FALSE(leftDivide(make(2, 2, {1, 2, 0, 0}), make(2, 1, {1, 1}), x,
+                          error, SolveMethod::Upper));
+  EXPECT_EQ(error, "A \\ B: the 2x2 matrix A is singular");
+}
+
 TEST(Factorizations, LeastSquaresIsPinvTimesB) {
   Matrix a = randomMatrix(8, 3, 7), b = randomMatrix(8, 2, 8), x, p;
   std::string error;

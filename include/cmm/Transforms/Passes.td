@@ -63,6 +63,26 @@ def HoistInvariants : Pass<"cmm-hoist-invariants", "mlir::func::FuncOp"> {
   ];
 }
 
+def Polynomials : Pass<"cmm-polynomials", "mlir::func::FuncOp"> {
+  let summary = "Polynomials in one matrix by Paterson-Stockmeyer";
+  let description = [{
+    A polynomial c0 I + c1 A + ... + cd A^d in one square matrix, written as
+    a sum of scaled powers or traced from a Horner loop (sums, scalings,
+    negations, products and powers of A and the identity), is evaluated in
+    (s - 1) + floor(d / s) products (s chosen near sqrt(d): degree 16 in 7)
+    when that is fewer than the ops it replaces take: the powers A^2 ...
+    A^s, then Horner's rule in A^s over blocks that need only scalings and
+    sums (Paterson and Stockmeyer 1973). Ops read outside the polynomial
+    keep it from firing. Runs before `cmm-power-by-squaring`, while the
+    powers are still `cmm.pow`.
+  }];
+  let dependentDialects = ["cmm::CmmDialect"];
+  let statistics = [
+    Statistic<"numPolynomials", "polynomials", "polynomials evaluated by Paterson-Stockmeyer">,
+    Statistic<"numProductsSaved", "products-saved", "matrix products saved">,
+  ];
+}
+
 def PowerBySquaring : Pass<"cmm-power-by-squaring", "mlir::func::FuncOp"> {
   let summary = "Compute A^k and repeated products A*A*...*A by squaring";
   let description = [{
@@ -158,6 +178,34 @@ def FoldTransposes : Pass<"cmm-fold-transposes", "mlir::func::FuncOp"> {
   let statistics = [
     Statistic<"numFoldedTransposes", "fold-transpose", "A' * B -> gemm(A transposed, B)">,
     Statistic<"numSymmetricProducts", "symmetric-product", "A' * A and A * A' (dsyrk)">,
+  ];
+}
+
+def LinearSolves : Pass<"cmm-linear-solves", "mlir::func::FuncOp"> {
+  let summary = "Products with inverses become solves, least squares and "
+                "Cholesky routes";
+  let description = [{
+    `inv(A) * B -> A \ B` (LU: 2/3 n^3 + 2 n^2 k flops instead of 2 n^3 +
+    2 n^2 k); `pinv(X) * B -> X \ B` for a non-square X (the minimal-norm
+    least-squares solution both ways); `(X' X) \ (X' Y) -> X \ Y` for X
+    with at least as many rows as columns (the normal equations, also
+    reached from `inv(X' X) * (X' Y)`): least squares, which does not
+    square X's condition number. Each fires only where the inverse or the
+    normal matrix has no other reader. A solve whose matrix is symmetric
+    positive semi-definite by construction (`X' X`, `X X'`, the identity,
+    and sums and non-negative scalings of those, e.g. `X' X + c I`) is
+    marked `cholesky`: Cholesky first (n^3 / 3 flops), LU when it fails;
+    one whose matrix is triangular by construction (a `chol` factor, its
+    transpose, `tril`, `triu`) is marked `triangular`: one substitution.
+    Runs after `cmm-fold-transposes` (it reads `X' X` as `cmm.gemm`).
+  }];
+  let dependentDialects = ["cmm::CmmDialect"];
+  let statistics = [
+    Statistic<"numInvTimes", "inv-times", "inv(A) * B -> A \\ B">,
+    Statistic<"numPinvTimes", "pinv-times", "pinv(X) * B -> X \\ B">,
+    Statistic<"numNormalEquations", "normal-equations", "(X' X) \\ (X' Y) -> X \\ Y">,
+    Statistic<"numCholeskySolves", "cholesky-solve", "A \\ B by Cholesky for A semi-definite by construction">,
+    Statistic<"numTriangularSolves", "triangular-solve", "A \\ B by substitution for A triangular by construction">,
   ];
 }
 

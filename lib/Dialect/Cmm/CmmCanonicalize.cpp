@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cmm/Dialect/Cmm/CmmDialect.h"
+#include "cmm/Dialect/Cmm/RulePattern.h"
 #include "cmmrt/Kernels.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -27,26 +28,6 @@ namespace {
 RankedTensorType matrixTypeOf(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
-
-/// A pattern that knows its rule name and counts its applications.
-template <typename OpTy>
-struct RulePattern : public OpRewritePattern<OpTy> {
-  RulePattern(MLIRContext *ctx, StringRef rule, RuleCounts *counts)
-      : OpRewritePattern<OpTy>(ctx), rule(rule), counts(counts) {}
-
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const final {
-    if (failed(rewrite(op, rewriter)))
-      return failure();
-    if (counts)
-      ++(*counts)[rule];
-    return success();
-  }
-  virtual LogicalResult rewrite(OpTy op, PatternRewriter &rewriter) const = 0;
-
-  StringRef rule;
-  RuleCounts *counts;
-};
 
 bool isIdentity(Value v) { return v.getDefiningOp<EyeOp>() != nullptr; }
 bool isZero(Value v) {

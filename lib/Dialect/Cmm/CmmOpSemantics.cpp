@@ -326,8 +326,14 @@ double SolveOp::getFlops() {
   auto a = cast<RankedTensorType>(getLhs().getType());
   double m = a.getDimSize(0), n = a.getDimSize(1),
          rhs = getType().getDimSize(1);
-  if (m != n) // least squares: an SVD of A and its solution applied to B
-    return svdFlops(getLhs(), /*vectors=*/false) + 4 * m * n * rhs;
+  if (m != n) { // least squares (dgelsd): a QR of A, an SVD of its k x k R
+    double k = std::min(m, n), l = std::max(m, n);
+    return 2 * l * k * k + 2 * k * k * k + 4 * m * n * rhs;
+  }
+  if (getCholesky()) // a Cholesky factor and two triangular solves
+    return n * n * n / 3 + 2.0 * n * n * rhs;
+  if (getTriangular()) // substitution, column by column
+    return n * n * rhs;
   return 2.0 / 3.0 * n * n * n + 2.0 * n * n * rhs;
 }
 TilingRule SolveOp::getTilingRule() {
@@ -335,14 +341,25 @@ TilingRule SolveOp::getTilingRule() {
   // flops, i.e. k = n / 3 + r in the solve polynomial's units.
   return wholeRule(getFlops(), getLhs());
 }
-std::optional<OpCode> SolveOp::getRuntimeOp(NamedAttrList &) {
+cmmrt::SolveMethod SolveOp::getMethod() {
+  if (getCholesky())
+    return cmmrt::SolveMethod::Cholesky;
+  if (auto t = getTriangular())
+    return *t == Triangle::Upper ? cmmrt::SolveMethod::Upper
+                                 : cmmrt::SolveMethod::Lower;
+  return cmmrt::SolveMethod::General;
+}
+std::optional<OpCode> SolveOp::getRuntimeOp(NamedAttrList &params) {
+  Params(params, getContext())
+      .integer("method", static_cast<int64_t>(getMethod()));
   return OpCode::Solve;
 }
 LogicalResult SolveOp::evaluate(ArrayRef<const Matrix *> in,
                                 MutableArrayRef<Matrix> results) {
   std::string error;
-  return factorized(*this, cmmrt::leftDivide(*in[0], *in[1], results[0], error),
-                    error);
+  return factorized(
+      *this, cmmrt::leftDivide(*in[0], *in[1], results[0], error, getMethod()),
+      error);
 }
 
 //===----------------------------------------------------------------------===//

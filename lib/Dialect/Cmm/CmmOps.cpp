@@ -174,6 +174,12 @@ LogicalResult SolveOp::verify() {
   // A square A: X has B's shape; otherwise least squares, A's columns by
   // B's columns.
   ArrayRef<int64_t> a = shapeOf(getLhs()), b = shapeOf(getRhs());
+  if ((getCholesky() || getTriangular()) && a[0] != a[1])
+    return emitOpError("a ")
+           << (getCholesky() ? "Cholesky" : "triangular")
+           << " solve needs a square matrix, got " << formatShape(a);
+  if (getCholesky() && getTriangular())
+    return emitOpError("is either a Cholesky or a triangular solve");
   if (a[0] != b[0])
     return emitOpError("row counts differ: ")
            << formatShape(a) << " \\ " << formatShape(b);

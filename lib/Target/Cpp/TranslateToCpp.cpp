@@ -356,6 +356,8 @@ LogicalResult CppEmitter::collectOps() {
       e.kernel = it->second;
       if (fresh)
         kernels.push_back(emitFusedKernel(e.kernel, kernel, e.text));
+    } else if (code == OpCode::Solve) {
+      e.a = decl.getMethod().value_or(0); // cmmrt::SolveMethod
     } else if (code == OpCode::Slice || code == OpCode::Insert) {
       e.a = *decl.getRow();
       e.b = *decl.getCol();

@@ -65,10 +65,21 @@ bool pseudoInverse(const Matrix &a, Matrix &out, std::string &error);
 bool leastSquares(const Matrix &a, const Matrix &b, Matrix &out,
                   std::string &error);
 
+/// How a square A \ B is solved (the compiler's cmm.solve attributes; the
+/// `method` of a plan's solve op).
+enum class SolveMethod : int {
+  General = 0,  // LU with partial pivoting (dgesv)
+  Cholesky = 1, // A symmetric positive semi-definite by construction:
+                // Cholesky first (dposv), LU when it fails
+  Upper = 2,    // A upper-triangular: one substitution (dtrtrs)
+  Lower = 3,    // A lower-triangular
+};
+
 /// A \ B: for a square a the solution of a x = b (false if a is exactly
-/// singular, as Julia's SingularException), otherwise leastSquares.
+/// singular, as Julia's SingularException), by `method`; otherwise
+/// leastSquares.
 bool leftDivide(const Matrix &a, const Matrix &b, Matrix &out,
-                std::string &error);
+                std::string &error, SolveMethod method = SolveMethod::General);
 
 /// Zeroes the elements of `a` outside its lower (i >= j) or upper (i <= j)
 /// triangle (tril, triu); `row0`, `col0` place a tile in its matrix.

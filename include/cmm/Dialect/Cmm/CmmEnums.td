@@ -35,6 +35,13 @@ def Cmm_CmpPredicate : I32EnumAttr<"CmpPredicate", "elementwise comparison", [
   let cppNamespace = "::cmm";
 }
 
+/// The triangle a triangular matrix keeps (a solve's `triangular`).
+def Cmm_Triangle : I32EnumAttr<"Triangle", "triangle of a matrix", [
+      I32EnumAttrCase<"Upper", 0, "upper">,
+      I32EnumAttrCase<"Lower", 1, "lower">]> {
+  let cppNamespace = "::cmm";
+}
+
 /// The functions a fused op's body applies to elements: each spelled as in
 /// runtime/include/cmmrt/ElementFunctions.def (cmmrt::fused::stepFunction
 /// reads these names), plus `neg`.

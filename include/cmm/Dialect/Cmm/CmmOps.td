@@ -210,16 +210,35 @@ def Cmm_SolveOp : Cmm_Op<"solve", [Pure, Cmm_MayFail]> {
   let description = [{
     A square A is solved by LU (a singular A is a run-time error); for an
     m x n A with m != n, X is the least-squares solution of minimal norm,
-    n x r (the rank decided with the tolerance of `cmm.pinv`).
+    n x r (the rank decided with the tolerance of `cmm.pinv`). `cholesky`
+    (set by `cmm-linear-solves` for an A symmetric positive semi-definite
+    by construction): Cholesky first, LU when A is not positive definite.
+    `triangular upper` / `lower` (set by `cmm-linear-solves` where A is a
+    Cholesky factor, its transpose, or a triangle of `tril`/`triu`): one
+    triangular solve, n^2 flops per column (a zero on the diagonal is the
+    singular error).
 
     ```mlir
     %2 = cmm.solve %a, %b : (tensor<3x3xf64>, tensor<3x2xf64>) -> tensor<3x2xf64>
     ```
   }];
-  let arguments = (ins Cmm_Matrix:$lhs, Cmm_Matrix:$rhs);
+  let arguments = (ins Cmm_Matrix:$lhs, Cmm_Matrix:$rhs, UnitAttr:$cholesky,
+                   OptionalAttr<Cmm_Triangle>:$triangular);
   let results = (outs Cmm_Matrix:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+    $lhs `,` $rhs (`cholesky` $cholesky^)? (`triangular` $triangular^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$lhs,
+                   "::mlir::Value":$rhs), [{
+      build($_builder, $_state, result, lhs, rhs, ::mlir::UnitAttr(),
+            ::cmm::TriangleAttr());
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// How the runtime solves it (cmmrt::SolveMethod).
+    ::cmmrt::SolveMethod getMethod();
   }];
   let hasVerifier = 1;
 }

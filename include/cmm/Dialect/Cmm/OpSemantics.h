@@ -8,6 +8,7 @@
 #ifndef CMM_DIALECT_OPSEMANTICS_H
 #define CMM_DIALECT_OPSEMANTICS_H
 
+#include "cmmrt/Factorizations.h"
 #include "cmmrt/Matrix.h"
 #include "cmmrt/Plan.h"
 

@@ -107,6 +107,7 @@ def TG_OpDeclOp : TG_Op<"op", [HasParent<"GraphOp">, Symbol]> {
                    OptionalAttr<I64Attr>:$row, OptionalAttr<I64Attr>:$col,
                    UnitAttr:$display,
                    UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs,
+                   OptionalAttr<I64Attr>:$method,
                    OptionalAttr<StrAttr>:$label, OptionalAttr<StrAttr>:$path,
                    OptionalAttr<ElementsAttr>:$data,
                    OptionalAttr<I64Attr>:$inputs,
