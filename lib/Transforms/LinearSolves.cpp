@@ -65,6 +65,19 @@ Value rhsValue(PatternRewriter &rewriter, Location loc, const Product &p) {
       p.rhs);
 }
 
+/// Whether `later` runs right after `first` as far as anything can tell:
+/// in its block (not in a loop that may run it many times or none), with
+/// only pure ops between (no print that would now come before the error).
+bool nothingObservedBetween(Operation *first, Operation *later) {
+  if (first->getBlock() != later->getBlock())
+    return false;
+  for (Operation *op = first->getNextNode(); op && op != later;
+       op = op->getNextNode())
+    if (!isPure(op))
+      return false;
+  return true;
+}
+
 /// inv(A) * B -> A \ B, and pinv(X) * B -> X \ B for a non-square X (a
 /// square X \ B would be an LU, which fails where pinv does not).
 template <typename ProductOp, typename InverseOp>
@@ -76,7 +89,7 @@ struct ProductWithInverse : RulePattern<ProductOp> {
     if (!p || !p->lhs.hasOneUse())
       return failure();
     auto inverse = p->lhs.template getDefiningOp<InverseOp>();
-    if (!inverse)
+    if (!inverse || !nothingObservedBetween(inverse, op))
       return failure();
     auto a = cast<RankedTensorType>(inverse.getInput().getType());
     if (std::is_same_v<InverseOp, PinvOp> && a.getDimSize(0) == a.getDimSize(1))
@@ -99,7 +112,8 @@ std::optional<std::pair<Value, Value>> transposedProduct(Value v) {
 }
 
 /// The X and Y of (X' X) \ (X' Y), X m x n with m >= n (for m < n, X' X
-/// is singular: the program's own error stays).
+/// is singular: the program's own error stays), in one block with only
+/// pure ops between.
 std::optional<std::pair<Value, Value>> normalEquationsOf(SolveOp op) {
   auto gram = transposedProduct(op.getLhs());
   auto moment = transposedProduct(op.getRhs());
@@ -109,6 +123,9 @@ std::optional<std::pair<Value, Value>> normalEquationsOf(SolveOp op) {
   auto x = cast<RankedTensorType>(gram->first.getType());
   if (x.getDimSize(0) < x.getDimSize(1))
     return std::nullopt;
+  for (Value v : {op.getLhs(), op.getRhs()})
+    if (!nothingObservedBetween(v.getDefiningOp(), op))
+      return std::nullopt;
   return moment;
 }
 
@@ -119,8 +136,10 @@ struct NormalEquations : RulePattern<SolveOp> {
     auto xy = normalEquationsOf(op);
     if (!xy)
       return failure();
-    rewriter.replaceOpWithNewOp<SolveOp>(op, op.getType(), xy->first,
-                                         xy->second);
+    // full_rank: a rank-deficient X stays the singular error of X' X.
+    auto solve = rewriter.replaceOpWithNewOp<SolveOp>(op, op.getType(),
+                                                      xy->first, xy->second);
+    solve.setFullRank(true);
     return success();
   }
 };
@@ -154,7 +173,7 @@ bool isSemiDefinite(Value v) {
 struct CholeskySolve : RulePattern<SolveOp> {
   using RulePattern::RulePattern;
   LogicalResult rewrite(SolveOp op, PatternRewriter &rewriter) const override {
-    if (op.getCholesky() || op.getTriangular() ||
+    if (op.getCholesky() || op.getTriangular() || op.getFullRank() ||
         !isSemiDefinite(op.getLhs()) || normalEquationsOf(op))
       return failure();
     rewriter.modifyOpInPlace(op, [&] { op.setCholesky(true); });
@@ -183,8 +202,8 @@ struct TriangularSolve : RulePattern<SolveOp> {
   LogicalResult rewrite(SolveOp op, PatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getLhs().getType());
     std::optional<Triangle> triangle = triangleOf(op.getLhs());
-    if (op.getTriangular() || op.getCholesky() || !triangle ||
-        type.getDimSize(0) != type.getDimSize(1))
+    if (op.getTriangular() || op.getCholesky() || op.getFullRank() ||
+        !triangle || type.getDimSize(0) != type.getDimSize(1))
       return failure();
     rewriter.modifyOpInPlace(op, [&] {
       op.setTriangularAttr(TriangleAttr::get(op.getContext(), *triangle));

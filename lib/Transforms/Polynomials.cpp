@@ -17,7 +17,10 @@
 #include "cmm/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include <cmath>
 
 namespace cmm {
 #define GEN_PASS_DEF_POLYNOMIALS
@@ -72,10 +75,66 @@ int64_t bestBlock(int64_t d) {
   return best;
 }
 
+/// Whether `op` of `block` is an op a polynomial is made of.
+bool isPolynomialOp(Operation *op, Block *block) {
+  return op && op->getBlock() == block &&
+         isa<AddOp, SubOp, MatmulOp, PowOp, ScaleOp, NegOp, DivOp, MulOp>(op);
+}
+
+/// Whether `v` is made, through ops a polynomial is made of, from a product
+/// or a power (Horner's accumulator is; the matrix it is in is not).
+bool madeFromProducts(Value v, Block *block,
+                      llvm::DenseMap<Value, bool> &memo) {
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  Operation *def = v.getDefiningOp();
+  bool made = false;
+  if (isPolynomialOp(def, block) && memo.size() < size_t(kMaxVisits)) {
+    made = isa<MatmulOp, PowOp>(def);
+    for (Value operand : def->getOperands())
+      made = made || madeFromProducts(operand, block, memo);
+  }
+  memo[v] = made;
+  return made;
+}
+
+/// The matrix a polynomial at `root` would be in: the factor its products
+/// and powers take most often that is not itself made from products (a
+/// scaled `A = B * f` is A, a sum `A + A'` is itself); null when it has no
+/// product.
+Value findBase(Operation *root, Block *block) {
+  llvm::MapVector<Value, int> factors;
+  llvm::DenseMap<Value, bool> made;
+  llvm::DenseSet<Operation *> seen;
+  SmallVector<Operation *> work{root};
+  while (!work.empty() && seen.size() < size_t(kMaxVisits)) {
+    Operation *op = work.pop_back_val();
+    if (!seen.insert(op).second)
+      continue;
+    for (Value operand : op->getOperands()) {
+      if (isa<MatmulOp, PowOp>(op) && !madeFromProducts(operand, block, made))
+        ++factors[operand];
+      if (Operation *def = operand.getDefiningOp();
+          isPolynomialOp(def, block) && madeFromProducts(operand, block, made))
+        work.push_back(def);
+    }
+  }
+  Value best;
+  int most = 0;
+  for (auto [value, count] : factors)
+    if (count > most) {
+      best = value;
+      most = count;
+    }
+  return best;
+}
+
 /// A polynomial in one square matrix found in the ops of one block.
 class PolynomialMatcher {
 public:
-  explicit PolynomialMatcher(Block *block) : block(block) {}
+  /// A matcher of polynomials in `base` (findBase) among the ops of
+  /// `block`.
+  PolynomialMatcher(Block *block, Value base) : block(block), base(base) {}
 
   /// p(base) for `v`, or nullopt when `v` is not a polynomial in one base.
   std::optional<Poly> match(Value v) {
@@ -106,15 +165,13 @@ public:
   }
 
 private:
-  /// What a failed attempt to open an op undoes: the base it chose, what
-  /// it memoised (relative to that base) and the ops it collected.
+  /// What a failed attempt to open an op undoes: what it memoised and the
+  /// ops it collected.
   struct Checkpoint {
-    Value base;
     size_t memoized, collected;
   };
-  Checkpoint checkpoint() const { return {base, memoOrder.size(), ops.size()}; }
+  Checkpoint checkpoint() const { return {memoOrder.size(), ops.size()}; }
   void rollback(const Checkpoint &c) {
-    base = c.base;
     while (memoOrder.size() > c.memoized)
       memo.erase(memoOrder.pop_back_val());
     while (ops.size() > c.collected)
@@ -122,12 +179,15 @@ private:
   }
 
   std::optional<Poly> compute(Value v) {
+    // The base is never opened: `A = B * f` stays A (its powers, not f^k
+    // times B's, which overflow and underflow where A's do not).
+    if (v == base)
+      return Poly{0.0, 1.0};
     Operation *op = v.getDefiningOp();
     if (isa_and_nonnull<EyeOp>(op))
       return Poly{1.0};
-    // Ops of this block only: a value from outside (or an argument) is the
-    // base, never opened (a loop body does not pull work into itself). An
-    // op that is not a polynomial is a candidate base itself.
+    // Ops of this block only: a value from outside (or an argument) is a
+    // leaf, never opened (a loop body does not pull work into itself).
     if (op && op->getBlock() == block) {
       Checkpoint before = checkpoint();
       if (auto r = interior(op)) {
@@ -136,14 +196,7 @@ private:
       }
       rollback(before);
     }
-    auto type = cast<RankedTensorType>(v.getType());
-    if (type.getDimSize(0) != type.getDimSize(1))
-      return std::nullopt;
-    if (!base)
-      base = v;
-    if (v != base)
-      return std::nullopt;
-    return Poly{0.0, 1.0};
+    return std::nullopt; // a leaf other than the base
   }
 
   std::optional<Poly> interior(Operation *op) {
@@ -294,6 +347,15 @@ struct PolynomialsPass : public cmm::impl::PolynomialsBase<PolynomialsPass> {
     recordRewrites(*this, getOperation(), counts);
   }
 
+  /// Coefficients that scalings of the base's powers cannot overflow or
+  /// underflow: a finite magnitude within 1e-100 .. 1e100 (or 0).
+  static bool representable(const Poly &p) {
+    return llvm::all_of(p, [](double c) {
+      return c == 0 || (std::isfinite(c) && std::abs(c) <= 1e100 &&
+                        std::abs(c) >= 1e-100);
+    });
+  }
+
   /// c A^k: a power, the squaring and chain passes' (u * P^4 is four
   /// vector products there, not two squarings here).
   static bool isMonomial(const Poly &p) {
@@ -363,17 +425,26 @@ struct PolynomialsPass : public cmm::impl::PolynomialsBase<PolynomialsPass> {
   /// p(A) at `root` by Paterson-Stockmeyer, when it takes fewer products.
   Outcome rewriteAt(Operation *root, Block *block, RuleCounts &counts,
                     llvm::DenseSet<Operation *> &done) {
-    PolynomialMatcher matcher(block);
-    std::optional<Poly> p = matcher.match(root->getResult(0));
-    if (!p || !matcher.getBase() || !matcher.getOps().contains(root))
+    Value base = findBase(root, block);
+    if (!base || cast<RankedTensorType>(base.getType()).getDimSize(0) !=
+                     cast<RankedTensorType>(base.getType()).getDimSize(1))
       return Outcome::NotPolynomial;
+    PolynomialMatcher matcher(block, base);
+    std::optional<Poly> p = matcher.match(root->getResult(0));
+    if (!p || !matcher.getOps().contains(root))
+      return Outcome::NotPolynomial;
+    // The degree is that of the last nonzero coefficient (c A^5 - c A^5
+    // has none of degree 5).
+    while (p->size() > 1 && p->back() == 0)
+      p->pop_back();
     auto decline = [&] {
       for (Operation *op : matcher.getOps())
         done.insert(op);
       declinedBase = matcher.getBase();
       return Outcome::Declined;
     };
-    if (p->size() < 3 || isMonomial(*p) || appliedToThinner(root))
+    if (p->size() < 3 || isMonomial(*p) || appliedToThinner(root) ||
+        !representable(*p))
       return decline();
     // Only ops whose every reader is in the polynomial are replaced: one
     // read elsewhere keeps its products.

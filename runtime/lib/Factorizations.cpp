@@ -314,7 +314,7 @@ bool cmmrt::pseudoInverse(const Matrix &a, Matrix &out, std::string &error) {
 }
 
 bool cmmrt::leastSquares(const Matrix &a, const Matrix &b, Matrix &out,
-                         std::string &error) {
+                         std::string &error, int *rankOut) {
   int m = dim(a.rows()), n = dim(a.cols()), nrhs = dim(b.cols()), info = 0;
   int ldb = std::max(m, n), rank = 0, lwork = -1, iquery = 0;
   std::vector<double> f = columnMajor(a),
@@ -338,11 +338,24 @@ bool cmmrt::leastSquares(const Matrix &a, const Matrix &b, Matrix &out,
     return false;
   }
   out = fromColumnMajor(x.data(), n, nrhs, ldb);
+  if (rankOut)
+    *rankOut = rank;
   return true;
 }
 
 bool cmmrt::leftDivide(const Matrix &a, const Matrix &b, Matrix &out,
                        std::string &error, SolveMethod method) {
+  if (a.rows() != a.cols() && method == SolveMethod::FullRank) {
+    int rank = 0;
+    if (!leastSquares(a, b, out, error, &rank))
+      return false;
+    if (rank == a.cols())
+      return true;
+    // The program's own (X' X) \ (X' Y) stops on the singular X' X.
+    error = "A \\ B: the " + std::to_string(a.cols()) + "x" +
+            std::to_string(a.cols()) + " matrix A is singular";
+    return false;
+  }
   if (a.rows() != a.cols())
     return leastSquares(a, b, out, error);
   if (method == SolveMethod::Cholesky && choleskySolve(a, b, out))

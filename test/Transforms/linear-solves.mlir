@@ -107,13 +107,14 @@ func.func @pinv_square(%x: tensor<3x3xf64>, %y: tensor<3x1xf64>) -> tensor<3x1xf
 }
 
 // The normal equations, written as a solve and through the inverse, become
-// the least-squares solve: X \ y.
+// the least-squares solve X \ y, `full_rank`: a rank-deficient X stays the
+// error of the singular X' X.
 // CHECK-LABEL: func.func @normal_equations(
 // CHECK-SAME: %[[X:.*]]: tensor<6x3xf64>, %[[Y:.*]]: tensor<6x2xf64>
 // CHECK-NOT: cmm.gemm
-// CHECK: %[[S:.*]] = cmm.solve %[[X]], %[[Y]] : (tensor<6x3xf64>, tensor<6x2xf64>) -> tensor<3x2xf64>
+// CHECK: %[[S:.*]] = cmm.solve %[[X]], %[[Y]] full_rank : (tensor<6x3xf64>, tensor<6x2xf64>) -> tensor<3x2xf64>
 // CHECK-NOT: cholesky
-// CHECK: %[[T:.*]] = cmm.solve %[[X]], %[[Y]] : (tensor<6x3xf64>, tensor<6x2xf64>) -> tensor<3x2xf64>
+// CHECK: %[[T:.*]] = cmm.solve %[[X]], %[[Y]] full_rank : (tensor<6x3xf64>, tensor<6x2xf64>) -> tensor<3x2xf64>
 // CHECK: return %[[S]], %[[T]]
 func.func @normal_equations(%x: tensor<6x3xf64>, %y: tensor<6x2xf64>) -> (tensor<3x2xf64>, tensor<3x2xf64>) {
   %g = cmm.gemm %x transposed, %x : (tensor<6x3xf64>, tensor<6x3xf64>) -> tensor<3x3xf64>
@@ -181,4 +182,36 @@ func.func @triangular(%a: tensor<3x3xf64>, %b: tensor<3x1xf64>, %m: tensor<3x3xf
   %w = cmm.solve %ut, %b : (tensor<3x3xf64>, tensor<3x1xf64>) -> tensor<3x1xf64>
   %v = cmm.solve %m, %b : (tensor<3x3xf64>, tensor<3x1xf64>) -> tensor<3x1xf64>
   return %x, %z, %w, %v : tensor<3x1xf64>, tensor<3x1xf64>, tensor<3x1xf64>, tensor<3x1xf64>
+}
+
+// Must not fire: an effect between the inverse and the product (the print
+// would come before the singular error), or the product in another block
+// (a loop that may run it many times, or none).
+// CHECK-LABEL: func.func @inverse_then_print(
+// CHECK: cmm.inv
+// CHECK: cmm.print
+// CHECK: cmm.matmul
+// CHECK-NOT: cmm.solve
+func.func @inverse_then_print(%a: tensor<2x2xf64>, %b: tensor<2x1xf64>) -> tensor<2x1xf64> {
+  %i = cmm.inv %a : tensor<2x2xf64>
+  cmm.print %a "A" : tensor<2x2xf64>
+  %p = cmm.matmul %i, %b : (tensor<2x2xf64>, tensor<2x1xf64>) -> tensor<2x1xf64>
+  return %p : tensor<2x1xf64>
+}
+// CHECK-LABEL: func.func @inverse_outside_loop(
+// CHECK: cmm.inv
+// CHECK: cmm.while
+// CHECK: cmm.matmul
+// CHECK-NOT: cmm.solve
+func.func @inverse_outside_loop(%a: tensor<2x2xf64>, %x0: tensor<2x1xf64>, %c: tensor<1x1xf64>) -> tensor<2x1xf64> {
+  %i = cmm.inv %a : tensor<2x2xf64>
+  %r = cmm.while (%x0) : (tensor<2x1xf64>) -> tensor<2x1xf64> {
+  ^bb0(%x: tensor<2x1xf64>):
+    cmm.condition(%c : tensor<1x1xf64>) %x : tensor<2x1xf64>
+  } do {
+  ^bb0(%x: tensor<2x1xf64>):
+    %y = cmm.matmul %i, %x : (tensor<2x2xf64>, tensor<2x1xf64>) -> tensor<2x1xf64>
+    cmm.end %y : tensor<2x1xf64>
+  }
+  return %r : tensor<2x1xf64>
 }

@@ -112,3 +112,30 @@ func.func @monomial_and_thin(%p: tensor<4x4xf64>, %u: tensor<1x4xf64>) -> (tenso
   %v = cmm.matmul %u, %t : (tensor<1x4xf64>, tensor<4x4xf64>) -> tensor<1x4xf64>
   return %m, %v : tensor<1x4xf64>, tensor<1x4xf64>
 }
+
+// Terms that cancel (A^5 - A^5) leave a polynomial of degree 3, not 5;
+// and a polynomial in a scaled matrix A = B * 1e30 is one in A (its
+// coefficients are not folded into B's powers, which would overflow).
+// CHECK-LABEL: func.func @cancel_and_scaled(
+// CHECK-SAME: %[[B:.*]]: tensor<4x4xf64>
+// CHECK: %[[A:.*]] = cmm.scale %[[B]] by 1.000000e+30
+// Degree 3 by Horner: ((A + I) A + I) A + I, two products.
+// CHECK-NOT: cmm.pow
+// CHECK: cmm.add %[[A]], %{{.*}}
+// CHECK: cmm.matmul %{{.*}}, %[[A]]
+// CHECK: cmm.matmul %{{.*}}, %[[A]]
+// CHECK-NOT: cmm.matmul
+// CHECK-NOT: cmm.scale %{{.*}} by 0.0
+func.func @cancel_and_scaled(%b: tensor<4x4xf64>) -> tensor<4x4xf64> {
+  %a = cmm.scale %b by 1.0e30 : tensor<4x4xf64>
+  %e = cmm.eye : tensor<4x4xf64>
+  %0 = cmm.add %e, %a : (tensor<4x4xf64>, tensor<4x4xf64>) -> tensor<4x4xf64>
+  %p2 = cmm.pow %a, 2 : tensor<4x4xf64>
+  %1 = cmm.add %0, %p2 : (tensor<4x4xf64>, tensor<4x4xf64>) -> tensor<4x4xf64>
+  %p3 = cmm.pow %a, 3 : tensor<4x4xf64>
+  %2 = cmm.add %1, %p3 : (tensor<4x4xf64>, tensor<4x4xf64>) -> tensor<4x4xf64>
+  %p5 = cmm.pow %a, 5 : tensor<4x4xf64>
+  %3 = cmm.add %2, %p5 : (tensor<4x4xf64>, tensor<4x4xf64>) -> tensor<4x4xf64>
+  %4 = cmm.sub %3, %p5 : (tensor<4x4xf64>, tensor<4x4xf64>) -> tensor<4x4xf64>
+  return %4 : tensor<4x4xf64>
+}

@@ -344,6 +344,8 @@ TilingRule SolveOp::getTilingRule() {
 cmmrt::SolveMethod SolveOp::getMethod() {
   if (getCholesky())
     return cmmrt::SolveMethod::Cholesky;
+  if (getFullRank())
+    return cmmrt::SolveMethod::FullRank;
   if (auto t = getTriangular())
     return *t == Triangle::Upper ? cmmrt::SolveMethod::Upper
                                  : cmmrt::SolveMethod::Lower;

@@ -178,8 +178,12 @@ LogicalResult SolveOp::verify() {
     return emitOpError("a ")
            << (getCholesky() ? "Cholesky" : "triangular")
            << " solve needs a square matrix, got " << formatShape(a);
-  if (getCholesky() && getTriangular())
-    return emitOpError("is either a Cholesky or a triangular solve");
+  if (int(getCholesky()) + int(bool(getTriangular())) + int(getFullRank()) > 1)
+    return emitOpError("takes one of cholesky, triangular and full_rank");
+  if (getFullRank() && a[0] < a[1])
+    return emitOpError("full_rank needs at least as many rows as columns, "
+                       "got ")
+           << formatShape(a);
   if (a[0] != b[0])
     return emitOpError("row counts differ: ")
            << formatShape(a) << " \\ " << formatShape(b);

@@ -63,7 +63,7 @@ bool pseudoInverse(const Matrix &a, Matrix &out, std::string &error);
 /// m rows): the minimal-norm x among those of minimal residual, the rank
 /// decided with pseudoInverseTolerance (pinv(a) * b in exact arithmetic).
 bool leastSquares(const Matrix &a, const Matrix &b, Matrix &out,
-                  std::string &error);
+                  std::string &error, int *rank = nullptr);
 
 /// How a square A \ B is solved (the compiler's cmm.solve attributes; the
 /// `method` of a plan's solve op).
@@ -73,6 +73,8 @@ enum class SolveMethod : int {
                 // Cholesky first (dposv), LU when it fails
   Upper = 2,    // A upper-triangular: one substitution (dtrtrs)
   Lower = 3,    // A lower-triangular
+  FullRank = 4, // least squares for the normal equations (X' X) \ (X' Y)
+                // it replaced: a rank-deficient X is their singular X' X
 };
 
 /// A \ B: for a square a the solution of a x = b (false if a is exactly

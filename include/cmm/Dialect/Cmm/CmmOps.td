@@ -216,24 +216,28 @@ def Cmm_SolveOp : Cmm_Op<"solve", [Pure, Cmm_MayFail]> {
     `triangular upper` / `lower` (set by `cmm-linear-solves` where A is a
     Cholesky factor, its transpose, or a triangle of `tril`/`triu`): one
     triangular solve, n^2 flops per column (a zero on the diagonal is the
-    singular error).
+    singular error). `full_rank` (the least squares `cmm-linear-solves`
+    makes of the normal equations (X' X) \\ (X' Y)): an X of lower rank
+    than its column count is the error the singular X' X would have been.
 
     ```mlir
     %2 = cmm.solve %a, %b : (tensor<3x3xf64>, tensor<3x2xf64>) -> tensor<3x2xf64>
     ```
   }];
   let arguments = (ins Cmm_Matrix:$lhs, Cmm_Matrix:$rhs, UnitAttr:$cholesky,
-                   OptionalAttr<Cmm_Triangle>:$triangular);
+                   OptionalAttr<Cmm_Triangle>:$triangular,
+                   UnitAttr:$full_rank);
   let results = (outs Cmm_Matrix:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs (`cholesky` $cholesky^)? (`triangular` $triangular^)?
-    attr-dict `:` functional-type(operands, results)
+    (`full_rank` $full_rank^)? attr-dict `:`
+    functional-type(operands, results)
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$lhs,
                    "::mlir::Value":$rhs), [{
       build($_builder, $_state, result, lhs, rhs, ::mlir::UnitAttr(),
-            ::cmm::TriangleAttr());
+            ::cmm::TriangleAttr(), ::mlir::UnitAttr());
     }]>
   ];
   let extraClassDeclaration = [{
