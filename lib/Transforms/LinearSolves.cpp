@@ -173,7 +173,7 @@ bool isSemiDefinite(Value v) {
 struct CholeskySolve : RulePattern<SolveOp> {
   using RulePattern::RulePattern;
   LogicalResult rewrite(SolveOp op, PatternRewriter &rewriter) const override {
-    if (op.getCholesky() || op.getTriangular() || op.getFullRank() ||
+    if (op.getMethod() != cmmrt::SolveMethod::General ||
         !isSemiDefinite(op.getLhs()) || normalEquationsOf(op))
       return failure();
     rewriter.modifyOpInPlace(op, [&] { op.setCholesky(true); });
@@ -202,8 +202,8 @@ struct TriangularSolve : RulePattern<SolveOp> {
   LogicalResult rewrite(SolveOp op, PatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getLhs().getType());
     std::optional<Triangle> triangle = triangleOf(op.getLhs());
-    if (op.getTriangular() || op.getCholesky() || op.getFullRank() ||
-        !triangle || type.getDimSize(0) != type.getDimSize(1))
+    if (op.getMethod() != cmmrt::SolveMethod::General || !triangle ||
+        type.getDimSize(0) != type.getDimSize(1))
       return failure();
     rewriter.modifyOpInPlace(op, [&] {
       op.setTriangularAttr(TriangleAttr::get(op.getContext(), *triangle));

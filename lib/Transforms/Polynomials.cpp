@@ -38,6 +38,11 @@ constexpr size_t kMaxDegree = 64;
 /// Values one match may visit: a traced block can hold 10^5 ops, and every
 /// candidate root is matched once.
 constexpr int kMaxVisits = 4096;
+/// Ops all matches of one block may visit: each root's search walks what it
+/// reads, so a chain of n square products (a traced loop `X = A * X`) would
+/// take n^2 / 2 visits (3000 steps took 130 s under ASan); past this the
+/// block's remaining roots are not tried.
+constexpr int64_t kMaxBlockVisits = 16 * kMaxVisits;
 
 /// Coefficients by degree.
 using Poly = SmallVector<double, 8>;
@@ -102,20 +107,25 @@ bool madeFromProducts(Value v, Block *block,
 /// and powers take most often that is not itself made from products (a
 /// scaled `A = B * f` is A, a sum `A + A'` is itself); null when it has no
 /// product.
-Value findBase(Operation *root, Block *block) {
+/// Every op walked is charged to `budget`.
+Value findBase(Operation *root, Block *block, int64_t &budget) {
   llvm::MapVector<Value, int> factors;
   llvm::DenseMap<Value, bool> made;
   llvm::DenseSet<Operation *> seen;
   SmallVector<Operation *> work{root};
-  while (!work.empty() && seen.size() < size_t(kMaxVisits)) {
+  while (!work.empty() && seen.size() < size_t(kMaxVisits) && budget > 0) {
     Operation *op = work.pop_back_val();
     if (!seen.insert(op).second)
       continue;
+    --budget;
     for (Value operand : op->getOperands()) {
       if (isa<MatmulOp, PowOp>(op) && !madeFromProducts(operand, block, made))
         ++factors[operand];
+      // The polynomial's values all have the root's type.
       if (Operation *def = operand.getDefiningOp();
-          isPolynomialOp(def, block) && madeFromProducts(operand, block, made))
+          isPolynomialOp(def, block) &&
+          operand.getType() == root->getResult(0).getType() &&
+          madeFromProducts(operand, block, made))
         work.push_back(def);
     }
   }
@@ -149,6 +159,8 @@ public:
   }
 
   Value getBase() const { return base; }
+  /// The values matched so far.
+  int getVisits() const { return visits; }
   /// The ops of the polynomial (what a rewrite replaces), in no order.
   const llvm::SetVector<Operation *> &getOps() const { return ops; }
   /// The matrix products the ops take now: each product, and a power's
@@ -394,11 +406,12 @@ struct PolynomialsPass : public cmm::impl::PolynomialsBase<PolynomialsPass> {
     std::reverse(work.begin(), work.end());
     // `done`: tried, or erased by a rewrite (never dereferenced again).
     llvm::DenseSet<Operation *> done;
-    while (!work.empty()) {
+    int64_t budget = kMaxBlockVisits;
+    while (!work.empty() && budget > 0) {
       Operation *root = work.pop_back_val();
       if (!done.insert(root).second)
         continue;
-      switch (rewriteAt(root, block, counts, done)) {
+      switch (rewriteAt(root, block, counts, done, budget)) {
       case Outcome::Rewritten:
         continue;
       case Outcome::Declined:
@@ -424,13 +437,18 @@ struct PolynomialsPass : public cmm::impl::PolynomialsBase<PolynomialsPass> {
 
   /// p(A) at `root` by Paterson-Stockmeyer, when it takes fewer products.
   Outcome rewriteAt(Operation *root, Block *block, RuleCounts &counts,
-                    llvm::DenseSet<Operation *> &done) {
-    Value base = findBase(root, block);
-    if (!base || cast<RankedTensorType>(base.getType()).getDimSize(0) !=
-                     cast<RankedTensorType>(base.getType()).getDimSize(1))
+                    llvm::DenseSet<Operation *> &done, int64_t &budget) {
+    // p(A) is square, of A's type: a thinner root (x = A * x, traced from
+    // a loop) is no polynomial, and its search would walk the whole chain.
+    auto type = cast<RankedTensorType>(root->getResult(0).getType());
+    if (type.getDimSize(0) != type.getDimSize(1))
+      return Outcome::NotPolynomial;
+    Value base = findBase(root, block, budget);
+    if (!base || base.getType() != type)
       return Outcome::NotPolynomial;
     PolynomialMatcher matcher(block, base);
     std::optional<Poly> p = matcher.match(root->getResult(0));
+    budget -= matcher.getVisits();
     if (!p || !matcher.getOps().contains(root))
       return Outcome::NotPolynomial;
     // The degree is that of the last nonzero coefficient (c A^5 - c A^5

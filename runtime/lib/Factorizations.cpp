@@ -294,6 +294,13 @@ double cmmrt::pseudoInverseTolerance(int64_t rows, int64_t cols,
          std::numeric_limits<double>::epsilon() * largest;
 }
 
+bool cmmrt::invert(const Matrix &a, Matrix &out, std::string &error) {
+  if (inverse(a, out))
+    return true;
+  error = "inv: the " + shapeOf(a) + " matrix is singular";
+  return false;
+}
+
 bool cmmrt::pseudoInverse(const Matrix &a, Matrix &out, std::string &error) {
   Matrix u, s, v;
   if (!svd(a, &u, s, &v, error)) {

@@ -310,14 +310,7 @@ bool computeWhole(const Op &op, const std::vector<Matrix> &in,
   Matrix &result = results[0];
   switch (op.code) {
   case OpCode::Inv:
-    if (!need(1))
-      return false;
-    if (!inverse(in[0], result)) {
-      error = "inv: the " + shapeString(in[0].rows(), in[0].cols()) +
-              " matrix is singular";
-      return false;
-    }
-    return true;
+    return need(1) && invert(in[0], result, error);
   case OpCode::Solve:
     // op.a: the cmmrt::SolveMethod.
     return need(2) && leftDivide(in[0], in[1], result, error,

@@ -225,6 +225,16 @@ TEST(Factorizations, DeterminantByHand) {
              make(1, 1, {-24}), 1e-12);
 }
 
+TEST(Factorizations, InverseByHandAndSingular) {
+  Matrix out;
+  std::string error;
+  // [1 2; 3 4]^-1 = [-2 1; 1.5 -0.5].
+  ASSERT_TRUE(invert(make(2, 2, {1, 2, 3, 4}), out, error)) << error;
+  expectNear(out, make(2, 2, {-2, 1, 1.5, -0.5}), 1e-14);
+  EXPECT_FALSE(invert(make(2, 2, {1, 2, 2, 4}), out, error));
+  EXPECT_EQ(error, "inv: the 2x2 matrix is singular");
+}
+
 TEST(Factorizations, PseudoInverse) {
   Matrix p;
   std::string error;

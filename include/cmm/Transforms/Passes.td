@@ -69,8 +69,8 @@ def Polynomials : Pass<"cmm-polynomials", "mlir::func::FuncOp"> {
     A polynomial c0 I + c1 A + ... + cd A^d in one square matrix, written as
     a sum of scaled powers or traced from a Horner loop (sums, scalings,
     negations, products and powers of A and the identity), is evaluated in
-    (s - 1) + floor(d / s) products (s chosen near sqrt(d): degree 16 in 7)
-    when that is fewer than the ops it replaces take: the powers A^2 ...
+    (s - 1) + floor(d / s) products, one fewer when s divides d (s chosen
+    near sqrt(d): degree 16 in 6) when that is fewer than the ops it replaces take: the powers A^2 ...
     A^s, then Horner's rule in A^s over blocks that need only scalings and
     sums (Paterson and Stockmeyer 1973). Ops read outside the polynomial
     keep it from firing. Runs before `cmm-power-by-squaring`, while the

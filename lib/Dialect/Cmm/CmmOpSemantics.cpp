@@ -315,11 +315,9 @@ std::optional<OpCode> InvOp::getRuntimeOp(NamedAttrList &) {
 }
 LogicalResult InvOp::evaluate(ArrayRef<const Matrix *> in,
                               MutableArrayRef<Matrix> results) {
-  Matrix &result = results.front();
-  if (!cmmrt::inverse(*in[0], result))
-    return emitError("inv: the ")
-           << formatShape(getType().getShape()) << " matrix is singular";
-  return success();
+  std::string error;
+  return factorized(*this, cmmrt::invert(*in[0], results.front(), error),
+                    error);
 }
 
 double SolveOp::getFlops() {

@@ -56,6 +56,10 @@ Matrix determinant(const Matrix &a);
 /// or below this: min(m, n) * eps * max(s) (Julia's pinv default).
 double pseudoInverseTolerance(int64_t rows, int64_t cols, double largest);
 
+/// inv(a) of a square a (cmmrt::inverse), with the language's message
+/// when a is singular.
+bool invert(const Matrix &a, Matrix &out, std::string &error);
+
 /// The Moore-Penrose pseudo-inverse, n x m.
 bool pseudoInverse(const Matrix &a, Matrix &out, std::string &error);
 
