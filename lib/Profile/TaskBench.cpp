@@ -128,6 +128,37 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
     sig = {double(m), double(m), double(m), 0};
     break;
   }
+  case CostClass::Potrf:
+  case CostClass::Trsm:
+  case CostClass::Syrk: {
+    // chol's tile kernels (cmmrt/TileFactorizations.h), with m, n, k of
+    // the product of equal flops (CostClasses.def): POTRF of an m x m
+    // tile; TRSM of an m x m triangle against m x n; SYRK of an m x m
+    // tile with depth 2 k.
+    op.code = OpCode::Chol;
+    op.inRows = op.inCols = m;
+    Matrix spd = operand(m, m, 1);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < i; ++j)
+        spd(i, j) = spd(j, i);
+    for (int64_t i = 0; i < m; ++i)
+      spd(i, i) += double(m);
+    if (cost == CostClass::Potrf) {
+      task.kind = TaskKind::Potrf;
+      outCols = m;
+      operands.push_back(std::move(spd));
+    } else if (cost == CostClass::Trsm) {
+      task.kind = TaskKind::Trsm;
+      operands.push_back(std::move(spd)); // its upper triangle is read
+      operands.push_back(operand(m, n, 2));
+    } else {
+      task.kind = TaskKind::Syrk;
+      outCols = m;
+      operands.push_back(operand(std::max<int64_t>(1, 2 * k), m, 2));
+      operands.push_back(std::move(spd));
+    }
+    break;
+  }
   case CostClass::Copy:
     // A gather of one tile into the whole matrix (print, save).
     task.kind = TaskKind::Gather;
@@ -234,6 +265,21 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
       out.push_back({double(s), double(s), double(s), 0});
     break;
   }
+  case CostClass::Potrf:
+  case CostClass::Trsm:
+  case CostClass::Syrk: {
+    // Tile sizes of a planned chol; k as the class counts it.
+    std::vector<int64_t> sizes =
+        quick ? std::vector<int64_t>{8, 32, 100, 300, 600}
+              : std::vector<int64_t>{8, 32, 100, 250, 500, 1000, 1500};
+    for (int64_t s : sizes)
+      out.push_back(
+          {double(s), double(s),
+           std::max(1.0,
+                    std::round(double(s) / (cost == CostClass::Potrf ? 6 : 2))),
+           0});
+    break;
+  }
   default:
     if (quick)
       square({4, 16, 50, 150, 400, 1000, 2000});
@@ -252,6 +298,9 @@ Terms cmm::profile::fittedTerms(CostClass cost) {
   case CostClass::Gemm:
     return terms({One, MN, MK, NK, MNK});
   case CostClass::Solve:
+  case CostClass::Potrf:
+  case CostClass::Trsm:
+  case CostClass::Syrk:
     return terms({One, MN, MNK});
   default:
     return terms({One, M, N, MN});

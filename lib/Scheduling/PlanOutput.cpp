@@ -371,7 +371,13 @@ StyleIndex styleOf(TaskKind kind) {
   case TaskKind::Gather:
     return SGather;
   case TaskKind::Solve:
+  case TaskKind::Potrf:
+  case TaskKind::Trsm:
+  case TaskKind::Symmetry:
     return SSolve;
+  case TaskKind::Syrk:
+  case TaskKind::GemmSub:
+    return SGemm;
   case TaskKind::DistributedGemm:
     return SDistributedGemm;
   case TaskKind::Abstract:

@@ -112,8 +112,7 @@ double frobenius(const Matrix &a) {
 bool symmetricOrError(const Matrix &a, const char *what, std::string &error) {
   if (isSymmetric(a))
     return true;
-  error = std::string(what) + ": the " + shapeOf(a) +
-          " matrix is not symmetric (norm(A - A') > 1e-12 * norm(A))";
+  error = notSymmetricError(what, a.rows(), a.cols());
   return false;
 }
 
@@ -168,9 +167,7 @@ bool cmmrt::cholesky(const Matrix &a, Matrix &r, std::string &error) {
   int n = dim(a.rows()), info = 0;
   dpotrf_("L", &n, r.data(), &n, &info);
   if (info > 0) {
-    error = "chol: the " + shapeOf(a) +
-            " matrix is not positive definite (its leading minor of order " +
-            std::to_string(info) + " is not positive)";
+    error = notPositiveDefiniteError(a.rows(), info);
     return false;
   }
   for (int64_t i = 1; i < r.rows(); ++i)
@@ -359,8 +356,7 @@ bool cmmrt::leftDivide(const Matrix &a, const Matrix &b, Matrix &out,
     if (rank == a.cols())
       return true;
     // The program's own (X' X) \ (X' Y) stops on the singular X' X.
-    error = "A \\ B: the " + std::to_string(a.cols()) + "x" +
-            std::to_string(a.cols()) + " matrix A is singular";
+    error = singularSolveError(a.cols());
     return false;
   }
   if (a.rows() != a.cols())
@@ -373,8 +369,26 @@ bool cmmrt::leftDivide(const Matrix &a, const Matrix &b, Matrix &out,
   } else if (solve(a, b, out)) {
     return true;
   }
-  error = "A \\ B: the " + shapeOf(a) + " matrix A is singular";
+  error = singularSolveError(a.rows());
   return false;
+}
+
+std::string cmmrt::notSymmetricError(const char *what, int64_t rows,
+                                     int64_t cols) {
+  return std::string(what) + ": the " + std::to_string(rows) + "x" +
+         std::to_string(cols) +
+         " matrix is not symmetric (norm(A - A') > 1e-12 * norm(A))";
+}
+
+std::string cmmrt::notPositiveDefiniteError(int64_t n, int64_t order) {
+  return "chol: the " + std::to_string(n) + "x" + std::to_string(n) +
+         " matrix is not positive definite (its leading minor of order " +
+         std::to_string(order) + " is not positive)";
+}
+
+std::string cmmrt::singularSolveError(int64_t n) {
+  return "A \\ B: the " + std::to_string(n) + "x" + std::to_string(n) +
+         " matrix A is singular";
 }
 
 void cmmrt::keepTriangle(Matrix &a, bool lower, int64_t row0, int64_t col0) {

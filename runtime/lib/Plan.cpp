@@ -71,7 +71,9 @@ bool cmmrt::plan::taskKindFromName(const char *name, TaskKind &kind) {
 }
 
 bool cmmrt::plan::mayWriteOver(TaskKind kind, int input) {
-  return (kind == TaskKind::GemmAcc && input == 2) ||
+  return ((kind == TaskKind::GemmAcc || kind == TaskKind::GemmSub) &&
+          input == 2) ||
+         ((kind == TaskKind::Trsm || kind == TaskKind::Syrk) && input == 1) ||
          kind == TaskKind::Elementwise;
 }
 

@@ -7,6 +7,7 @@
 #include "cmmrt/Kernels.h"
 #include "cmmrt/Random.h"
 #include "cmmrt/RowBands.h"
+#include "cmmrt/TileFactorizations.h"
 
 #include <algorithm>
 #include <cmath>
@@ -140,6 +141,7 @@ void generate(const Op &op, Matrix &out, int64_t row0, int64_t col0) {
       for (int64_t j = 0; j < out.cols(); ++j)
         out(i, j) = op.data[(row0 + i) * op.cols + col0 + j];
     return;
+  case OpCode::Chol: // a tile of the factor below its diagonal
   default: // not a generating op (the verifier keeps them out): zeros
     std::fill(out.values().begin(), out.values().end(), 0.0);
     return;
@@ -367,6 +369,76 @@ bool computeWhole(const Op &op, const std::vector<Matrix> &in,
   }
 }
 
+/// A tile kernel of chol or of a triangular solve
+/// (cmmrt/TileFactorizations.h); the tile it updates is moved from `reuse`
+/// when the executor gives it (mayWriteOver), else copied.
+bool factorTile(const Op &op, const Task &task,
+                const std::vector<TileRef> &inputs,
+                std::vector<Matrix> &outputs, const Slot &out,
+                std::string &error, Matrix *reuse, int reuseInput) {
+  auto updated = [&](int input) {
+    if (reuse && reuseInput == input)
+      outputs[0] = std::move(*reuse);
+    else
+      outputs[0] = *inputs[input].tile;
+    return &outputs[0];
+  };
+  const bool chol = op.code == OpCode::Chol;
+  switch (task.kind) {
+  case TaskKind::Symmetry:
+    outputs[0] = symmetryShare(*inputs[0].tile,
+                               inputs.size() > 1 ? inputs[1].tile : nullptr);
+    return true;
+  case TaskKind::Potrf: {
+    // The first diagonal tile also reads every tile pair's share of the
+    // symmetry test: a matrix that is not symmetric fails here, before
+    // any factor is made (as cmmrt::cholesky tests first).
+    std::vector<const Matrix *> shares;
+    for (size_t i = 1; i < inputs.size(); ++i)
+      shares.push_back(inputs[i].tile);
+    if (!shares.empty() && !symmetricFromShares(shares)) {
+      error = notSymmetricError("chol", op.inRows, op.inCols);
+      return false;
+    }
+    return factorDiagonalTile(*inputs[0].tile, outputs[0], out.row0, op.inRows,
+                              error);
+  }
+  case TaskKind::Trsm: {
+    const Matrix &t = *inputs[0].tile;
+    if (!chol && hasZeroOnDiagonal(t)) {
+      error = singularSolveError(op.inRows);
+      return false;
+    }
+    // A solve's triangle is the cmmrt::SolveMethod in op.a.
+    TileTriangle how = chol ? TileTriangle::UpperTransposed
+                       : static_cast<SolveMethod>(op.a) == SolveMethod::Lower
+                           ? TileTriangle::Lower
+                           : TileTriangle::Upper;
+    solveWithTriangle(t, how, *updated(1));
+    return true;
+  }
+  case TaskKind::Syrk:
+    subtractGram(*inputs[0].tile, *updated(1));
+    return true;
+  case TaskKind::GemmSub: {
+    const Matrix &a = *inputs[0].tile, &b = *inputs[1].tile;
+    Matrix &c = *updated(2);
+    if ((chol ? a.cols() : a.rows()) != c.rows() || b.cols() != c.cols() ||
+        (chol ? a.rows() : a.cols()) != b.rows()) {
+      error = "tile shapes do not agree: " + shapeString(c.rows(), c.cols()) +
+              " - " + shapeString(a.rows(), a.cols()) + (chol ? "'" : "") +
+              " * " + shapeString(b.rows(), b.cols());
+      return false;
+    }
+    subtractProduct(a, b, chol, c);
+    return true;
+  }
+  default:
+    error = "not a tile kernel of a factorization";
+    return false;
+  }
+}
+
 } // namespace
 
 bool cmmrt::runTask(const Plan &plan, const Task &task,
@@ -386,7 +458,9 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
   const bool writesWhole =
       task.kind == TaskKind::Generate || task.kind == TaskKind::Elementwise ||
       task.kind == TaskKind::Transpose || task.kind == TaskKind::Gemm ||
-      task.kind == TaskKind::GemmAcc || task.kind == TaskKind::Merge;
+      task.kind == TaskKind::GemmAcc || task.kind == TaskKind::Merge ||
+      task.kind == TaskKind::Potrf || task.kind == TaskKind::Trsm ||
+      task.kind == TaskKind::Syrk || task.kind == TaskKind::GemmSub;
   for (int32_t o = 0; o < task.numOutputs; ++o) {
     const Slot &s = plan.slots[task.firstOutput + o];
     if (inPlace)
@@ -444,6 +518,13 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
       multiplyAdd(a, b, beta, c, ta, tb);
     return true;
   }
+  case TaskKind::Potrf:
+  case TaskKind::Trsm:
+  case TaskKind::Syrk:
+  case TaskKind::GemmSub:
+  case TaskKind::Symmetry:
+    return factorTile(*op, task, inputs, outputs, *first, error, reuse,
+                      reuseInput);
   case TaskKind::Elementwise:
     if (inPlace) {
       // In place: the inputs still point at `reuse`, read before written.

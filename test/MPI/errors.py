@@ -84,6 +84,28 @@ def main():
          "[1 2] 1x2 sum=3 norm=2.23607 [1 2]\nR 2x2 sum=12 norm=7.07107 [5 4]\n",
          r"chol\.cmm:4:5: error: chol: the 2x2 matrix is not positive "
          r"definite \(its leading minor of order 2 is not positive\)"),
+        # The same on tiles of 2 (chol's tile algorithm, Tiling.cpp): the
+        # failing minor is found by the last diagonal tile's potrf ([1 3; 3
+        # 1], determinant -8: order 6 of the matrix); an asymmetry between
+        # tiles (0, 1) and (1, 0) by the first potrf, from the shares.
+        ("chol_tiles",
+         "print([1 2])\nA = [4 2 0 0 0 0; 2 5 0 0 0 0; 0 0 4 0 0 0; "
+         "0 0 0 4 0 0; 0 0 0 0 1 3; 0 0 0 0 3 1]\nC = chol(A)\nprint(C)\n",
+         "[1 2] 1x2 sum=3 norm=2.23607 [1 2]\n",
+         r"chol_tiles\.cmm:3:5: error: chol: the 6x6 matrix is not positive "
+         r"definite \(its leading minor of order 6 is not positive\)",
+         ["--tile-sizes=2"]),
+        ("chol_asymmetric_tiles",
+         "A = [4 0 1 0; 0 4 0 0; 0 0 4 0; 0 0 0 4]\nprint(chol(A))\n", "",
+         r"chol_asymmetric_tiles\.cmm:2:7: error: chol: the 4x4 matrix is not "
+         r"symmetric", ["--tile-sizes=2"]),
+        # A triangular solve on tiles: the trsm of the diagonal tile with
+        # the zero (rows 3-4) fails.
+        ("triangular_tiles",
+         "U = triu([1 2 3 4; 0 1 2 3; 0 0 0 1; 0 0 0 1])\n"
+         "print(U \\ [1; 1; 1; 1])\n", "",
+         r"triangular_tiles\.cmm:2:9: error: A \\ B: the 4x4 matrix A is "
+         r"singular", ["--tile-sizes=2"]),
         ("eig",
          "w, V = eig([1 2; 0 1])\nprint(w)\n", "",
          r"eig\.cmm:1:8: error: eig: the 2x2 matrix is not symmetric"),
@@ -96,10 +118,10 @@ def main():
          "x 1x1 sum=2 norm=2 [2]\nx 1x1 sum=3 norm=3 [3]\n",
          r"cmm: rank 0: \S*nan\.cmm:3:15: error: the condition is NaN"),
     ]
-    for name, source, stdout, stderr in cases:
+    for name, source, stdout, stderr, *flags in cases:
         for ranks in (1, 2, 3):
             exe = compile_program(cmmc, work, name, source,
-                                  ["--nodes=%d" % ranks])
+                                  ["--nodes=%d" % ranks] + sum(flags, []))
             saved = os.path.join(work, "o.npy")
             if os.path.exists(saved):
                 os.remove(saved)

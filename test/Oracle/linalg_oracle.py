@@ -16,6 +16,7 @@ usage: linalg_oracle.py WORKDIR [--run NP] [--cmmc PATH]
 """
 
 import argparse
+import json
 import os
 import subprocess
 
@@ -29,6 +30,9 @@ D = load("D.npy")
 S = load("S.npy")
 y = load("y.npy")
 save("chol.npy", chol(A))
+R = chol(A)
+save("chol_solve.npy", R \\ (R' \\ X[1:40, :]))
+save("upper_solve.npy", triu(A) \\ X[1:40, :])
 Q, R = qr(X)
 save("q.npy", Q)
 save("r.npy", R)
@@ -76,6 +80,10 @@ def expected(inputs):
     A, X, W, D, S, y = (inputs[k] for k in "A X W D S y".split())
     out = {}
     out["chol"] = np.linalg.cholesky(A).T
+    # Two triangular solves with the factor (tiled substitutions), and one
+    # with an upper triangle by construction.
+    out["chol_solve"] = np.linalg.solve(A, X[:40])
+    out["upper_solve"] = np.linalg.solve(np.triu(A), X[:40])
     q, r = np.linalg.qr(X, mode="reduced")
     flip = np.where(np.diag(r) < 0, -1.0, 1.0)
     out["q"], out["r"] = q * flip, r * flip[:, None]
@@ -130,9 +138,21 @@ def main():
     with open(os.path.join(work, "linalg.cmm"), "w") as f:
         f.write(PROGRAM)
     if ranks:
-        # Tiles of 16: Q, U, V and the solutions span several, on every rank.
+        # Tiles of 16: Q, U, V and the solutions span several; on NP busy
+        # ranks (test/MPI/Inputs/two-busy-ranks.json) with links so fast
+        # that the plan spreads these small matrices over every rank, as
+        # chol's and the solves' tile kernels of large ones would be.
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               "..", "MPI", "Inputs",
+                               "two-busy-ranks.json")) as f:
+            model = json.load(f)
+        model["nodes"] = [{"name": "rank%d" % r} for r in range(ranks)]
+        model["default_link"] = {"latency_s": 1e-9, "bandwidth_Bps": 1e13}
+        with open(os.path.join(work, "busy-ranks.json"), "w") as f:
+            json.dump(model, f)
         command = [args.cmmc, "linalg.cmm", "--run", "--np=%d" % ranks,
-                   "--nodes=%d" % ranks, "--tile-sizes=16"]
+                   "--nodes=%d" % ranks, "--tile-sizes=16",
+                   "--machine-model=busy-ranks.json"]
     else:
         command = [args.cmmc, "linalg.cmm", "--interpret"]
     subprocess.run(command, cwd=work, check=True)

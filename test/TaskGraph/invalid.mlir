@@ -429,8 +429,8 @@ cmmtg.graph @main tile_size 5 {
 // ... and by number in the generic form.
 cmmtg.graph @main tile_size 5 {
   %a = cmmtg.task generate () : () -> !cmmtg.tile<5x5>
-  // expected-error @+1 {{'cmmtg.task' op has no cost class 18}}
-  %b = "cmmtg.task"(%a) {kind = 4 : i32, cost = 18 : i32} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+  // expected-error @+1 {{'cmmtg.task' op has no cost class 99}}
+  %b = "cmmtg.task"(%a) {kind = 4 : i32, cost = 99 : i32} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
 }
 
 // -----
@@ -484,4 +484,63 @@ cmmtg.graph @main tile_size 5 {
   %ok = cmmtg.task elementwise (%a, %a) {op = @fused0} : (!cmmtg.tile<5x5>, !cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
   // expected-error @+1 {{'cmmtg.task' op reads 1 tile(s), but its fused kernel @fused0 takes 2}}
   %d = cmmtg.task elementwise (%a) {op = @fused0} : (!cmmtg.tile<5x5>) -> !cmmtg.tile<5x5>
+}
+
+// -----
+
+// The tile kernels of chol and triangular solves (cmmrt/TileFactorizations.h)
+// have the shapes of their BLAS and LAPACK calls.
+cmmtg.graph @main tile_size 2 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<2x3>
+  // expected-error @+1 {{'cmmtg.task' op potrf factors a square tile into one of its shape: 2x3 into 2x3}}
+  %r = cmmtg.task potrf (%a) : (!cmmtg.tile<2x3>) -> !cmmtg.tile<2x3>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 2 {
+  %t = cmmtg.task generate () : () -> !cmmtg.tile<2x2>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<3x1>
+  // expected-error @+1 {{'cmmtg.task' op trsm solves a square triangle against a tile of as many rows, into its shape: 2x2 \ 3x1 = 3x1}}
+  %x = cmmtg.task trsm (%t, %b) : (!cmmtg.tile<2x2>, !cmmtg.tile<3x1>) -> !cmmtg.tile<3x1>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 2 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<4x3>
+  %c = cmmtg.task generate () : () -> !cmmtg.tile<2x2>
+  // expected-error @+1 {{'cmmtg.task' op syrk updates a square tile C - A' A: 2x2 - 4x3' * 4x3}}
+  %d = cmmtg.task syrk (%a, %c) : (!cmmtg.tile<4x3>, !cmmtg.tile<2x2>) -> !cmmtg.tile<2x2>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 2 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<2x2>
+  // expected-error @+1 {{'cmmtg.task' op symmetry produces a 1x2 share, not 2x2}}
+  %s = cmmtg.task symmetry (%a) : (!cmmtg.tile<2x2>) -> !cmmtg.tile<2x2>
+}
+
+// -----
+
+// chol's trailing update reads the factor's tile transposed: C - A' B.
+cmmtg.graph @main tile_size 2 {
+  cmmtg.op @chol0 chol {rows = 4, cols = 4}
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<2x3>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<2x2>
+  %c = cmmtg.task generate () : () -> !cmmtg.tile<2x2>
+  // expected-error @+1 {{'cmmtg.task' op accumulator shape 2x2 does not match 2x3' * 2x2 = 3x2}}
+  %d = cmmtg.task gemm_sub (%a, %b, %c) {op = @chol0} : (!cmmtg.tile<2x3>, !cmmtg.tile<2x2>, !cmmtg.tile<2x2>) -> !cmmtg.tile<2x2>
+}
+
+// -----
+
+// ... and only chol and solve have tile kernels.
+cmmtg.graph @main tile_size 2 {
+  // expected-note @+1 {{declared here}}
+  cmmtg.op @inv0 inv {rows = 2, cols = 2}
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<2x2>
+  // expected-error @+1 {{'cmmtg.task' op is a trsm task, which cannot compute part of @inv0 (inv)}}
+  %x = cmmtg.task trsm (%a, %a) {op = @inv0} : (!cmmtg.tile<2x2>, !cmmtg.tile<2x2>) -> !cmmtg.tile<2x2>
 }

@@ -11,6 +11,7 @@
 #include "cmmrt/Kernels.h"
 
 #include "RelativeError.h"
+#include "TestMatrices.h"
 
 #include <gtest/gtest.h>
 
@@ -19,48 +20,9 @@
 #include <random>
 
 using namespace cmmrt;
+using namespace cmmrt::test;
 
 namespace {
-
-Matrix make(int64_t r, int64_t c, std::initializer_list<double> v) {
-  Matrix m(r, c);
-  std::copy(v.begin(), v.end(), m.data());
-  return m;
-}
-
-void expectNear(const Matrix &a, const Matrix &b, double tol = 1e-12) {
-  ASSERT_EQ(a.rows(), b.rows());
-  ASSERT_EQ(a.cols(), b.cols());
-  for (int64_t i = 0; i < a.size(); ++i)
-    EXPECT_NEAR(a.data()[i], b.data()[i], tol) << "element " << i;
-}
-
-Matrix randomMatrix(int64_t r, int64_t c, unsigned seed) {
-  std::mt19937 random(seed);
-  std::normal_distribution<double> normal;
-  Matrix m(r, c);
-  for (int64_t i = 0; i < m.size(); ++i)
-    m.data()[i] = normal(random);
-  return m;
-}
-
-/// a * b by a triple loop (the oracle; not the BLAS under test).
-Matrix product(const Matrix &a, const Matrix &b) {
-  Matrix c(a.rows(), b.cols());
-  for (int64_t i = 0; i < a.rows(); ++i)
-    for (int64_t j = 0; j < b.cols(); ++j)
-      for (int64_t k = 0; k < a.cols(); ++k)
-        c(i, j) += a(i, k) * b(k, j);
-  return c;
-}
-
-Matrix transposed(const Matrix &a) {
-  Matrix t(a.cols(), a.rows());
-  for (int64_t i = 0; i < a.rows(); ++i)
-    for (int64_t j = 0; j < a.cols(); ++j)
-      t(j, i) = a(i, j);
-  return t;
-}
 
 Matrix identityOf(int64_t n) {
   Matrix m(n, n);

@@ -2,6 +2,8 @@
 
 #include "cmmrt/Kernels.h"
 
+#include "TestMatrices.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,46 +12,12 @@
 #include <random>
 
 using namespace cmmrt;
-
-static Matrix make(int64_t r, int64_t c, std::initializer_list<double> v) {
-  Matrix m(r, c);
-  std::copy(v.begin(), v.end(), m.data());
-  return m;
-}
-
-static void expectNear(const Matrix &a, const Matrix &b, double tol = 1e-12) {
-  ASSERT_EQ(a.rows(), b.rows());
-  ASSERT_EQ(a.cols(), b.cols());
-  for (int64_t i = 0; i < a.size(); ++i)
-    EXPECT_NEAR(a.data()[i], b.data()[i], tol) << "element " << i;
-}
+using namespace cmmrt::test;
 
 TEST(Kernels, Matmul) {
   Matrix a = make(2, 3, {1, 2, 3, 4, 5, 6});
   Matrix b = make(3, 2, {7, 8, 9, 10, 11, 12});
   expectNear(matmul(a, b), make(2, 2, {58, 64, 139, 154}));
-}
-
-/// A naive triple loop: the oracle for the BLAS paths.
-static Matrix naiveProduct(const Matrix &a, const Matrix &b) {
-  Matrix c(a.rows(), b.cols());
-  for (int64_t i = 0; i < a.rows(); ++i)
-    for (int64_t j = 0; j < b.cols(); ++j) {
-      double s = 0;
-      for (int64_t k = 0; k < a.cols(); ++k)
-        s += a(i, k) * b(k, j);
-      c(i, j) = s;
-    }
-  return c;
-}
-
-static Matrix randomMatrix(int64_t r, int64_t c, unsigned seed) {
-  std::mt19937 random(seed);
-  std::normal_distribution<double> normal;
-  Matrix m(r, c);
-  for (int64_t i = 0; i < m.size(); ++i)
-    m.data()[i] = normal(random);
-  return m;
 }
 
 // A product writes every element of C when beta is 0 (tasks and matmul
@@ -104,8 +72,7 @@ TEST(Kernels, TransposedOperandsAreReadInPlace) {
       for (bool tb : {false, true}) {
         Matrix a = ta ? randomMatrix(s.k, s.m, 1) : randomMatrix(s.m, s.k, 1);
         Matrix b = tb ? randomMatrix(s.n, s.k, 2) : randomMatrix(s.k, s.n, 2);
-        Matrix expected =
-            naiveProduct(ta ? transpose(a) : a, tb ? transpose(b) : b);
+        Matrix expected = product(ta ? transpose(a) : a, tb ? transpose(b) : b);
         expectNear(matmul(a, b, ta, tb), expected);
         // Accumulating: C = op(A) op(B) + C.
         Matrix c = randomMatrix(s.m, s.n, 3), sum = c;
@@ -120,8 +87,8 @@ TEST(Kernels, SymmetricProductsOnDsyrkAreWholeAndSymmetric) {
   Matrix a = randomMatrix(9, 6, 4);
   Matrix ata = matmul(a, a, /*transposeA=*/true, false);
   Matrix aat = matmul(a, a, false, /*transposeB=*/true);
-  expectNear(ata, naiveProduct(transpose(a), a));
-  expectNear(aat, naiveProduct(a, transpose(a)));
+  expectNear(ata, product(transpose(a), a));
+  expectNear(aat, product(a, transpose(a)));
   for (int64_t i = 0; i < 6; ++i)
     for (int64_t j = 0; j < 6; ++j)
       EXPECT_EQ(ata(i, j), ata(j, i)); // the mirror, bit for bit
@@ -140,8 +107,7 @@ TEST(Kernels, SymmetricProductsOnDsyrkAreWholeAndSymmetric) {
   expectNear(skew, twice);
   // A 70x70 result crosses the 64-element blocks of the mirror.
   Matrix tall = randomMatrix(70, 5, 5);
-  expectNear(matmul(tall, tall, false, true),
-             naiveProduct(tall, transpose(tall)));
+  expectNear(matmul(tall, tall, false, true), product(tall, transpose(tall)));
 }
 
 TEST(Kernels, PowerBySquaringEqualsRepeatedProducts) {

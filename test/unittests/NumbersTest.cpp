@@ -62,9 +62,10 @@ TEST(CostClasses, NamesRoundTrip) {
     ASSERT_TRUE(plan::costClassFromName(name, parsed)) << name;
     EXPECT_EQ(unsigned(parsed), c);
   }
-  EXPECT_EQ(plan::kNumCostClasses, 18u);
+  EXPECT_EQ(plan::kNumCostClasses, 21u);
   EXPECT_STREQ(plan::costClassName(plan::CostClass::Map), "map");
   EXPECT_STREQ(plan::costClassName(plan::CostClass::Tanh), "tanh");
+  EXPECT_STREQ(plan::costClassName(plan::CostClass::Potrf), "potrf");
   plan::CostClass unused;
   EXPECT_FALSE(plan::costClassFromName("cosh", unused));
   // Fallbacks are base classes, and base classes are their own.

@@ -304,6 +304,103 @@ private:
     }
   }
 
+  /// chol(A) by the right-looking tile algorithm (Buttari, Langou, Kurzak
+  /// and Dongarra 2009, Algorithm 2, in the upper form R' R = A): for each
+  /// k, POTRF of the diagonal tile, TRSM of the tiles right of it (R_kj =
+  /// R_kk'^-1 A_kj), SYRK of the trailing diagonal tiles and GEMM of the
+  /// others (A_ij -= R_ki' R_kj); only the upper triangle is read. The
+  /// first POTRF also reads each tile pair's share of the symmetry test.
+  /// The POTRFs can fail (not symmetric, not positive definite): they run
+  /// on the master, as `whole` tasks do; the rest goes where the plan puts
+  /// it. The factor's tiles below the diagonal are generated zeros.
+  Grid cholesky(const Grid &a, Value result, const std::string &name) {
+    Grid r = gridFor(result);
+    const int64_t t = r.tileRows;
+    // cur: tile (i, j >= i) of A as updated so far; factor: R's.
+    std::vector<std::vector<DataId>> cur(t, std::vector<DataId>(t, 0)),
+        factor = cur;
+    std::vector<DataId> shares;
+    for (int64_t i = 0; i < t; ++i)
+      for (int64_t j = i; j < t; ++j) {
+        cur[i][j] = a.at(i, j);
+        std::vector<DataId> inputs{a.at(i, j)};
+        if (j != i)
+          inputs.push_back(a.at(j, i));
+        const double read = double(r.width(j)) * double(inputs.size());
+        TaskId id = addTask(TaskKind::Symmetry, CostClass::Elementwise,
+                            r.height(i), read, 1, std::move(inputs),
+                            name + " symmetry[" + std::to_string(i) + "," +
+                                std::to_string(j) + "]");
+        shares.push_back(graph.addData(id, 16.0, graph.task(id).name));
+        graph.setRegion(shares.back(), 0, 0, 1, 2);
+      }
+    auto at = [](const std::string &what, int64_t k) {
+      return what + " k=" + std::to_string(k);
+    };
+    for (int64_t k = 0; k < t; ++k) {
+      const double b = double(r.height(k));
+      std::vector<DataId> inputs{cur[k][k]};
+      if (k == 0)
+        inputs.insert(inputs.end(), shares.begin(), shares.end());
+      // m, n, k of the product of as many flops (CostClasses.def).
+      factor[k][k] = task(r, k, k, TaskKind::Potrf, CostClass::Potrf, b, b,
+                          std::max(1.0, std::round(b / 6)), inputs,
+                          name + " potrf", /*pinned=*/0);
+      for (int64_t j = k + 1; j < t; ++j)
+        factor[k][j] = task(r, k, j, TaskKind::Trsm, CostClass::Trsm, b,
+                            r.width(j), std::max(1.0, std::round(b / 2)),
+                            {factor[k][k], cur[k][j]}, name + " trsm");
+      for (int64_t i = k + 1; i < t; ++i) {
+        cur[i][i] = task(r, i, i, TaskKind::Syrk, CostClass::Syrk, r.width(i),
+                         r.width(i), std::max(1.0, std::round(b / 2)),
+                         {factor[k][i], cur[i][i]}, at(name + " syrk", k));
+        for (int64_t j = i + 1; j < t; ++j)
+          cur[i][j] =
+              task(r, i, j, TaskKind::GemmSub, CostClass::Gemm, r.height(i),
+                   r.width(j), b, {factor[k][i], factor[k][j], cur[i][j]},
+                   at(name + " gemm", k));
+      }
+    }
+    for (int64_t i = 0; i < t; ++i)
+      for (int64_t j = 0; j < t; ++j)
+        r.tiles.push_back(i <= j ? factor[i][j]
+                                 : task(r, i, j, TaskKind::Generate,
+                                        CostClass::Generate, r.height(i),
+                                        r.width(j), 1, {}, name + " zeros"));
+    return r;
+  }
+
+  /// A \ B for a triangular A (a solve cmm-linear-solves marked
+  /// `triangular`): block substitution on tiles, bottom-up for an upper A
+  /// and top-down for a lower one, X_i = A_ii^-1 (B_i - sum_j A_ij X_j)
+  /// over the blocks j solved before. The TRSMs fail on a zero on A's
+  /// diagonal (a singular A): they run on the master.
+  Grid triangularSolve(const Grid &a, const Grid &b, Value result, bool upper,
+                       const std::string &name) {
+    Grid x = gridFor(result);
+    const int64_t t = a.tileRows;
+    std::vector<DataId> solved(size_t(t * x.tileCols), 0);
+    for (int64_t step = 0; step < t; ++step) {
+      const int64_t i = upper ? t - 1 - step : step;
+      for (int64_t c = 0; c < x.tileCols; ++c) {
+        DataId acc = b.at(i, c);
+        for (int64_t before = 0; before < step; ++before) {
+          const int64_t j = upper ? t - 1 - before : before;
+          acc = task(x, i, c, TaskKind::GemmSub, CostClass::Gemm, x.height(i),
+                     x.width(c), a.width(j),
+                     {a.at(i, j), solved[j * x.tileCols + c], acc},
+                     name + " gemm j=" + std::to_string(j));
+        }
+        solved[i * x.tileCols + c] =
+            task(x, i, c, TaskKind::Trsm, CostClass::Trsm, x.height(i),
+                 x.width(c), std::max(1.0, std::round(x.height(i) / 2.0)),
+                 {a.at(i, i), acc}, name + " trsm", /*pinned=*/0);
+      }
+    }
+    x.tiles = std::move(solved);
+    return x;
+  }
+
   /// The tiles of `v` (sub-tiles too) copied to the master.
   void gather(Value v, const std::string &name) {
     const Grid &g = grids.at(v);
@@ -504,6 +601,19 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
       grids[result] = reduce(in(op.getOperand(0)), result, rule.dim, rule.work,
                              rule.cost, name);
       break;
+    case TileStrategy::Cholesky: {
+      Grid a = in(op.getOperand(0));
+      grids[result] = cholesky(a, result, name);
+      break;
+    }
+    case TileStrategy::TriangularSolve: {
+      Grid a = in(op.getOperand(0));
+      Grid b = in(op.getOperand(1));
+      grids[result] = triangularSolve(
+          a, b, result,
+          cast<SolveOp>(op).getMethod() == cmmrt::SolveMethod::Upper, name);
+      break;
+    }
     case TileStrategy::Whole:
       whole(SmallVector<Value>(op.getOperands()), op.getResults(),
             TaskKind::Solve, rule.cost, rule.m, rule.n, rule.k, name);
@@ -556,6 +666,19 @@ double cmm::tiling::countTasks(func::FuncOp func, int64_t size) {
       auto a = cast<RankedTensorType>(op->getOperand(0).getType());
       int64_t inner = a.getDimSize(rule.transposeLhs ? 0 : 1);
       total += tiles(op->getResult(0)) * double(tileCount(inner, size));
+    } else if (rule.strategy == TileStrategy::Cholesky) {
+      // t^3 / 6 updates, t (t + 1) / 2 symmetry shares, t^2 factor tiles.
+      double t = double(tileCount(
+          cast<RankedTensorType>(op->getResult(0).getType()).getDimSize(0),
+          size));
+      total += t * t * t / 6 + 2 * t * t;
+    } else if (rule.strategy == TileStrategy::TriangularSolve) {
+      Value x = op->getResult(0);
+      double t = double(tileCount(
+                 cast<RankedTensorType>(x.getType()).getDimSize(0), size)),
+             c = double(tileCount(
+                 cast<RankedTensorType>(x.getType()).getDimSize(1), size));
+      total += c * t * (t + 1) / 2;
     } else if (rule.strategy == TileStrategy::Power) {
       Value p = op->getResult(0);
       double k = double(

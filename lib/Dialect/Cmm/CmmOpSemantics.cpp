@@ -337,6 +337,10 @@ double SolveOp::getFlops() {
 TilingRule SolveOp::getTilingRule() {
   // An LU factorisation and r right-hand sides are (2/3) n^3 + 2 n^2 r
   // flops, i.e. k = n / 3 + r in the solve polynomial's units.
+  cmmrt::SolveMethod method = getMethod();
+  if (method == cmmrt::SolveMethod::Upper ||
+      method == cmmrt::SolveMethod::Lower)
+    return rule(TileStrategy::TriangularSolve, CostClass::Trsm);
   return wholeRule(getFlops(), getLhs());
 }
 cmmrt::SolveMethod SolveOp::getMethod() {
@@ -374,7 +378,9 @@ double CholOp::getFlops() {
   double n = getType().getDimSize(0);
   return n * n * n / 3;
 }
-TilingRule CholOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
+TilingRule CholOp::getTilingRule() {
+  return rule(TileStrategy::Cholesky, CostClass::Potrf);
+}
 std::optional<OpCode> CholOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Chol;
 }

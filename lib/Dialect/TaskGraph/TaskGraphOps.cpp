@@ -129,6 +129,16 @@ CostClass cmm::tg::defaultCostClass(TaskKind kind) {
     return CostClass::Reduce;
   case TaskKind::Solve:
     return CostClass::Solve;
+  case TaskKind::Potrf:
+    return CostClass::Potrf;
+  case TaskKind::Trsm:
+    return CostClass::Trsm;
+  case TaskKind::Syrk:
+    return CostClass::Syrk;
+  case TaskKind::GemmSub:
+    return CostClass::Gemm;
+  case TaskKind::Symmetry:
+    return CostClass::Elementwise;
   }
   return CostClass::Elementwise;
 }
@@ -218,9 +228,10 @@ bool computesPartOf(TaskKind kind, cmmrt::plan::OpCode code) {
     return llvm::is_contained(codes, code);
   };
   switch (kind) {
-  case TaskKind::Generate: // A^0 is generated as the identity
+  case TaskKind::Generate: // A^0 is generated as the identity, the tiles
+                           // below chol's diagonal as zeros
     return among({OpCode::Rand, OpCode::Randn, OpCode::Fill, OpCode::Eye,
-                  OpCode::Range, OpCode::Constant, OpCode::Pow});
+                  OpCode::Range, OpCode::Constant, OpCode::Pow, OpCode::Chol});
   case TaskKind::Load:
     return code == OpCode::Load || code == OpCode::Import;
   case TaskKind::Gemm:
@@ -247,6 +258,13 @@ bool computesPartOf(TaskKind kind, cmmrt::plan::OpCode code) {
                   OpCode::EigVals, OpCode::Det, OpCode::Pinv});
   case TaskKind::Merge:
     return false; // sub-tiles put back together belong to no op
+  case TaskKind::Potrf:
+  case TaskKind::Syrk:
+  case TaskKind::Symmetry:
+    return code == OpCode::Chol;
+  case TaskKind::Trsm:
+  case TaskKind::GemmSub:
+    return among({OpCode::Chol, OpCode::Solve});
   }
   return false;
 }
@@ -273,7 +291,8 @@ static LogicalResult verifyProduct(TaskOp task, bool transposeA,
     return task.emitOpError("inner dimensions differ: ") << operands;
   std::string product =
       operands + " = " + std::to_string(m) + "x" + std::to_string(n);
-  if (task.getTaskKind() == TaskKind::GemmAcc) {
+  if (task.getTaskKind() == TaskKind::GemmAcc ||
+      task.getTaskKind() == TaskKind::GemmSub) {
     TileType in = tileOf(task.getInputs()[2]);
     if (in.getRows() != m || in.getCols() != n)
       return task.emitOpError("accumulator shape ")
@@ -327,6 +346,12 @@ LogicalResult GraphOp::verifyRegions() {
     }
     if (product && failed(verifyProduct(task, decl.getTransposeLhs(),
                                         decl.getTransposeRhs())))
+      return failure();
+    // chol's trailing update reads the factor's tiles transposed (C -
+    // R_ki' R_kj), a solve's as they are (B_i - R_ij X_j).
+    if (task.getTaskKind() == TaskKind::GemmSub &&
+        failed(verifyProduct(
+            task, decl.getOpCode() == cmmrt::plan::OpCode::Chol, false)))
       return failure();
     if (decl.getOpCode() == cmmrt::plan::OpCode::Fused &&
         int64_t(task.getInputs().size()) != decl.getInputs().value_or(0))
@@ -566,7 +591,7 @@ LogicalResult TaskOp::verify() {
     return emitOpError() << "(" << taskLabel(*this) << ") is pinned to node "
                          << *pinned << " but runs on node " << *node;
 
-  if (getKind() > uint32_t(TaskKind::Merge))
+  if (getKind() > uint32_t(TaskKind::Symmetry))
     return emitOpError("has no task kind ") << getKind();
   if (auto cost = getCost(); cost && *cost >= cmmrt::plan::kNumCostClasses)
     return emitOpError("has no cost class ") << *cost;
@@ -667,6 +692,51 @@ LogicalResult TaskOp::verify() {
     return arity(1, SIZE_MAX, 1, 1);
   case TaskKind::Solve:
     return arity(1, SIZE_MAX, 1, SIZE_MAX);
+  case TaskKind::Potrf: {
+    // The diagonal tile (and, for the first, the symmetry shares).
+    if (failed(arity(1, SIZE_MAX, 1, 1)))
+      return failure();
+    TileType a = tileOf(getInputs()[0]);
+    if (a.getRows() != a.getCols() || getResults()[0].getType() != a)
+      return emitOpError("potrf factors a square tile into one of its "
+                         "shape: ")
+             << shapeStr(a) << " into " << shapeStr(getResults()[0]);
+    return success();
+  }
+  case TaskKind::Trsm: {
+    if (failed(arity(2, 2, 1, 1)))
+      return failure();
+    TileType t = tileOf(getInputs()[0]), b = tileOf(getInputs()[1]);
+    if (t.getRows() != t.getCols() || t.getCols() != b.getRows() ||
+        getResults()[0].getType() != b)
+      return emitOpError("trsm solves a square triangle against a tile of "
+                         "as many rows, into its shape: ")
+             << shapeStr(t) << " \\ " << shapeStr(b) << " = "
+             << shapeStr(getResults()[0]);
+    return success();
+  }
+  case TaskKind::Syrk: {
+    if (failed(arity(2, 2, 1, 1)))
+      return failure();
+    TileType a = tileOf(getInputs()[0]), c = tileOf(getInputs()[1]);
+    if (c.getRows() != c.getCols() || a.getCols() != c.getCols() ||
+        getResults()[0].getType() != c)
+      return emitOpError("syrk updates a square tile C - A' A: ")
+             << shapeStr(c) << " - " << shapeStr(a) << "' * " << shapeStr(a);
+    return success();
+  }
+  case TaskKind::GemmSub:
+    // The shapes depend on the op (chol reads A transposed):
+    // GraphOp::verifyRegions checks them.
+    return arity(3, 3, 1, 1);
+  case TaskKind::Symmetry: {
+    if (failed(arity(1, 2, 1, 1)))
+      return failure();
+    TileType r = tileOf(getResults()[0]);
+    if (r.getRows() != 1 || r.getCols() != 2)
+      return emitOpError("symmetry produces a 1x2 share, not ") << shapeStr(r);
+    return success();
+  }
   case TaskKind::DistributedGemm: {
     if (failed(arity(2, SIZE_MAX, 1, SIZE_MAX)))
       return failure();

@@ -81,6 +81,15 @@ enum class SolveMethod : int {
                 // it replaced: a rank-deficient X is their singular X' X
 };
 
+/// The run-time errors of the factorizations and solves, for the whole
+/// matrix (here) and for its tiles (cmmrt/TileFactorizations.h):
+/// "WHAT: the RxC matrix is not symmetric (...)", chol's "... is not
+/// positive definite (its leading minor of order K ...)" and "A \ B: the
+/// NxN matrix A is singular".
+std::string notSymmetricError(const char *what, int64_t rows, int64_t cols);
+std::string notPositiveDefiniteError(int64_t n, int64_t order);
+std::string singularSolveError(int64_t n);
+
 /// A \ B: for a square a the solution of a x = b (false if a is exactly
 /// singular, as Julia's SingularException), by `method`; otherwise
 /// leastSquares.

@@ -30,8 +30,10 @@ enum class TileStrategy {
   Transpose,   // tile (i, j) of the result from tile (j, i)
   Reduce,      // a partial per tile, combined along `dim`
   Whole,       // one task over whole operands, on the master: inv, solve
-  Gather,      // every tile of the operand to the master: print, save
-  None,        // no task: a compile-time scalar's print
+  Cholesky,    // chol's tile algorithm: potrf, trsm, syrk, gemm_sub
+  TriangularSolve, // A \ B for a triangular A: trsm and gemm_sub on tiles
+  Gather,          // every tile of the operand to the master: print, save
+  None,            // no task: a compile-time scalar's print
 };
 
 /// An op's tiling: its strategy, the time-model class of its tasks, and the
