@@ -12,7 +12,8 @@
 //    (the normal equations, also reached from inv(X' X) * (X' Y)): the
 //    least-squares route, which does not square X's condition number;
 //  - A \ B with A triangular by construction (a Cholesky factor, its
-//    transpose, tril, triu) is marked `triangular`: one substitution;
+//    transpose, tril, triu) is marked `triangular`: one substitution,
+//    reading a transposed triangle where it is stored;
 //  - A \ B with A symmetric positive semi-definite by construction (X' X,
 //    X X', eye, their positive combinations) is marked `cholesky`: the
 //    solve tries a Cholesky factorization (n^3 / 3 flops, half an LU's)
@@ -196,16 +197,29 @@ std::optional<Triangle> triangleOf(Value v) {
 }
 
 /// A \ B -> one substitution for A triangular by construction (R \ (R' \
-/// b) after chol: n^2 flops per column instead of an LU's 2/3 n^3).
+/// b) after chol: n^2 flops per column instead of an LU's 2/3 n^3). A
+/// transposed triangle, T' \ B, is solved reading T where it is stored
+/// (`transposed`): the transpose is not made.
 struct TriangularSolve : RulePattern<SolveOp> {
   using RulePattern::RulePattern;
   LogicalResult rewrite(SolveOp op, PatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getLhs().getType());
-    std::optional<Triangle> triangle = triangleOf(op.getLhs());
-    if (op.getMethod() != cmmrt::SolveMethod::General || !triangle ||
+    if (op.getMethod() != cmmrt::SolveMethod::General ||
         type.getDimSize(0) != type.getDimSize(1))
       return failure();
+    Value stored = op.getLhs();
+    bool transposed = false;
+    if (auto t = stored.getDefiningOp<TransposeOp>();
+        t && triangleOf(t.getInput())) {
+      stored = t.getInput();
+      transposed = true;
+    }
+    std::optional<Triangle> triangle = triangleOf(stored);
+    if (!triangle)
+      return failure();
     rewriter.modifyOpInPlace(op, [&] {
+      op.getLhsMutable().assign(stored);
+      op.setTransposeLhs(transposed);
       op.setTriangularAttr(TriangleAttr::get(op.getContext(), *triangle));
     });
     return success();

@@ -129,15 +129,16 @@ bool choleskySolve(const Matrix &a, const Matrix &b, Matrix &out) {
   return true;
 }
 
-/// a x = b for a triangular a; false for a zero on its diagonal. The
-/// row-major buffer read column-major is a', so an upper a is passed as
-/// the lower a' and solved transposed.
+/// op(a) x = b for a triangular a (op transposing it when `transposed`);
+/// false for a zero on its diagonal. The row-major buffer read
+/// column-major is a', so an upper a is passed as the lower a', solved
+/// transposed for a x = b and as it is for a' x = b.
 bool triangularSolve(const Matrix &a, const Matrix &b, bool upper,
-                     Matrix &out) {
+                     bool transposed, Matrix &out) {
   int n = dim(a.rows()), nrhs = dim(b.cols()), info = 0;
   std::vector<double> x = columnMajor(b);
-  dtrtrs_(upper ? "L" : "U", "T", "N", &n, &nrhs, a.data(), &n, x.data(), &n,
-          &info);
+  dtrtrs_(upper ? "L" : "U", transposed ? "N" : "T", "N", &n, &nrhs, a.data(),
+          &n, x.data(), &n, &info);
   if (info != 0)
     return false;
   out = fromColumnMajor(x.data(), n, nrhs, n);
@@ -347,6 +348,20 @@ bool cmmrt::leastSquares(const Matrix &a, const Matrix &b, Matrix &out,
   return true;
 }
 
+bool cmmrt::isTriangular(SolveMethod method) {
+  return method == SolveMethod::Upper || method == SolveMethod::Lower ||
+         readsTransposed(method);
+}
+
+bool cmmrt::readsTransposed(SolveMethod method) {
+  return method == SolveMethod::UpperTransposed ||
+         method == SolveMethod::LowerTransposed;
+}
+
+bool cmmrt::readsUpper(SolveMethod method) {
+  return method == SolveMethod::Upper || method == SolveMethod::UpperTransposed;
+}
+
 bool cmmrt::leftDivide(const Matrix &a, const Matrix &b, Matrix &out,
                        std::string &error, SolveMethod method) {
   if (a.rows() != a.cols() && method == SolveMethod::FullRank) {
@@ -363,8 +378,8 @@ bool cmmrt::leftDivide(const Matrix &a, const Matrix &b, Matrix &out,
     return leastSquares(a, b, out, error);
   if (method == SolveMethod::Cholesky && choleskySolve(a, b, out))
     return true;
-  if (method == SolveMethod::Upper || method == SolveMethod::Lower) {
-    if (triangularSolve(a, b, method == SolveMethod::Upper, out))
+  if (isTriangular(method)) {
+    if (triangularSolve(a, b, readsUpper(method), readsTransposed(method), out))
       return true;
   } else if (solve(a, b, out)) {
     return true;

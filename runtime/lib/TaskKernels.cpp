@@ -384,6 +384,11 @@ bool factorTile(const Op &op, const Task &task,
     return &outputs[0];
   };
   const bool chol = op.code == OpCode::Chol;
+  // A solve's method is the cmmrt::SolveMethod in op.a; chol's updates read
+  // the factor's tiles transposed (R_kk' X = A_kj, C - R_ki' R_kj), as
+  // R' \ B does.
+  const auto method = static_cast<SolveMethod>(op.a);
+  const bool transposeA = chol || readsTransposed(method);
   switch (task.kind) {
   case TaskKind::Symmetry:
     outputs[0] = symmetryShare(*inputs[0].tile,
@@ -409,11 +414,11 @@ bool factorTile(const Op &op, const Task &task,
       error = singularSolveError(op.inRows);
       return false;
     }
-    // A solve's triangle is the cmmrt::SolveMethod in op.a.
-    TileTriangle how = chol ? TileTriangle::UpperTransposed
-                       : static_cast<SolveMethod>(op.a) == SolveMethod::Lower
-                           ? TileTriangle::Lower
-                           : TileTriangle::Upper;
+    const bool upper = chol || readsUpper(method);
+    TileTriangle how = upper ? (transposeA ? TileTriangle::UpperTransposed
+                                           : TileTriangle::Upper)
+                             : (transposeA ? TileTriangle::LowerTransposed
+                                           : TileTriangle::Lower);
     solveWithTriangle(t, how, *updated(1));
     return true;
   }
@@ -423,14 +428,15 @@ bool factorTile(const Op &op, const Task &task,
   case TaskKind::GemmSub: {
     const Matrix &a = *inputs[0].tile, &b = *inputs[1].tile;
     Matrix &c = *updated(2);
-    if ((chol ? a.cols() : a.rows()) != c.rows() || b.cols() != c.cols() ||
-        (chol ? a.rows() : a.cols()) != b.rows()) {
+    if ((transposeA ? a.cols() : a.rows()) != c.rows() ||
+        b.cols() != c.cols() ||
+        (transposeA ? a.rows() : a.cols()) != b.rows()) {
       error = "tile shapes do not agree: " + shapeString(c.rows(), c.cols()) +
-              " - " + shapeString(a.rows(), a.cols()) + (chol ? "'" : "") +
-              " * " + shapeString(b.rows(), b.cols());
+              " - " + shapeString(a.rows(), a.cols()) +
+              (transposeA ? "'" : "") + " * " + shapeString(b.rows(), b.cols());
       return false;
     }
-    subtractProduct(a, b, chol, c);
+    subtractProduct(a, b, transposeA, c);
     return true;
   }
   default:

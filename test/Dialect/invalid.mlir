@@ -186,6 +186,38 @@ func.func @solve_result(%a: tensor<3x3xf64>, %b: tensor<3x2xf64>) {
 
 // -----
 
+func.func @solve_cholesky_square(%a: tensor<3x2xf64>, %b: tensor<3x1xf64>) {
+  // expected-error @+1 {{'cmm.solve' op a Cholesky solve needs a square matrix, got 3x2}}
+  %0 = cmm.solve %a, %b cholesky : (tensor<3x2xf64>, tensor<3x1xf64>) -> tensor<2x1xf64>
+  return
+}
+
+// -----
+
+func.func @solve_two_methods(%a: tensor<3x3xf64>, %b: tensor<3x1xf64>) {
+  // expected-error @+1 {{'cmm.solve' op takes one of cholesky, triangular and full_rank}}
+  %0 = cmm.solve %a, %b cholesky triangular upper : (tensor<3x3xf64>, tensor<3x1xf64>) -> tensor<3x1xf64>
+  return
+}
+
+// -----
+
+func.func @solve_full_rank_wide(%a: tensor<2x3xf64>, %b: tensor<2x1xf64>) {
+  // expected-error @+1 {{'cmm.solve' op full_rank needs at least as many rows as columns, got 2x3}}
+  %0 = cmm.solve %a, %b full_rank : (tensor<2x3xf64>, tensor<2x1xf64>) -> tensor<3x1xf64>
+  return
+}
+
+// -----
+
+func.func @solve_transposed_general(%a: tensor<3x3xf64>, %b: tensor<3x1xf64>) {
+  // expected-error @+1 {{'cmm.solve' op reads its matrix transposed only in a triangular solve}}
+  %0 = cmm.solve %a transposed, %b : (tensor<3x3xf64>, tensor<3x1xf64>) -> tensor<3x1xf64>
+  return
+}
+
+// -----
+
 func.func @reduce_all(%a: tensor<3x4xf64>) {
   // expected-error @+1 {{'cmm.reduce' op result shape 1x4 does not match the reduction of 3x4 (expected 1x1)}}
   %0 = cmm.reduce sum %a : tensor<3x4xf64> -> tensor<1x4xf64>

@@ -6,7 +6,7 @@
 
 // CHECK-LABEL: func.func @linalg(
 func.func @linalg(%a: tensor<4x4xf64>, %x: tensor<5x3xf64>, %w: tensor<2x3xf64>,
-                  %b: tensor<5x2xf64>) {
+                  %b: tensor<5x2xf64>, %c: tensor<5x5xf64>) {
   // CHECK: cmm.chol %{{.*}} : tensor<4x4xf64>
   %0 = cmm.chol %a : tensor<4x4xf64>
   // CHECK: %{{.*}}, %{{.*}} = cmm.qr %{{.*}} : tensor<5x3xf64> -> tensor<5x3xf64>, tensor<3x3xf64>
@@ -33,6 +33,13 @@ func.func @linalg(%a: tensor<4x4xf64>, %x: tensor<5x3xf64>, %w: tensor<2x3xf64>,
   // Least squares: a tall A gives A's columns by B's columns.
   // CHECK: cmm.solve %{{.*}}, %{{.*}} : (tensor<5x3xf64>, tensor<5x2xf64>) -> tensor<3x2xf64>
   %7 = cmm.solve %x, %b : (tensor<5x3xf64>, tensor<5x2xf64>) -> tensor<3x2xf64>
+  // The methods cmm-linear-solves marks.
+  // CHECK: cmm.solve %{{.*}} transposed, %{{.*}} triangular upper : (tensor<5x5xf64>, tensor<5x2xf64>) -> tensor<5x2xf64>
+  %8 = cmm.solve %c transposed, %b triangular upper : (tensor<5x5xf64>, tensor<5x2xf64>) -> tensor<5x2xf64>
+  // CHECK: cmm.solve %{{.*}}, %{{.*}} cholesky : (tensor<5x5xf64>, tensor<5x2xf64>) -> tensor<5x2xf64>
+  %9 = cmm.solve %c, %b cholesky : (tensor<5x5xf64>, tensor<5x2xf64>) -> tensor<5x2xf64>
+  // CHECK: cmm.solve %{{.*}}, %{{.*}} full_rank : (tensor<5x3xf64>, tensor<5x2xf64>) -> tensor<3x2xf64>
+  %10 = cmm.solve %x, %b full_rank : (tensor<5x3xf64>, tensor<5x2xf64>) -> tensor<3x2xf64>
   return
 }
 

@@ -106,6 +106,13 @@ def main():
          "print(U \\ [1; 1; 1; 1])\n", "",
          r"triangular_tiles\.cmm:2:9: error: A \\ B: the 4x4 matrix A is "
          r"singular", ["--tile-sizes=2"]),
+        # ... and read transposed where U is stored (U' \ b: no transpose
+        # is made), from the first block row: the zero is met in the second.
+        ("transposed_triangular_tiles",
+         "U = triu([1 2 3 4; 0 1 2 3; 0 0 0 1; 0 0 0 1])\n"
+         "print(U' \\ [1; 1; 1; 1])\n", "",
+         r"transposed_triangular_tiles\.cmm:2:10: error: A \\ B: the 4x4 "
+         r"matrix A is singular", ["--tile-sizes=2"]),
         ("eig",
          "w, V = eig([1 2; 0 1])\nprint(w)\n", "",
          r"eig\.cmm:1:8: error: eig: the 2x2 matrix is not symmetric"),

@@ -73,6 +73,29 @@ func.func @main() {
 
 // -----
 
+// U' \ B read where U is stored (`transposed`; R' \ B after chol): U' is
+// lower, so from the first block row, and block (i, j) of U' is U's
+// (j, i) read transposed: B_2 - U_02' X_0 reads U's 3x1 tile (0, 2) for a
+// 1x2 update.
+// CHECK-LABEL: cmmtg.graph @main tile_size 3 {
+// CHECK: %[[X0:.*]] = cmmtg.task trsm (%{{.*}}, %{{.*}}) {{.*}}name = "solve@{{.*}} trsm[0,0]"{{.*}}pinned = 0 : i64} : (!cmmtg.tile<3x3>, !cmmtg.tile<3x2>) -> !cmmtg.tile<3x2>
+// CHECK-NEXT: %[[B1:.*]] = cmmtg.task gemm_sub (%{{.*}}, %[[X0]], %{{.*}}) {{.*}} : (!cmmtg.tile<3x3>, !cmmtg.tile<3x2>, !cmmtg.tile<3x2>) -> !cmmtg.tile<3x2>
+// CHECK-NEXT: %[[X1:.*]] = cmmtg.task trsm (%{{.*}}, %[[B1]]) {{.*}}pinned = 0
+// CHECK-NEXT: %[[B2:.*]] = cmmtg.task gemm_sub (%{{.*}}, %[[X0]], %{{.*}}) {{.*}} : (!cmmtg.tile<3x1>, !cmmtg.tile<3x2>, !cmmtg.tile<1x2>) -> !cmmtg.tile<1x2>
+// CHECK-NEXT: %[[B2b:.*]] = cmmtg.task gemm_sub (%{{.*}}, %[[X1]], %[[B2]]) {{.*}} : (!cmmtg.tile<3x1>, !cmmtg.tile<3x2>, !cmmtg.tile<1x2>) -> !cmmtg.tile<1x2>
+// CHECK-NEXT: %[[X2:.*]] = cmmtg.task trsm (%{{.*}}, %[[B2b]]) {{.*}}pinned = 0
+// CHECK: cmmtg.task gather (%[[X0]], %[[X1]], %[[X2]])
+func.func @main() {
+  %a = cmm.rand uniform seed 1 id 1 : tensor<7x7xf64>
+  %u = cmm.triu %a : tensor<7x7xf64>
+  %b = cmm.rand uniform seed 2 id 2 : tensor<7x2xf64>
+  %x = cmm.solve %u transposed, %b triangular upper : (tensor<7x7xf64>, tensor<7x2xf64>) -> tensor<7x2xf64>
+  cmm.print %x "x" : tensor<7x2xf64>
+  return
+}
+
+// -----
+
 // A general solve and the other factorizations stay one task on the master.
 // CHECK-LABEL: cmmtg.graph @main tile_size 3 {
 // CHECK: cmmtg.task solve ({{.*}}) {{.*}}pinned = 0

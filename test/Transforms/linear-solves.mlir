@@ -160,14 +160,20 @@ func.func @ridge(%x: tensor<6x3xf64>, %y: tensor<6x1xf64>, %a: tensor<3x3xf64>) 
 }
 
 // A triangular by construction: one substitution. R = chol(A) is upper,
-// R' lower, tril lower, (triu)' lower.
+// tril lower; a transposed triangle, R' or (triu)', is read where it is
+// stored (`transposed`), so no transpose is left.
 // CHECK-LABEL: func.func @triangular(
+// CHECK-SAME: %[[B:[^:]*]]: tensor<3x1xf64>
+// CHECK-NOT: cmm.transpose
 // CHECK: %[[R:.*]] = cmm.chol
-// CHECK: %[[T:.*]] = cmm.transpose %[[R]]
-// CHECK: %[[Y:.*]] = cmm.solve %[[T]], %{{.*}} triangular lower
+// CHECK-NOT: cmm.transpose
+// CHECK: %[[Y:.*]] = cmm.solve %[[R]] transposed, %[[B]] triangular upper
 // CHECK: cmm.solve %[[R]], %[[Y]] triangular upper
-// CHECK: cmm.solve %{{.*}}, %{{.*}} triangular lower
-// CHECK: cmm.solve %{{.*}}, %{{.*}} triangular lower
+// CHECK: %[[L:.*]] = cmm.tril
+// CHECK: cmm.solve %[[L]], %[[B]] triangular lower
+// CHECK: %[[U:.*]] = cmm.triu
+// CHECK-NOT: cmm.transpose
+// CHECK: cmm.solve %[[U]] transposed, %[[B]] triangular upper
 // Must not fire: a matrix that is not triangular by construction.
 // CHECK: cmm.solve %{{.*}}, %{{.*}} : (tensor<3x3xf64>
 func.func @triangular(%a: tensor<3x3xf64>, %b: tensor<3x1xf64>, %m: tensor<3x3xf64>) -> (tensor<3x1xf64>, tensor<3x1xf64>, tensor<3x1xf64>, tensor<3x1xf64>) {
@@ -214,4 +220,18 @@ func.func @inverse_outside_loop(%a: tensor<2x2xf64>, %x0: tensor<2x1xf64>, %c: t
     cmm.end %y : tensor<2x1xf64>
   }
   return %r : tensor<2x1xf64>
+}
+
+// A transposed triangle with another use stays for that use; the solve
+// still reads the triangle where it is stored.
+// CHECK-LABEL: func.func @transposed_triangle_kept(
+// CHECK: %[[L:.*]] = cmm.tril
+// CHECK: %[[T:.*]] = cmm.transpose %[[L]]
+// CHECK: %[[X:.*]] = cmm.solve %[[L]] transposed, %{{.*}} triangular lower
+// CHECK: return %[[X]], %[[T]]
+func.func @transposed_triangle_kept(%m: tensor<3x3xf64>, %b: tensor<3x1xf64>) -> (tensor<3x1xf64>, tensor<3x3xf64>) {
+  %l = cmm.tril %m : tensor<3x3xf64>
+  %t = cmm.transpose %l : tensor<3x3xf64> -> tensor<3x3xf64>
+  %x = cmm.solve %t, %b : (tensor<3x3xf64>, tensor<3x1xf64>) -> tensor<3x1xf64>
+  return %x, %t : tensor<3x1xf64>, tensor<3x3xf64>
 }

@@ -262,9 +262,21 @@ TEST(Factorizations, SolveMethods) {
                          SolveMethod::Upper))
       << error;
   expectNear(x, make(2, 1, {-5.75, 1.5}));
-  EXPECT_FALSE(leftDivide(make(2, 2, {1, 2, 0, 0}), make(2, 1, {1, 1}), x,
-                          error, SolveMethod::Upper));
-  EXPECT_EQ(error, "A \\ B: the 2x2 matrix A is singular");
+  // Transposed, [2 9; 1 4] read as upper is [2 0; 9 4] (x1 = 1, x2 =
+  // (6 - 9) / 4), read as lower [2 1; 0 4] (x2 = 1.5, x1 = (2 - 1.5) / 2).
+  ASSERT_TRUE(leftDivide(make(2, 2, {2, 9, 1, 4}), make(2, 1, {2, 6}), x, error,
+                         SolveMethod::UpperTransposed))
+      << error;
+  expectNear(x, make(2, 1, {1, -0.75}));
+  ASSERT_TRUE(leftDivide(make(2, 2, {2, 9, 1, 4}), make(2, 1, {2, 6}), x, error,
+                         SolveMethod::LowerTransposed))
+      << error;
+  expectNear(x, make(2, 1, {0.25, 1.5}));
+  for (SolveMethod m : {SolveMethod::Upper, SolveMethod::UpperTransposed}) {
+    EXPECT_FALSE(
+        leftDivide(make(2, 2, {1, 2, 0, 0}), make(2, 1, {1, 1}), x, error, m));
+    EXPECT_EQ(error, "A \\ B: the 2x2 matrix A is singular");
+  }
 }
 
 TEST(Factorizations, LeastSquaresIsPinvTimesB) {

@@ -10,6 +10,7 @@
 #include "cmmrt/TileFactorizations.h"
 
 #include "cmmrt/Factorizations.h"
+#include "cmmrt/RowBands.h"
 
 #include "RelativeError.h"
 #include "TestMatrices.h"
@@ -162,6 +163,28 @@ TEST(TileFactorizations, SymmetrySharesAgreeWithTheWholeTest) {
   }
 }
 
+TEST(TileFactorizations, SymmetryShareIsTheSameOnAnyThreadCount) {
+  // 300 x 260 tiles: 5 block rows of 64 (the last ragged), enough elements
+  // to be split among threads; the sums by hand over every element.
+  Matrix tile = randomMatrix(300, 260, 3), mirror = randomMatrix(260, 300, 4);
+  double off = 0, norm = 0;
+  for (int64_t i = 0; i < 300; ++i)
+    for (int64_t j = 0; j < 260; ++j) {
+      double d = tile(i, j) - mirror(j, i);
+      off += 2 * d * d;
+      norm += tile(i, j) * tile(i, j) + mirror(j, i) * mirror(j, i);
+    }
+  setTaskThreads(1);
+  Matrix one = symmetryShare(tile, &mirror);
+  setTaskThreads(2);
+  Matrix two = symmetryShare(tile, &mirror);
+  setTaskThreads(1);
+  EXPECT_EQ(one(0, 0), two(0, 0));
+  EXPECT_EQ(one(0, 1), two(0, 1));
+  EXPECT_NEAR(one(0, 0), off, 1e-12 * off);
+  EXPECT_NEAR(one(0, 1), norm, 1e-12 * norm);
+}
+
 TEST(TileFactorizations, TiledCholeskyEqualsTheWholeOne) {
   for (int64_t size : {1, 3, 4, 11}) {
     Matrix a = spd(11, 2), tiled, whole;
@@ -181,13 +204,27 @@ TEST(TileFactorizations, TiledCholeskyEqualsTheWholeOne) {
 }
 
 TEST(TileFactorizations, BlockSubstitutionEqualsTheWholeSolve) {
-  // R \ B and R' \ B on tiles of 3 (ragged: 8 rows), as Tiling.cpp orders
-  // them, against the whole-matrix triangular solve.
+  // op(S) \ B for S = R (upper) and S = R' (lower), read as stored or
+  // transposed, on tiles of 3 (ragged: 8 rows) as Tiling.cpp orders them
+  // (tile (i, j) of S' is tile (j, i) of S read transposed), against the
+  // whole-matrix solve with op(S) made explicitly.
   Matrix r, a = spd(8, 4), b = randomMatrix(8, 2, 5);
   std::string error;
   ASSERT_TRUE(cholesky(a, r, error)) << error;
-  for (bool upper : {true, false}) {
-    Matrix t = upper ? r : transposed(r);
+  for (SolveMethod method :
+       {SolveMethod::Upper, SolveMethod::Lower, SolveMethod::UpperTransposed,
+        SolveMethod::LowerTransposed}) {
+    const bool stored = readsUpper(method), transpose = readsTransposed(method);
+    Matrix s = stored ? r : transposed(r);
+    Matrix op = transpose ? transposed(s) : s;
+    const bool upper = stored != transpose; // op(S)'s triangle
+    TileTriangle how =
+        stored
+            ? (transpose ? TileTriangle::UpperTransposed : TileTriangle::Upper)
+            : (transpose ? TileTriangle::LowerTransposed : TileTriangle::Lower);
+    auto opTile = [&](int64_t i, int64_t j) {
+      return transpose ? tileOf(s, 3, j, i) : tileOf(s, 3, i, j);
+    };
     const int64_t size = 3, tiles = 3;
     std::vector<Matrix> x(tiles);
     for (int64_t step = 0; step < tiles; ++step) {
@@ -195,19 +232,20 @@ TEST(TileFactorizations, BlockSubstitutionEqualsTheWholeSolve) {
       Matrix acc = tileOf(b, size, i, 0);
       for (int64_t before = 0; before < step; ++before) {
         int64_t j = upper ? tiles - 1 - before : before;
-        subtractProduct(tileOf(t, size, i, j), x[j], false, acc);
+        subtractProduct(opTile(i, j), x[j], transpose, acc);
       }
-      solveWithTriangle(tileOf(t, size, i, i),
-                        upper ? TileTriangle::Upper : TileTriangle::Lower, acc);
+      solveWithTriangle(tileOf(s, size, i, i), how, acc);
       x[i] = acc;
     }
-    Matrix tiled(8, 2), whole;
+    Matrix tiled(8, 2), whole, explicitOp;
     for (int64_t i = 0; i < tiles; ++i)
       putTile(tiled, size, i, 0, x[i]);
-    ASSERT_TRUE(leftDivide(t, b, whole, error,
+    ASSERT_TRUE(leftDivide(s, b, whole, error, method)) << error;
+    ASSERT_TRUE(leftDivide(op, b, explicitOp, error,
                            upper ? SolveMethod::Upper : SolveMethod::Lower))
         << error;
-    EXPECT_LT(relativeError(tiled, whole), 1e-13);
-    EXPECT_LT(relativeError(product(t, tiled), b), 1e-13);
+    EXPECT_LT(relativeError(tiled, whole), 1e-13) << int(method);
+    EXPECT_LT(relativeError(whole, explicitOp), 1e-13) << int(method);
+    EXPECT_LT(relativeError(product(op, tiled), b), 1e-13) << int(method);
   }
 }

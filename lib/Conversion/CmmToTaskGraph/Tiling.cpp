@@ -370,15 +370,22 @@ private:
     return r;
   }
 
-  /// A \ B for a triangular A (a solve cmm-linear-solves marked
-  /// `triangular`): block substitution on tiles, bottom-up for an upper A
-  /// and top-down for a lower one, X_i = A_ii^-1 (B_i - sum_j A_ij X_j)
-  /// over the blocks j solved before. The TRSMs fail on a zero on A's
-  /// diagonal (a singular A): they run on the master.
-  Grid triangularSolve(const Grid &a, const Grid &b, Value result, bool upper,
-                       const std::string &name) {
+  /// op(A) \ B for a triangular A (a solve cmm-linear-solves marked
+  /// `triangular`, op transposing A when it is also `transposed`): block
+  /// substitution on tiles, bottom-up where op(A) is upper and top-down
+  /// where it is lower, X_i = op(A)_ii^-1 (B_i - sum_j op(A)_ij X_j) over
+  /// the blocks j solved before, op(A)_ij being A_ji read transposed. The
+  /// TRSMs fail on a zero on A's diagonal (a singular A): they run on the
+  /// master.
+  Grid triangularSolve(const Grid &a, const Grid &b, Value result,
+                       cmmrt::SolveMethod method, const std::string &name) {
     Grid x = gridFor(result);
     const int64_t t = a.tileRows;
+    const bool transposed = cmmrt::readsTransposed(method);
+    const bool upper = cmmrt::readsUpper(method) != transposed;
+    auto tileOfOp = [&](int64_t i, int64_t j) {
+      return transposed ? a.at(j, i) : a.at(i, j);
+    };
     std::vector<DataId> solved(size_t(t * x.tileCols), 0);
     for (int64_t step = 0; step < t; ++step) {
       const int64_t i = upper ? t - 1 - step : step;
@@ -388,7 +395,7 @@ private:
           const int64_t j = upper ? t - 1 - before : before;
           acc = task(x, i, c, TaskKind::GemmSub, CostClass::Gemm, x.height(i),
                      x.width(c), a.width(j),
-                     {a.at(i, j), solved[j * x.tileCols + c], acc},
+                     {tileOfOp(i, j), solved[j * x.tileCols + c], acc},
                      name + " gemm j=" + std::to_string(j));
         }
         solved[i * x.tileCols + c] =
@@ -609,9 +616,8 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
     case TileStrategy::TriangularSolve: {
       Grid a = in(op.getOperand(0));
       Grid b = in(op.getOperand(1));
-      grids[result] = triangularSolve(
-          a, b, result,
-          cast<SolveOp>(op).getMethod() == cmmrt::SolveMethod::Upper, name);
+      grids[result] =
+          triangularSolve(a, b, result, cast<SolveOp>(op).getMethod(), name);
       break;
     }
     case TileStrategy::Whole:

@@ -338,8 +338,7 @@ TilingRule SolveOp::getTilingRule() {
   // An LU factorisation and r right-hand sides are (2/3) n^3 + 2 n^2 r
   // flops, i.e. k = n / 3 + r in the solve polynomial's units.
   cmmrt::SolveMethod method = getMethod();
-  if (method == cmmrt::SolveMethod::Upper ||
-      method == cmmrt::SolveMethod::Lower)
+  if (cmmrt::isTriangular(method))
     return rule(TileStrategy::TriangularSolve, CostClass::Trsm);
   return wholeRule(getFlops(), getLhs());
 }
@@ -348,9 +347,13 @@ cmmrt::SolveMethod SolveOp::getMethod() {
     return cmmrt::SolveMethod::Cholesky;
   if (getFullRank())
     return cmmrt::SolveMethod::FullRank;
-  if (auto t = getTriangular())
+  if (auto t = getTriangular()) {
+    if (getTransposeLhs())
+      return *t == Triangle::Upper ? cmmrt::SolveMethod::UpperTransposed
+                                   : cmmrt::SolveMethod::LowerTransposed;
     return *t == Triangle::Upper ? cmmrt::SolveMethod::Upper
                                  : cmmrt::SolveMethod::Lower;
+  }
   return cmmrt::SolveMethod::General;
 }
 std::optional<OpCode> SolveOp::getRuntimeOp(NamedAttrList &params) {

@@ -180,6 +180,9 @@ LogicalResult SolveOp::verify() {
            << " solve needs a square matrix, got " << formatShape(a);
   if (int(getCholesky()) + int(bool(getTriangular())) + int(getFullRank()) > 1)
     return emitOpError("takes one of cholesky, triangular and full_rank");
+  if (getTransposeLhs() && !getTriangular())
+    return emitOpError("reads its matrix transposed only in a triangular "
+                       "solve");
   if (getFullRank() && a[0] < a[1])
     return emitOpError("full_rank needs at least as many rows as columns, "
                        "got ")

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
+#include "cmmrt/Factorizations.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -348,10 +349,14 @@ LogicalResult GraphOp::verifyRegions() {
                                         decl.getTransposeRhs())))
       return failure();
     // chol's trailing update reads the factor's tiles transposed (C -
-    // R_ki' R_kj), a solve's as they are (B_i - R_ij X_j).
+    // R_ki' R_kj), as a solve R' \ B does (B_i - R_ji' X_j); R \ B reads
+    // them as they are (B_i - R_ij X_j).
     if (task.getTaskKind() == TaskKind::GemmSub &&
-        failed(verifyProduct(
-            task, decl.getOpCode() == cmmrt::plan::OpCode::Chol, false)))
+        failed(verifyProduct(task,
+                             decl.getOpCode() == cmmrt::plan::OpCode::Chol ||
+                                 cmmrt::readsTransposed(cmmrt::SolveMethod(
+                                     decl.getMethod().value_or(0))),
+                             false)))
       return failure();
     if (decl.getOpCode() == cmmrt::plan::OpCode::Fused &&
         int64_t(task.getInputs().size()) != decl.getInputs().value_or(0))

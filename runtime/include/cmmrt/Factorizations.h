@@ -72,14 +72,23 @@ bool leastSquares(const Matrix &a, const Matrix &b, Matrix &out,
 /// How a square A \ B is solved (the compiler's cmm.solve attributes; the
 /// `method` of a plan's solve op).
 enum class SolveMethod : int {
-  General = 0,  // LU with partial pivoting (dgesv)
-  Cholesky = 1, // A symmetric positive semi-definite by construction:
-                // Cholesky first (dposv), LU when it fails
-  Upper = 2,    // A upper-triangular: one substitution (dtrtrs)
-  Lower = 3,    // A lower-triangular
-  FullRank = 4, // least squares for the normal equations (X' X) \ (X' Y)
-                // it replaced: a rank-deficient X is their singular X' X
+  General = 0,         // LU with partial pivoting (dgesv)
+  Cholesky = 1,        // A symmetric positive semi-definite by construction:
+                       // Cholesky first (dposv), LU when it fails
+  Upper = 2,           // A upper-triangular: one substitution (dtrtrs)
+  Lower = 3,           // A lower-triangular
+  FullRank = 4,        // least squares for the normal equations (X' X) \ (X' Y)
+                       // it replaced: a rank-deficient X is their singular X' X
+  UpperTransposed = 5, // A' \ B for an upper-triangular A (R' \ B after
+                       // chol), A read in place: no transpose is made
+  LowerTransposed = 6, // A' \ B for a lower-triangular A
 };
+
+/// Whether `method` is one substitution, and whether it reads A transposed
+/// and A's upper triangle (as it is stored).
+bool isTriangular(SolveMethod method);
+bool readsTransposed(SolveMethod method);
+bool readsUpper(SolveMethod method);
 
 /// The run-time errors of the factorizations and solves, for the whole
 /// matrix (here) and for its tiles (cmmrt/TileFactorizations.h):

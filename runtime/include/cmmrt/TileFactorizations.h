@@ -42,8 +42,9 @@ bool factorDiagonalTile(const Matrix &a, Matrix &r, int64_t row0, int64_t n,
                         std::string &error);
 
 /// How TRSM reads its triangle `t`: chol's step solves R_kk' X = A_kj with
-/// the upper R_kk (Transposed); a solve R X = B or L X = B reads t as it is.
-enum class TileTriangle { Upper, Lower, UpperTransposed };
+/// the upper R_kk (UpperTransposed), as R' \\ B does; a solve R X = B or
+/// L X = B reads t as it is, L' \\ B transposed.
+enum class TileTriangle { Upper, Lower, UpperTransposed, LowerTransposed };
 
 /// TRSM: b = op(t)^-1 b for the triangle `t` (square, as many rows as b).
 void solveWithTriangle(const Matrix &t, TileTriangle how, Matrix &b);

@@ -216,7 +216,9 @@ def Cmm_SolveOp : Cmm_Op<"solve", [Pure, Cmm_MayFail]> {
     `triangular upper` / `lower` (set by `cmm-linear-solves` where A is a
     Cholesky factor, its transpose, or a triangle of `tril`/`triu`): one
     triangular solve, n^2 flops per column (a zero on the diagonal is the
-    singular error). `full_rank` (the least squares `cmm-linear-solves`
+    singular error). `transposed` (triangular only) solves A' X = B,
+    reading A where it is stored: `R' \\ B` after `R = chol(A)` is
+    `cmm.solve %r transposed, %b triangular upper`, with no transpose made. `full_rank` (the least squares `cmm-linear-solves`
     makes of the normal equations (X' X) \\ (X' Y)): an X of lower rank
     than its column count is the error the singular X' X would have been.
 
@@ -226,10 +228,11 @@ def Cmm_SolveOp : Cmm_Op<"solve", [Pure, Cmm_MayFail]> {
   }];
   let arguments = (ins Cmm_Matrix:$lhs, Cmm_Matrix:$rhs, UnitAttr:$cholesky,
                    OptionalAttr<Cmm_Triangle>:$triangular,
-                   UnitAttr:$full_rank);
+                   UnitAttr:$full_rank, UnitAttr:$transpose_lhs);
   let results = (outs Cmm_Matrix:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs (`cholesky` $cholesky^)? (`triangular` $triangular^)?
+    $lhs (`transposed` $transpose_lhs^)? `,` $rhs (`cholesky` $cholesky^)?
+    (`triangular` $triangular^)?
     (`full_rank` $full_rank^)? attr-dict `:`
     functional-type(operands, results)
   }];
@@ -237,7 +240,7 @@ def Cmm_SolveOp : Cmm_Op<"solve", [Pure, Cmm_MayFail]> {
     OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$lhs,
                    "::mlir::Value":$rhs), [{
       build($_builder, $_state, result, lhs, rhs, ::mlir::UnitAttr(),
-            ::cmm::TriangleAttr(), ::mlir::UnitAttr());
+            ::cmm::TriangleAttr(), ::mlir::UnitAttr(), ::mlir::UnitAttr());
     }]>
   ];
   let extraClassDeclaration = [{
