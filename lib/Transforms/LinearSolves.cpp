@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cmm/Dialect/Cmm/RulePattern.h"
+#include "cmm/Dialect/Cmm/Structure.h"
 #include "cmm/Transforms/Passes.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -145,30 +146,6 @@ struct NormalEquations : RulePattern<SolveOp> {
   }
 };
 
-/// Whether `v` is symmetric positive semi-definite by construction: X' X
-/// and X X', the identity, and sums and positive scalings of those.
-bool isSemiDefinite(Value v) {
-  Operation *op = v.getDefiningOp();
-  if (!op)
-    return false;
-  if (auto g = dyn_cast<GemmOp>(op))
-    return g.isSymmetric();
-  if (auto m = dyn_cast<MatmulOp>(op)) {
-    auto t = m.getLhs().getDefiningOp<TransposeOp>();
-    auto u = m.getRhs().getDefiningOp<TransposeOp>();
-    return (t && t.getInput() == m.getRhs()) ||
-           (u && u.getInput() == m.getLhs());
-  }
-  if (isa<EyeOp>(op))
-    return true;
-  if (auto s = dyn_cast<ScaleOp>(op))
-    return s.getFactor().convertToDouble() >= 0 && isSemiDefinite(s.getInput());
-  if (auto a = dyn_cast<AddOp>(op))
-    return a.getLhs().getType() == a.getRhs().getType() &&
-           isSemiDefinite(a.getLhs()) && isSemiDefinite(a.getRhs());
-  return false;
-}
-
 /// A \ B -> A \ B by Cholesky (with LU when it fails) for A symmetric
 /// positive semi-definite by construction.
 struct CholeskySolve : RulePattern<SolveOp> {
@@ -181,20 +158,6 @@ struct CholeskySolve : RulePattern<SolveOp> {
     return success();
   }
 };
-
-/// The triangle `v` keeps by construction: a Cholesky factor and triu are
-/// upper, tril lower, and a transpose swaps them.
-std::optional<Triangle> triangleOf(Value v) {
-  Operation *op = v.getDefiningOp();
-  if (isa_and_nonnull<CholOp, TriuOp>(op))
-    return Triangle::Upper;
-  if (isa_and_nonnull<TrilOp>(op))
-    return Triangle::Lower;
-  if (auto t = dyn_cast_or_null<TransposeOp>(op))
-    if (auto inner = triangleOf(t.getInput()))
-      return *inner == Triangle::Upper ? Triangle::Lower : Triangle::Upper;
-  return std::nullopt;
-}
 
 /// A \ B -> one substitution for A triangular by construction (R \ (R' \
 /// b) after chol: n^2 flops per column instead of an LU's 2/3 n^3). A

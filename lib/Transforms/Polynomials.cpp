@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cmm/Dialect/Cmm/Structure.h"
 #include "cmm/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -349,54 +350,6 @@ Value emitPatersonStockmeyer(OpBuilder &b, Location loc, Value base,
   return result;
 }
 
-/// Whether the square `v` is symmetric by construction: X' X and X X' (a
-/// value against its own transpose), v + v' and v .* v', the identity,
-/// fills and symmetric constants, and scalings, negations, maps, powers,
-/// inverses, sums, differences, elementwise products and quotients of
-/// symmetric matrices (or by scalars).
-bool isSymmetricByConstruction(Value v, int depth = 0) {
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  Operation *op = v.getDefiningOp();
-  if (!op || !type || type.getDimSize(0) != type.getDimSize(1) || depth > 32)
-    return false;
-  auto symmetric = [&](Value x) {
-    return isSymmetricByConstruction(x, depth + 1);
-  };
-  auto isTransposeOf = [](Value t, Value x) {
-    auto transpose = t.getDefiningOp<TransposeOp>();
-    return transpose && transpose.getInput() == x;
-  };
-  if (isa<EyeOp, FillOp>(op))
-    return true;
-  if (auto c = dyn_cast<ConstantOp>(op)) {
-    auto values = c.getValue().getValues<double>();
-    int64_t n = type.getDimSize(0);
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = i + 1; j < n; ++j)
-        if (values[i * n + j] != values[j * n + i])
-          return false;
-    return true;
-  }
-  if (auto gemm = dyn_cast<GemmOp>(op))
-    return gemm.isSymmetric();
-  if (auto product = dyn_cast<MatmulOp>(op))
-    return isTransposeOf(product.getLhs(), product.getRhs()) ||
-           isTransposeOf(product.getRhs(), product.getLhs());
-  if (isa<AddOp, SubOp, MulOp, DivOp>(op)) {
-    Value a = op->getOperand(0), b = op->getOperand(1);
-    if (isa<AddOp, MulOp>(op) && (isTransposeOf(a, b) || isTransposeOf(b, a)))
-      return true;
-    auto symmetricOrScalar = [&](Value x) {
-      auto t = cast<RankedTensorType>(x.getType());
-      return (t.getDimSize(0) == 1 && t.getDimSize(1) == 1) || symmetric(x);
-    };
-    return symmetricOrScalar(a) && symmetricOrScalar(b);
-  }
-  if (isa<ScaleOp, NegOp, MapOp, PowOp, InvOp>(op))
-    return symmetric(op->getOperand(0));
-  return false;
-}
-
 struct PolynomialsPass : public cmm::impl::PolynomialsBase<PolynomialsPass> {
   void runOnOperation() override {
     RuleCounts counts;
@@ -412,9 +365,9 @@ struct PolynomialsPass : public cmm::impl::PolynomialsBase<PolynomialsPass> {
   }
 
   /// A^k = V diag(w^k) V' for A symmetric by construction (w, V = eig(A)),
-  /// where it takes fewer flops than squaring: eig's 9 n^3 (EigOp's count)
-  /// and one product against 2 n^3 per product of squaring, so from k =
-  /// 48 (6 products) on; docs/passes.md gives the error bound.
+  /// where it takes fewer flops than squaring: eig's 9 n^3 (eigFlops) and
+  /// one product against 2 n^3 per product of squaring, so from k = 48 (6
+  /// products) on; docs/passes.md gives the error bound.
   void powerByEigendecomposition(PowOp pow, RuleCounts &counts) {
     auto type = cast<RankedTensorType>(pow.getType());
     const int64_t n = type.getDimSize(0);
@@ -423,6 +376,8 @@ struct PolynomialsPass : public cmm::impl::PolynomialsBase<PolynomialsPass> {
       return;
     const double squaring =
         matmulFlops(n, n, n) * double(squaringProducts(int64_t(k)));
+    if (eigFlops(n) + matmulFlops(n, n, n) + 2.0 * n * n >= squaring)
+      return;
     OpBuilder b(pow);
     Location loc = pow.getLoc();
     MLIRContext *ctx = pow.getContext();
@@ -431,10 +386,6 @@ struct PolynomialsPass : public cmm::impl::PolynomialsBase<PolynomialsPass> {
     auto row =
         RankedTensorType::get({1, type.getDimSize(0)}, type.getElementType());
     auto eig = EigOp::create(b, loc, column, type, pow.getInput());
-    if (eig.getFlops() + matmulFlops(n, n, n) + 2.0 * n * n >= squaring) {
-      eig.erase();
-      return;
-    }
     // w .^ k as a row, each column j of V scaled by w_j^k, times V'.
     Value exponent =
         FillOp::create(b, loc, RankedTensorType::get({1, 1}, b.getF64Type()),

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cmmrt/Factorizations.h"
+#include "cmmrt/TileFactorizations.h"
 
 #include "cmmrt/Kernels.h"
 
@@ -102,13 +103,6 @@ void makeLargestPositive(Matrix &a, Matrix *with) {
   }
 }
 
-double frobenius(const Matrix &a) {
-  double s = 0;
-  for (double x : a.values())
-    s += x * x;
-  return std::sqrt(s);
-}
-
 bool symmetricOrError(const Matrix &a, const char *what, std::string &error) {
   if (isSymmetric(a))
     return true;
@@ -148,15 +142,12 @@ bool triangularSolve(const Matrix &a, const Matrix &b, bool upper,
 } // namespace
 
 bool cmmrt::isSymmetric(const Matrix &a) {
+  // The whole matrix is one tile of a planned chol: one definition of the
+  // test, whether the matrix is tiled or not.
   if (a.rows() != a.cols())
     return false;
-  double off = 0;
-  for (int64_t i = 0; i < a.rows(); ++i)
-    for (int64_t j = i + 1; j < a.cols(); ++j) {
-      double d = a(i, j) - a(j, i);
-      off += 2 * d * d; // (i, j) and (j, i) of A - A'
-    }
-  return std::sqrt(off) <= 1e-12 * frobenius(a);
+  Matrix share = symmetryShare(a, nullptr);
+  return symmetricFromShares({&share});
 }
 
 bool cmmrt::cholesky(const Matrix &a, Matrix &r, std::string &error) {

@@ -112,6 +112,11 @@ double cmm::matmulFlops(int64_t m, int64_t k, int64_t n) {
          static_cast<double>(n);
 }
 
+double cmm::eigFlops(int64_t n) {
+  const double d = static_cast<double>(n);
+  return 9 * d * d * d;
+}
+
 int64_t cmm::squaringProducts(int64_t k) {
   if (k <= 1)
     return 0;
@@ -435,8 +440,7 @@ LogicalResult SvdValsOp::evaluate(ArrayRef<const Matrix *> in,
 }
 
 double EigOp::getFlops() {
-  double n = getValues().getType().getDimSize(0);
-  return 9 * n * n * n;
+  return eigFlops(getValues().getType().getDimSize(0));
 }
 TilingRule EigOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
 std::optional<OpCode> EigOp::getRuntimeOp(NamedAttrList &) {

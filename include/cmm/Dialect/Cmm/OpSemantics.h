@@ -56,6 +56,10 @@ struct TilingRule {
 /// 2 m k n: the flops of an m x k by k x n product.
 double matmulFlops(int64_t m, int64_t k, int64_t n);
 
+/// About 9 n^3: the flops of the symmetric eigendecomposition of an n x n
+/// matrix with its vectors (Golub and Van Loan, 4th ed., section 8.3).
+double eigFlops(int64_t n);
+
 /// Products needed for A^k by squaring: floor(log2 k) squarings and
 /// popcount(k) - 1 products (0 for k <= 1).
 int64_t squaringProducts(int64_t k);
