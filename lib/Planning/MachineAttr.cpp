@@ -79,7 +79,7 @@ static bool fromNodeAttr(tg::NodeAttr n, NodeSpec &node, std::string &error) {
     if (attr)
       *out = attr.getValueAsDouble();
   if (DenseF64ArrayAttr splits = n.getConfigurations())
-    for (size_t i = 0; i + 2 < splits.size(); i += 3)
+    for (int64_t i = 0; i + 2 < splits.size(); i += 3)
       node.configurations.push_back(
           {unsigned(splits[i]), unsigned(splits[i + 1]), splits[i + 2]});
   for (NamedAttribute entry : n.getTime()) {

@@ -74,6 +74,7 @@ bool cmmrt::plan::mayWriteOver(TaskKind kind, int input) {
   return ((kind == TaskKind::GemmAcc || kind == TaskKind::GemmSub) &&
           input == 2) ||
          ((kind == TaskKind::Trsm || kind == TaskKind::Syrk) && input == 1) ||
+         (kind == TaskKind::Potrf && input == 0) ||
          kind == TaskKind::Elementwise;
 }
 

@@ -369,19 +369,29 @@ bool computeWhole(const Op &op, const std::vector<Matrix> &in,
   }
 }
 
+/// The tile input `input` of a task that updates it (gemm_acc's partial
+/// sum, the tile of a trsm, syrk or gemm_sub), as the task's output `out`:
+/// moved from `reuse` when the executor gives that input (mayWriteOver: its
+/// last reader), else copied. Two statements, not `?:`: its common type
+/// with the const input is const Matrix, which would copy the reused buffer
+/// instead of moving it.
+Matrix *takeUpdatedTile(const std::vector<TileRef> &inputs, int input,
+                        Matrix *reuse, int reuseInput, Matrix &out) {
+  if (reuse && reuseInput == input)
+    out = std::move(*reuse);
+  else
+    out = *inputs[input].tile;
+  return &out;
+}
+
 /// A tile kernel of chol or of a triangular solve
-/// (cmmrt/TileFactorizations.h); the tile it updates is moved from `reuse`
-/// when the executor gives it (mayWriteOver), else copied.
+/// (cmmrt/TileFactorizations.h), updating its tile in place where it may.
 bool factorTile(const Op &op, const Task &task,
                 const std::vector<TileRef> &inputs,
                 std::vector<Matrix> &outputs, const Slot &out,
                 std::string &error, Matrix *reuse, int reuseInput) {
   auto updated = [&](int input) {
-    if (reuse && reuseInput == input)
-      outputs[0] = std::move(*reuse);
-    else
-      outputs[0] = *inputs[input].tile;
-    return &outputs[0];
+    return takeUpdatedTile(inputs, input, reuse, reuseInput, outputs[0]);
   };
   const bool chol = op.code == OpCode::Chol;
   // A solve's method is the cmmrt::SolveMethod in op.a; chol's updates read
@@ -405,8 +415,10 @@ bool factorTile(const Op &op, const Task &task,
       error = notSymmetricError("chol", op.inRows, op.inCols);
       return false;
     }
-    return factorDiagonalTile(*inputs[0].tile, outputs[0], out.row0, op.inRows,
-                              error);
+    // In place when this is the diagonal tile's last reader (its trailing
+    // update's result; the first one, A's own tile, is read by A's other
+    // users too).
+    return factorDiagonalTile(*updated(0), out.row0, op.inRows, error);
   }
   case TaskKind::Trsm: {
     const Matrix &t = *inputs[0].tile;
@@ -498,12 +510,7 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
     Matrix &c = outputs[0];
     double beta = 0.0;
     if (task.kind == TaskKind::GemmAcc) {
-      // Two statements, not `?:`: its common type with the const input is
-      // const Matrix, which would copy the reused buffer instead of moving.
-      if (reuse && reuseInput == 2)
-        c = std::move(*reuse);
-      else
-        c = *inputs[2].tile;
+      takeUpdatedTile(inputs, 2, reuse, reuseInput, c);
       beta = 1.0;
     }
     // A tile of A' is the transposed tile of A: read so (dgemm's TRANSA).

@@ -81,12 +81,11 @@ bool cmmrt::symmetricFromShares(const std::vector<const Matrix *> &shares) {
   return std::sqrt(off) <= 1e-12 * std::sqrt(norm);
 }
 
-bool cmmrt::factorDiagonalTile(const Matrix &a, Matrix &r, int64_t row0,
-                               int64_t n, std::string &error) {
+bool cmmrt::factorDiagonalTile(Matrix &r, int64_t row0, int64_t n,
+                               std::string &error) {
   // The row-major upper triangle read column-major is the lower one:
   // LAPACK's L (L L' = A) read back row-major is R = L'.
-  r = a;
-  int b = static_cast<int>(a.rows()), info = 0;
+  int b = static_cast<int>(r.rows()), info = 0;
   dpotrf_("L", &b, r.data(), &b, &info);
   if (info > 0) {
     error = notPositiveDefiniteError(n, row0 + info);

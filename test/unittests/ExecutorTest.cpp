@@ -184,8 +184,9 @@ TEST(Environment, PiecesStayWhereTheyWereMade) {
       EXPECT_FALSE(kept);
     }
     // Rank 0 never sends a piece that is already on its node.
-    if (rank == 0 && p.node != 0)
+    if (rank == 0 && p.node != 0) {
       EXPECT_FALSE(env.firstSend(env.keyOf(0, p)));
+    }
   }
   long long bytes = 0;
   long long moved = env.materialize(0, bytes);

@@ -744,8 +744,9 @@ TEST(MachineModelTest, BuiltinIsTheCompiledInProfile) {
       EXPECT_DOUBLE_EQ(n.taskOverhead, profile.nodes[0].taskOverhead * slower);
       EXPECT_DOUBLE_EQ(n.memoryBytes, one.nodes[0].memoryBytes / nodes);
     }
-    if (nodes > 1)
+    if (nodes > 1) {
       EXPECT_EQ(m.defaultLink, two.defaultLink);
+    }
     // Gemm: positive and increasing with the size; every class positive.
     double previous = 0;
     for (double s : {1.0, 10.0, 100.0, 500.0, 1000.0, 2000.0, 5000.0}) {

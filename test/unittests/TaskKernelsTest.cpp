@@ -9,6 +9,7 @@
 
 #include "cmmrt/TaskKernels.h"
 #include "RelativeError.h"
+#include "cmmrt/Factorizations.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/Random.h"
@@ -519,4 +520,102 @@ TEST(TaskKernels, GemmAccAccumulatesIntoTheStolenPartialSum) {
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].data(), buffer);
   EXPECT_LT(relativeError(out[0], expected), 1e-14);
+}
+
+TEST(TaskKernels, FactorizationKernelsUpdateTheStolenTileInPlace) {
+  // potrf, trsm, syrk and gemm_sub of chol and of triangular solves write over
+  // the tile they update when the executor passes it as `reuse`
+  // (mayWriteOver): the result lands in that tile's buffer, and equals the
+  // one made from a copy and the product checked by hand (T X = B, C - A'
+  // A, C - op(A) B).
+  const int64_t n = 96;
+  Matrix t = randomMatrix(n, n, 1);
+  for (int64_t i = 0; i < n; ++i)
+    t(i, i) += n; // well conditioned
+  Matrix upper = t;
+  keepTriangle(upper, /*lower=*/false);
+  auto minus = [](const Matrix &a, const Matrix &b) {
+    return broadcast(BinaryFn::Sub, a, b);
+  };
+  struct Case {
+    const char *what;
+    OpCode code;
+    SolveMethod method;
+    TaskKind kind;
+  };
+  for (Case c :
+       {Case{"chol trsm", OpCode::Chol, SolveMethod::General, TaskKind::Trsm},
+        Case{"R \\ B trsm", OpCode::Solve, SolveMethod::Upper, TaskKind::Trsm},
+        Case{"R' \\ B trsm", OpCode::Solve, SolveMethod::UpperTransposed,
+             TaskKind::Trsm},
+        Case{"chol syrk", OpCode::Chol, SolveMethod::General, TaskKind::Syrk},
+        Case{"chol gemm_sub", OpCode::Chol, SolveMethod::General,
+             TaskKind::GemmSub},
+        Case{"R \\ B gemm_sub", OpCode::Solve, SolveMethod::Upper,
+             TaskKind::GemmSub},
+        Case{"R' \\ B gemm_sub", OpCode::Solve, SolveMethod::UpperTransposed,
+             TaskKind::GemmSub}}) {
+    Op o = op(c.code, n, n);
+    o.inRows = o.inCols = n;
+    o.a = static_cast<int64_t>(c.method);
+    OneTask task(o, c.kind, {slot(n, n)});
+    Matrix a = randomMatrix(n, n, 2), b = randomMatrix(n, n, 3);
+    std::vector<TileRef> inputs;
+    int updated = 0;
+    const bool transposedRead =
+        c.code == OpCode::Chol || c.method == SolveMethod::UpperTransposed;
+    Matrix expected;
+    if (c.kind == TaskKind::Trsm) {
+      inputs = {{&t, 0, 0}, {&b, 0, 0}};
+      updated = 1;
+    } else if (c.kind == TaskKind::Syrk) {
+      inputs = {{&a, 0, 0}, {&b, 0, 0}};
+      updated = 1;
+      // Only the upper triangle is written (POTRF reads it).
+      expected = minus(b, matmul(a, a, /*transposeA=*/true));
+    } else {
+      inputs = {{&a, 0, 0}, {&t, 0, 0}, {&b, 0, 0}};
+      updated = 2;
+      expected = minus(b, matmul(a, t, transposedRead));
+    }
+    task.task.numInputs = int32_t(inputs.size());
+    std::vector<Matrix> copied, inPlace;
+    std::string error;
+    ASSERT_TRUE(task.run(inputs, copied, error)) << c.what << ": " << error;
+    Matrix stolen = *inputs[size_t(updated)].tile;
+    const double *buffer = stolen.data();
+    inputs[size_t(updated)].tile = &stolen;
+    ASSERT_TRUE(task.run(inputs, inPlace, error, &stolen, updated))
+        << c.what << ": " << error;
+    ASSERT_EQ(inPlace.size(), 1u);
+    EXPECT_EQ(inPlace[0].data(), buffer) << c.what;
+    EXPECT_EQ(relativeError(inPlace[0], copied[0]), 0.0) << c.what;
+    if (c.kind == TaskKind::Trsm) {
+      Matrix back = matmul(upper, inPlace[0], transposedRead);
+      EXPECT_LT(relativeError(back, b), 1e-13) << c.what;
+    } else if (c.kind == TaskKind::Syrk) {
+      Matrix got = inPlace[0], want = expected;
+      keepTriangle(got, /*lower=*/false);
+      keepTriangle(want, /*lower=*/false);
+      EXPECT_LT(relativeError(got, want), 1e-13) << c.what;
+    } else {
+      EXPECT_LT(relativeError(inPlace[0], expected), 1e-13) << c.what;
+    }
+  }
+  // potrf over its diagonal tile: R' R = T' T.
+  Op chol = op(OpCode::Chol, n, n);
+  chol.inRows = chol.inCols = n;
+  OneTask potrf(chol, TaskKind::Potrf, {slot(n, n)});
+  potrf.task.numInputs = 1;
+  Matrix gram = matmul(t, t, /*transposeA=*/true);
+  const double *buffer = gram.data();
+  std::vector<TileRef> inputs = {{&gram, 0, 0}};
+  std::vector<Matrix> out;
+  std::string error;
+  ASSERT_TRUE(potrf.run(inputs, out, error, &gram, 0)) << error;
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].data(), buffer);
+  EXPECT_LT(relativeError(matmul(out[0], out[0], /*transposeA=*/true),
+                          matmul(t, t, /*transposeA=*/true)),
+            1e-14);
 }

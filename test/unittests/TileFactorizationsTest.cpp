@@ -73,10 +73,9 @@ bool tiledCholesky(const Matrix &a, int64_t size, Matrix &r,
   }
   r = Matrix(a.rows(), a.cols());
   for (int64_t k = 0; k < t; ++k) {
-    Matrix rkk;
-    if (!factorDiagonalTile(cur[k][k], rkk, k * size, a.rows(), error))
+    if (!factorDiagonalTile(cur[k][k], k * size, a.rows(), error))
       return false;
-    cur[k][k] = rkk;
+    const Matrix &rkk = cur[k][k];
     for (int64_t j = k + 1; j < t; ++j)
       solveWithTriangle(rkk, TileTriangle::UpperTransposed, cur[k][j]);
     for (int64_t i = k + 1; i < t; ++i) {
@@ -95,14 +94,14 @@ bool tiledCholesky(const Matrix &a, int64_t size, Matrix &r,
 
 TEST(TileFactorizations, PotrfByHandAndItsOrderInTheMatrix) {
   // [4 2; 2 5] = R' R with R = [2 1; 0 2]; the lower input is not read.
-  Matrix r;
+  Matrix r = make(2, 2, {4, 2, -99, 5});
   std::string error;
-  ASSERT_TRUE(factorDiagonalTile(make(2, 2, {4, 2, -99, 5}), r, 0, 2, error))
-      << error;
+  ASSERT_TRUE(factorDiagonalTile(r, 0, 2, error)) << error;
   expectNear(r, make(2, 2, {2, 1, 0, 2}), 1e-15);
   // [1 2; 2 1] fails at its minor of order 2: order 5 of the matrix when
   // the tile starts at row 3.
-  EXPECT_FALSE(factorDiagonalTile(make(2, 2, {1, 2, 2, 1}), r, 3, 9, error));
+  r = make(2, 2, {1, 2, 2, 1});
+  EXPECT_FALSE(factorDiagonalTile(r, 3, 9, error));
   EXPECT_EQ(error, "chol: the 9x9 matrix is not positive definite (its "
                    "leading minor of order 5 is not positive)");
 }

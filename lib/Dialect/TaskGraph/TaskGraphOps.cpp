@@ -359,7 +359,7 @@ LogicalResult GraphOp::verifyRegions() {
                              false)))
       return failure();
     if (decl.getOpCode() == cmmrt::plan::OpCode::Fused &&
-        int64_t(task.getInputs().size()) != decl.getInputs().value_or(0))
+        task.getInputs().size() != decl.getInputs().value_or(0))
       return task.emitOpError("reads ")
              << task.getInputs().size() << " tile(s), but its fused kernel "
              << name << " takes " << decl.getInputs().value_or(0);
@@ -479,7 +479,7 @@ LogicalResult GraphOp::verifyRegions() {
 
 LogicalResult OpDeclOp::verify() {
   using cmmrt::plan::OpCode;
-  if (getCode() < 0 || getCode() > int32_t(OpCode::Export))
+  if (getCode() > uint32_t(OpCode::Export))
     return emitOpError("has no op code ") << getCode();
   if (bool(getKernelAttr()) != (getOpCode() == OpCode::Fused) ||
       bool(getInputsAttr()) != (getOpCode() == OpCode::Fused))
@@ -519,7 +519,7 @@ LogicalResult OpDeclOp::verify() {
   case OpCode::Constant:
     if (failed(need(bool(getDataAttr()), "data")))
       return failure();
-    if (getData()->getNumElements() != getRows() * getCols())
+    if (getData()->getNumElements() != int64_t(getRows() * getCols()))
       return emitOpError("data has ")
              << getData()->getNumElements() << " elements, not " << getRows()
              << "x" << getCols();

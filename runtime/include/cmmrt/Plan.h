@@ -43,9 +43,10 @@ bool taskKindFromName(const char *name, TaskKind &kind);
 /// Whether a task of `kind` may write its one output over its input number
 /// `input` when it is that tile's last reader on its node and the shapes
 /// agree: a gemm_acc or gemm_sub over its accumulator (input 2), a trsm or
-/// syrk over the tile it updates (input 1), an elementwise task over any
-/// operand. The executor reuses such a buffer (no allocation, no
-/// first-touch faults) and the planner's memory timeline counts it so.
+/// syrk over the tile it updates (input 1), a potrf over its diagonal tile
+/// (input 0), an elementwise task over any operand. The executor reuses such a
+/// buffer (no allocation, no first-touch faults) and the planner's memory
+/// timeline counts it so.
 bool mayWriteOver(TaskKind kind, int input);
 
 /// The op of the program a task computes part of (OpCodes.def).

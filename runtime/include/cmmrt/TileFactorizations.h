@@ -34,11 +34,11 @@ Matrix symmetryShare(const Matrix &tile, const Matrix *mirror);
 /// Whether the shares of every tile pair say the matrix is symmetric.
 bool symmetricFromShares(const std::vector<const Matrix *> &shares);
 
-/// POTRF: the upper factor R (R' R = A) of the diagonal tile `a` (its upper
-/// triangle read, R's strictly lower part zero), which sits at row `row0`
-/// of the `n` x `n` matrix being factored; false with chol's message when
-/// the leading minor of some order is not positive.
-bool factorDiagonalTile(const Matrix &a, Matrix &r, int64_t row0, int64_t n,
+/// POTRF, in place: the diagonal tile A (its upper triangle read) becomes
+/// its upper factor R (R' R = A, R's strictly lower part zero); the tile
+/// sits at row `row0` of the `n` x `n` matrix being factored. False with
+/// chol's message when the leading minor of some order is not positive.
+bool factorDiagonalTile(Matrix &tile, int64_t row0, int64_t n,
                         std::string &error);
 
 /// How TRSM reads its triangle `t`: chol's step solves R_kk' X = A_kj with
