@@ -81,6 +81,10 @@ bool MLIRGenImpl::genSeveralAssign(const AssignStmt &stmt) {
   unsigned count = call ? linalgResultCount(call->getCallee()) : 0;
   if (call && functions.count(call->getCallee()))
     count = 1; // a user function returns one value
+  // A several-result call inside the expression is the error, at the call
+  // (eval reports it there).
+  if (!call && !eval(stmt.getValue()))
+    return false;
   if (count <= 1) {
     error(stmt.getValue().getLoc(),
           llvm::Twine(names) + " names are assigned, but " +

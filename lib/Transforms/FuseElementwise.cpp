@@ -10,12 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "cmm/Dialect/Cmm/CmmDialect.h"
+#include "cmm/Dialect/Cmm/ElementFn.h"
 #include "cmm/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace cmm {
 #define GEN_PASS_DEF_FUSEELEMENTWISE
@@ -44,21 +44,6 @@ std::optional<double> scalarConstant(Value v) {
     return (*constant.getValue().getValues<APFloat>().begin())
         .convertToDouble();
   return std::nullopt;
-}
-
-ElementFn binaryFn(Operation *op) {
-  return TypeSwitch<Operation *, ElementFn>(op)
-      .Case([](AddOp) { return ElementFn::Add; })
-      .Case([](SubOp) { return ElementFn::Sub; })
-      .Case([](MulOp) { return ElementFn::Mul; })
-      .Case([](DivOp) { return ElementFn::Div; })
-      .Case([](EPowOp) { return ElementFn::Pow; })
-      .Case([](MaxOp) { return ElementFn::Max; })
-      .Case([](MinOp) { return ElementFn::Min; })
-      .Case([](ModOp) { return ElementFn::Mod; })
-      .Case([](CmpOp cmp) { // gt, lt, ge, le, eq: the same names
-        return *symbolizeElementFn(stringifyCmpPredicate(cmp.getPredicate()));
-      });
 }
 
 /// Builds one fused op from `members` (in program order; the last is the
@@ -119,11 +104,6 @@ private:
           b, loc, b.getF64FloatAttr(scale.getFactor().convertToDouble()));
       return step(b, loc, ElementFn::Mul, {arg(0), factor});
     }
-    if (isa<NegOp>(op))
-      return step(b, loc, ElementFn::Neg, {arg(0)});
-    if (auto map = dyn_cast<MapOp>(op))
-      return step(b, loc, *symbolizeElementFn(stringifyUnaryFn(map.getFn())),
-                  {arg(0)});
     if (auto fused = dyn_cast<FusedOp>(op)) {
       IRMapping mapping;
       Block &body = fused.getBody().front();
@@ -133,7 +113,10 @@ private:
         b.clone(inner, mapping);
       return mapping.lookup(cast<YieldOp>(body.getTerminator()).getValue());
     }
-    return step(b, loc, binaryFn(op), {arg(0), arg(1)});
+    SmallVector<Value, 2> args;
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      args.push_back(arg(i));
+    return step(b, loc, *elementFnOf(op), args); // isFusible's other ops
   }
 
   ArrayRef<Operation *> members;

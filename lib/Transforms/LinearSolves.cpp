@@ -17,7 +17,9 @@
 //  - A \ B with A symmetric positive semi-definite by construction (X' X,
 //    X X', eye, their positive combinations) is marked `cholesky`: the
 //    solve tries a Cholesky factorization (n^3 / 3 flops, half an LU's)
-//    and falls back to LU when it fails (docs/passes.md).
+//    and falls back to LU when it fails (docs/passes.md);
+//  - chol, eig and eigvals of a matrix symmetric bit for bit by
+//    construction are marked `symmetric`: no run-time symmetry test.
 // Each rewrite replaces the product or solve only when the inverse or
 // normal matrix has no other use, so it computes less, never more.
 //
@@ -97,10 +99,13 @@ struct ProductWithInverse : RulePattern<ProductOp> {
     if (std::is_same_v<InverseOp, PinvOp> && a.getDimSize(0) == a.getDimSize(1))
       return failure();
     Value b = rhsValue(rewriter, op.getLoc(), *p);
-    // At the inverse's line: a singular A is reported where it is inverted.
-    rewriter.replaceOp(op,
-                       SolveOp::create(rewriter, inverse.getLoc(), op.getType(),
-                                       inverse.getInput(), b));
+    // At the inverse's line and in its words: a singular A is reported
+    // where and as it is inverted.
+    auto solve = SolveOp::create(rewriter, inverse.getLoc(), op.getType(),
+                                 inverse.getInput(), b);
+    solve.setReplaces(std::is_same_v<InverseOp, PinvOp> ? ReplacedCall::Pinv
+                                                        : ReplacedCall::Inv);
+    rewriter.replaceOp(op, solve);
     return success();
   }
 };
@@ -138,10 +143,13 @@ struct NormalEquations : RulePattern<SolveOp> {
     auto xy = normalEquationsOf(op);
     if (!xy)
       return failure();
-    // full_rank: a rank-deficient X stays the singular error of X' X.
+    // full_rank: a rank-deficient X stays the singular error of X' X (or
+    // of the inv(X' X) the program wrote: `replaces` is kept).
+    ReplacedCallAttr replaces = op.getReplacesAttr();
     auto solve = rewriter.replaceOpWithNewOp<SolveOp>(op, op.getType(),
                                                       xy->first, xy->second);
     solve.setFullRank(true);
+    solve.setReplacesAttr(replaces);
     return success();
   }
 };
@@ -172,19 +180,35 @@ struct TriangularSolve : RulePattern<SolveOp> {
       return failure();
     Value stored = op.getLhs();
     bool transposed = false;
-    if (auto t = stored.getDefiningOp<TransposeOp>();
-        t && triangleOf(t.getInput())) {
-      stored = t.getInput();
-      transposed = true;
-    }
-    std::optional<Triangle> triangle = triangleOf(stored);
-    if (!triangle)
+    std::optional<Triangle> triangle;
+    if (auto t = stored.getDefiningOp<TransposeOp>())
+      if ((triangle = triangleOf(t.getInput()))) {
+        stored = t.getInput();
+        transposed = true;
+      }
+    if (!triangle && !(triangle = triangleOf(stored)))
       return failure();
     rewriter.modifyOpInPlace(op, [&] {
       op.getLhsMutable().assign(stored);
       op.setTransposeLhs(transposed);
       op.setTriangularAttr(TriangleAttr::get(op.getContext(), *triangle));
     });
+    return success();
+  }
+};
+
+/// chol, eig and eigvals of a matrix symmetric bit for bit by construction
+/// ((U + U') / 2 + n * eye(n)) are marked `symmetric`: of their run-time
+/// symmetry test, a pass over the whole matrix before the factorization
+/// starts, only what can still fail is left (an Inf or a NaN, checked as
+/// the diagonal tiles are factored).
+template <typename FactorOp>
+struct KnownSymmetricInput : RulePattern<FactorOp> {
+  using RulePattern<FactorOp>::RulePattern;
+  LogicalResult rewrite(FactorOp op, PatternRewriter &rewriter) const override {
+    if (op.getSymmetric() || !isExactlySymmetric(op.getInput()))
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.setSymmetric(true); });
     return success();
   }
 };
@@ -208,6 +232,9 @@ struct LinearSolvesPass : public cmm::impl::LinearSolvesBase<LinearSolvesPass> {
     RewritePatternSet cholesky(ctx);
     cholesky.add<TriangularSolve>(ctx, "triangular-solve", &counts);
     cholesky.add<CholeskySolve>(ctx, "cholesky-solve", &counts);
+    cholesky.add<KnownSymmetricInput<CholOp>, KnownSymmetricInput<EigOp>,
+                 KnownSymmetricInput<EigValsOp>>(ctx, "symmetric-input",
+                                                 &counts);
     (void)applyPatternsGreedily(getOperation(), std::move(cholesky), config);
     recordRewrites(*this, getOperation(), counts);
   }

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
 #include <vector>
 
 using namespace cmmrt;
@@ -103,8 +104,11 @@ void makeLargestPositive(Matrix &a, Matrix *with) {
   }
 }
 
-bool symmetricOrError(const Matrix &a, const char *what, std::string &error) {
-  if (isSymmetric(a))
+/// The symmetry test of `what` (chol, eig, eigvals); of a matrix symmetric
+/// by construction only what can still fail it, an Inf or a NaN.
+bool symmetricOrError(const Matrix &a, const char *what, std::string &error,
+                      bool knownSymmetric) {
+  if (knownSymmetric ? allFinite(a) : isSymmetric(a))
     return true;
   error = notSymmetricError(what, a.rows(), a.cols());
   return false;
@@ -141,6 +145,14 @@ bool triangularSolve(const Matrix &a, const Matrix &b, bool upper,
 
 } // namespace
 
+bool cmmrt::allFinite(const Matrix &a) {
+  // No early exit: a vectorisable pass (an Inf or NaN makes x - x NaN).
+  double zero = 0;
+  for (double x : a.values())
+    zero += x - x;
+  return zero == 0;
+}
+
 bool cmmrt::isSymmetric(const Matrix &a) {
   // The whole matrix is one tile of a planned chol: one definition of the
   // test, whether the matrix is tiled or not.
@@ -150,8 +162,9 @@ bool cmmrt::isSymmetric(const Matrix &a) {
   return symmetricFromShares({&share});
 }
 
-bool cmmrt::cholesky(const Matrix &a, Matrix &r, std::string &error) {
-  if (!symmetricOrError(a, "chol", error))
+bool cmmrt::cholesky(const Matrix &a, Matrix &r, std::string &error,
+                     bool knownSymmetric) {
+  if (!symmetricOrError(a, "chol", error, knownSymmetric))
     return false;
   // LAPACK's lower factor L (L L' = A) of the buffer read column-major is,
   // read row-major, L' = R.
@@ -235,8 +248,8 @@ bool cmmrt::svd(const Matrix &a, Matrix *u, Matrix &s, Matrix *v,
 }
 
 bool cmmrt::symmetricEigen(const Matrix &a, Matrix &values, Matrix *vectors,
-                           std::string &error) {
-  if (!symmetricOrError(a, vectors ? "eig" : "eigvals", error))
+                           std::string &error, bool knownSymmetric) {
+  if (!symmetricOrError(a, vectors ? "eig" : "eigvals", error, knownSymmetric))
     return false;
   int n = dim(a.rows()), info = 0, lwork = -1, liwork = -1, iquery = 0;
   std::vector<double> f(a.values().begin(), a.values().end()),
@@ -281,6 +294,18 @@ double cmmrt::pseudoInverseTolerance(int64_t rows, int64_t cols,
                                      double largest) {
   return static_cast<double>(std::min(rows, cols)) *
          std::numeric_limits<double>::epsilon() * largest;
+}
+
+void cmmrt::restateAs(const char *call, int64_t rows, int64_t cols,
+                      std::string &error) {
+  const std::string_view name(call);
+  const std::string n = std::to_string(cols);
+  if (name == "inv" && error == singularSolveError(cols))
+    error = "inv: the " + n + "x" + n + " matrix is singular";
+  else if (name == "pinv" &&
+           error.find("did not converge") != std::string::npos)
+    error = "pinv: the singular value decomposition of the " +
+            std::to_string(rows) + "x" + n + " matrix did not converge";
 }
 
 bool cmmrt::invert(const Matrix &a, Matrix &out, std::string &error) {

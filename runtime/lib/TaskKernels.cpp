@@ -314,11 +314,17 @@ bool computeWhole(const Op &op, const std::vector<Matrix> &in,
   case OpCode::Inv:
     return need(1) && invert(in[0], result, error);
   case OpCode::Solve:
-    // op.a: the cmmrt::SolveMethod.
-    return need(2) && leftDivide(in[0], in[1], result, error,
-                                 static_cast<SolveMethod>(op.a));
+    // op.a: the cmmrt::SolveMethod; op.text: the call it replaces, if any.
+    if (!need(2))
+      return false;
+    if (leftDivide(in[0], in[1], result, error, static_cast<SolveMethod>(op.a)))
+      return true;
+    if (op.text)
+      restateAs(op.text, in[0].rows(), in[0].cols(), error);
+    return false;
   case OpCode::Chol:
-    return need(1) && cholesky(in[0], result, error);
+    // op.a: 1 for an input symmetric by construction (no run-time test).
+    return need(1) && cholesky(in[0], result, error, op.a != 0);
   case OpCode::Qr:
     return need(1) && qr(in[0], results[0], results[1], error);
   case OpCode::Svd:
@@ -326,9 +332,10 @@ bool computeWhole(const Op &op, const std::vector<Matrix> &in,
   case OpCode::SvdVals:
     return need(1) && svd(in[0], nullptr, result, nullptr, error);
   case OpCode::Eig:
-    return need(1) && symmetricEigen(in[0], results[0], &results[1], error);
+    return need(1) &&
+           symmetricEigen(in[0], results[0], &results[1], error, op.a != 0);
   case OpCode::EigVals:
-    return need(1) && symmetricEigen(in[0], result, nullptr, error);
+    return need(1) && symmetricEigen(in[0], result, nullptr, error, op.a != 0);
   case OpCode::Det:
     if (!need(1))
       return false;
@@ -411,7 +418,11 @@ bool factorTile(const Op &op, const Task &task,
     std::vector<const Matrix *> shares;
     for (size_t i = 1; i < inputs.size(); ++i)
       shares.push_back(inputs[i].tile);
-    if (!shares.empty() && !symmetricFromShares(shares)) {
+    // A chol symmetric by construction (op.a, no shares) fails the test
+    // only for an Inf or NaN, which reaches a diagonal tile non-finite
+    // (through the trsm and syrk updates) before it is factored.
+    if ((!shares.empty() && !symmetricFromShares(shares)) ||
+        (op.a != 0 && !allFinite(*inputs[0].tile))) {
       error = notSymmetricError("chol", op.inRows, op.inCols);
       return false;
     }
@@ -424,14 +435,12 @@ bool factorTile(const Op &op, const Task &task,
     const Matrix &t = *inputs[0].tile;
     if (!chol && hasZeroOnDiagonal(t)) {
       error = singularSolveError(op.inRows);
+      if (op.text) // inv(tril(M)) * B
+        restateAs(op.text, op.inRows, op.inCols, error);
       return false;
     }
     const bool upper = chol || readsUpper(method);
-    TileTriangle how = upper ? (transposeA ? TileTriangle::UpperTransposed
-                                           : TileTriangle::Upper)
-                             : (transposeA ? TileTriangle::LowerTransposed
-                                           : TileTriangle::Lower);
-    solveWithTriangle(t, how, *updated(1));
+    solveWithTriangle(t, tileTriangle(upper, transposeA), *updated(1));
     return true;
   }
   case TaskKind::Syrk:

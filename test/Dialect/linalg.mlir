@@ -22,6 +22,13 @@ func.func @linalg(%a: tensor<4x4xf64>, %x: tensor<5x3xf64>, %w: tensor<2x3xf64>,
   %e, %vecs = cmm.eig %a : tensor<4x4xf64> -> tensor<4x1xf64>, tensor<4x4xf64>
   // CHECK: cmm.eigvals %{{.*}} : tensor<4x4xf64> -> tensor<4x1xf64>
   %2 = cmm.eigvals %a : tensor<4x4xf64> -> tensor<4x1xf64>
+  // An input symmetric by construction (cmm-linear-solves): no run-time test.
+  // CHECK: cmm.chol %{{.*}} symmetric : tensor<4x4xf64>
+  %s0 = cmm.chol %a symmetric : tensor<4x4xf64>
+  // CHECK: cmm.eig %{{.*}} symmetric : tensor<4x4xf64> -> tensor<4x1xf64>, tensor<4x4xf64>
+  %se, %svecs = cmm.eig %a symmetric : tensor<4x4xf64> -> tensor<4x1xf64>, tensor<4x4xf64>
+  // CHECK: cmm.eigvals %{{.*}} symmetric : tensor<4x4xf64> -> tensor<4x1xf64>
+  %sv = cmm.eigvals %a symmetric : tensor<4x4xf64> -> tensor<4x1xf64>
   // CHECK: cmm.det %{{.*}} : tensor<4x4xf64> -> tensor<1x1xf64>
   %3 = cmm.det %a : tensor<4x4xf64> -> tensor<1x1xf64>
   // CHECK: cmm.pinv %{{.*}} : tensor<5x3xf64> -> tensor<3x5xf64>
@@ -40,6 +47,10 @@ func.func @linalg(%a: tensor<4x4xf64>, %x: tensor<5x3xf64>, %w: tensor<2x3xf64>,
   %9 = cmm.solve %c, %b cholesky : (tensor<5x5xf64>, tensor<5x2xf64>) -> tensor<5x2xf64>
   // CHECK: cmm.solve %{{.*}}, %{{.*}} full_rank : (tensor<5x3xf64>, tensor<5x2xf64>) -> tensor<3x2xf64>
   %10 = cmm.solve %x, %b full_rank : (tensor<5x3xf64>, tensor<5x2xf64>) -> tensor<3x2xf64>
+  // CHECK: cmm.solve %{{.*}}, %{{.*}} full_rank replaces inv : (tensor<5x3xf64>, tensor<5x2xf64>) -> tensor<3x2xf64>
+  %11 = cmm.solve %x, %b full_rank replaces inv : (tensor<5x3xf64>, tensor<5x2xf64>) -> tensor<3x2xf64>
+  // CHECK: cmm.solve %{{.*}}, %{{.*}} replaces pinv : (tensor<5x3xf64>, tensor<5x2xf64>) -> tensor<3x2xf64>
+  %12 = cmm.solve %x, %b replaces pinv : (tensor<5x3xf64>, tensor<5x2xf64>) -> tensor<3x2xf64>
   return
 }
 

@@ -43,7 +43,7 @@
 // CHECK-LABEL: func.func @inv_times(
 // CHECK-SAME: %[[A:.*]]: tensor<4x4xf64>, %[[B:.*]]: tensor<4x2xf64>
 // CHECK-NOT: cmm.inv
-// CHECK: %[[X:.*]] = cmm.solve %[[A]], %[[B]] : (tensor<4x4xf64>, tensor<4x2xf64>) -> tensor<4x2xf64>
+// CHECK: %[[X:.*]] = cmm.solve %[[A]], %[[B]] replaces inv : (tensor<4x4xf64>, tensor<4x2xf64>) -> tensor<4x2xf64>
 // CHECK: return %[[X]]
 func.func @inv_times(%a: tensor<4x4xf64>, %b: tensor<4x2xf64>) -> tensor<4x2xf64> {
   %i = cmm.inv %a : tensor<4x4xf64>
@@ -86,8 +86,8 @@ func.func @inv_on_the_right(%a: tensor<4x4xf64>, %b: tensor<2x4xf64>) -> tensor<
 // CHECK-LABEL: func.func @pinv_times(
 // CHECK-SAME: %[[X:.*]]: tensor<6x3xf64>, %[[Y:.*]]: tensor<6x1xf64>, %[[W:.*]]: tensor<2x5xf64>, %[[Z:.*]]: tensor<2x1xf64>
 // CHECK-NOT: cmm.pinv
-// CHECK: cmm.solve %[[X]], %[[Y]] : (tensor<6x3xf64>, tensor<6x1xf64>) -> tensor<3x1xf64>
-// CHECK: cmm.solve %[[W]], %[[Z]] : (tensor<2x5xf64>, tensor<2x1xf64>) -> tensor<5x1xf64>
+// CHECK: cmm.solve %[[X]], %[[Y]] replaces pinv : (tensor<6x3xf64>, tensor<6x1xf64>) -> tensor<3x1xf64>
+// CHECK: cmm.solve %[[W]], %[[Z]] replaces pinv : (tensor<2x5xf64>, tensor<2x1xf64>) -> tensor<5x1xf64>
 func.func @pinv_times(%x: tensor<6x3xf64>, %y: tensor<6x1xf64>, %w: tensor<2x5xf64>, %z: tensor<2x1xf64>) -> (tensor<3x1xf64>, tensor<5x1xf64>) {
   %p = cmm.pinv %x : tensor<6x3xf64> -> tensor<3x6xf64>
   %r = cmm.matmul %p, %y : (tensor<3x6xf64>, tensor<6x1xf64>) -> tensor<3x1xf64>
@@ -114,7 +114,7 @@ func.func @pinv_square(%x: tensor<3x3xf64>, %y: tensor<3x1xf64>) -> tensor<3x1xf
 // CHECK-NOT: cmm.gemm
 // CHECK: %[[S:.*]] = cmm.solve %[[X]], %[[Y]] full_rank : (tensor<6x3xf64>, tensor<6x2xf64>) -> tensor<3x2xf64>
 // CHECK-NOT: cholesky
-// CHECK: %[[T:.*]] = cmm.solve %[[X]], %[[Y]] full_rank : (tensor<6x3xf64>, tensor<6x2xf64>) -> tensor<3x2xf64>
+// CHECK: %[[T:.*]] = cmm.solve %[[X]], %[[Y]] full_rank replaces inv : (tensor<6x3xf64>, tensor<6x2xf64>) -> tensor<3x2xf64>
 // CHECK: return %[[S]], %[[T]]
 func.func @normal_equations(%x: tensor<6x3xf64>, %y: tensor<6x2xf64>) -> (tensor<3x2xf64>, tensor<3x2xf64>) {
   %g = cmm.gemm %x transposed, %x : (tensor<6x3xf64>, tensor<6x3xf64>) -> tensor<3x3xf64>
@@ -234,4 +234,63 @@ func.func @transposed_triangle_kept(%m: tensor<3x3xf64>, %b: tensor<3x1xf64>) ->
   %t = cmm.transpose %l : tensor<3x3xf64> -> tensor<3x3xf64>
   %x = cmm.solve %t, %b : (tensor<3x3xf64>, tensor<3x1xf64>) -> tensor<3x1xf64>
   return %x, %t : tensor<3x1xf64>, tensor<3x3xf64>
+}
+
+// chol, eig and eigvals of a matrix symmetric bit for bit by construction
+// are marked `symmetric` (no run-time test): (U + U') / 2 + n * eye(n),
+// U .* U' - 1, max(S, 0) of such an S, a fill; once only (the last chol is
+// marked already: four rules fire, the flops are unchanged).
+// FLOPS: @symmetric_inputs after:
+// FLOPS-NEXT: cmm-linear-solves:symmetric-input x4
+// FLOPS: @symmetric_up_to_rounding after:
+// FLOPS-NEXT: no rule fired
+// CHECK-LABEL: func.func @symmetric_inputs(
+// CHECK: cmm.chol %{{.*}} symmetric : tensor<3x3xf64>
+// CHECK: cmm.eig %{{.*}} symmetric : tensor<3x3xf64>
+// CHECK: cmm.eigvals %{{.*}} symmetric : tensor<3x3xf64>
+// CHECK: cmm.chol %{{.*}} symmetric : tensor<3x3xf64>
+// CHECK: cmm.chol %{{.*}} symmetric : tensor<3x3xf64>
+func.func @symmetric_inputs(%u: tensor<3x3xf64>, %c: tensor<1x1xf64>) -> (tensor<3x3xf64>, tensor<3x1xf64>, tensor<3x3xf64>, tensor<3x1xf64>, tensor<3x3xf64>, tensor<3x3xf64>) {
+  %t = cmm.transpose %u : tensor<3x3xf64> -> tensor<3x3xf64>
+  %s = cmm.add %u, %t : (tensor<3x3xf64>, tensor<3x3xf64>) -> tensor<3x3xf64>
+  %h = cmm.scale %s by 5.000000e-01 : tensor<3x3xf64>
+  %i = cmm.eye : tensor<3x3xf64>
+  %n = cmm.scale %i by 3.000000e+00 : tensor<3x3xf64>
+  %a = cmm.add %h, %n : (tensor<3x3xf64>, tensor<3x3xf64>) -> tensor<3x3xf64>
+  %r = cmm.chol %a : tensor<3x3xf64>
+  %p = cmm.mul %t, %u : (tensor<3x3xf64>, tensor<3x3xf64>) -> tensor<3x3xf64>
+  %q = cmm.sub %p, %c : (tensor<3x3xf64>, tensor<1x1xf64>) -> tensor<3x3xf64>
+  %w, %v = cmm.eig %q : tensor<3x3xf64> -> tensor<3x1xf64>, tensor<3x3xf64>
+  %m = cmm.max %a, %c : (tensor<3x3xf64>, tensor<1x1xf64>) -> tensor<3x3xf64>
+  %e = cmm.eigvals %m : tensor<3x3xf64> -> tensor<3x1xf64>
+  %f = cmm.fill 2.000000e+00 : tensor<3x3xf64>
+  %rf = cmm.chol %f : tensor<3x3xf64>
+  %ra = cmm.chol %a symmetric : tensor<3x3xf64>
+  return %r, %w, %v, %e, %rf, %ra : tensor<3x3xf64>, tensor<3x1xf64>, tensor<3x3xf64>, tensor<3x1xf64>, tensor<3x3xf64>, tensor<3x3xf64>
+}
+
+// Must not fire: symmetric only up to rounding (X' X as a product, a
+// library map of a symmetric matrix, a matrix power, an inverse), or not
+// symmetric at all (U - U', U alone, a non-symmetric constant). Their
+// run-time test stays.
+// CHECK-LABEL: func.func @symmetric_up_to_rounding(
+// CHECK-NOT: symmetric
+// CHECK: return
+func.func @symmetric_up_to_rounding(%x: tensor<4x3xf64>, %u: tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3x3xf64>, tensor<3x1xf64>, tensor<3x1xf64>, tensor<3x3xf64>, tensor<3x3xf64>, tensor<2x2xf64>) {
+  %g = cmm.gemm %x transposed, %x : (tensor<4x3xf64>, tensor<4x3xf64>) -> tensor<3x3xf64>
+  %r = cmm.chol %g : tensor<3x3xf64>
+  %t = cmm.transpose %u : tensor<3x3xf64> -> tensor<3x3xf64>
+  %s = cmm.add %u, %t : (tensor<3x3xf64>, tensor<3x3xf64>) -> tensor<3x3xf64>
+  %e = cmm.map exp %s : tensor<3x3xf64>
+  %re = cmm.chol %e : tensor<3x3xf64>
+  %p = cmm.pow %s, 3 : tensor<3x3xf64>
+  %w = cmm.eigvals %p : tensor<3x3xf64> -> tensor<3x1xf64>
+  %i = cmm.inv %s : tensor<3x3xf64>
+  %wi = cmm.eigvals %i : tensor<3x3xf64> -> tensor<3x1xf64>
+  %d = cmm.sub %u, %t : (tensor<3x3xf64>, tensor<3x3xf64>) -> tensor<3x3xf64>
+  %rd = cmm.chol %d : tensor<3x3xf64>
+  %ru = cmm.chol %u : tensor<3x3xf64>
+  %k = cmm.constant dense<[[2.0, 1.0], [1.5, 2.0]]> : tensor<2x2xf64>
+  %rk = cmm.chol %k : tensor<2x2xf64>
+  return %r, %re, %w, %wi, %rd, %ru, %rk : tensor<3x3xf64>, tensor<3x3xf64>, tensor<3x1xf64>, tensor<3x1xf64>, tensor<3x3xf64>, tensor<3x3xf64>, tensor<2x2xf64>
 }

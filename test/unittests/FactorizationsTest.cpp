@@ -79,6 +79,64 @@ TEST(Factorizations, CholeskyRefusesWithReasons) {
   EXPECT_TRUE(cholesky(make(2, 2, {4, 2 + 1e-15, 2, 3}), r, error)) << error;
 }
 
+TEST(Factorizations, CholeskyOfAKnownSymmetricMatrixMakesNoTest) {
+  // cmm.chol `symmetric`: the caller knows the input symmetric, nothing is
+  // tested and the factor is that of the triangle LAPACK reads. By hand for
+  // a matrix that is not symmetric (which a compiled program never passes):
+  // [2 1; 0 2] read as [2 1; 1 2], R = [sqrt 2, 1 / sqrt 2; 0, sqrt 1.5].
+  Matrix r;
+  std::string error;
+  ASSERT_TRUE(cholesky(make(2, 2, {2, 1, 0, 2}), r, error,
+                       /*knownSymmetric=*/true))
+      << error;
+  expectNear(
+      r, make(2, 2, {std::sqrt(2.0), 1 / std::sqrt(2.0), 0, std::sqrt(1.5)}));
+  // Not positive definite is still found, and an Inf or a NaN, which fails
+  // the symmetry test (A - A' is NaN there) whatever the construction.
+  EXPECT_FALSE(cholesky(make(2, 2, {1, 2, 2, 1}), r, error, true));
+  EXPECT_NE(error.find("not positive definite"), std::string::npos) << error;
+  const double nan = std::nan(""), inf = HUGE_VAL;
+  EXPECT_FALSE(cholesky(make(2, 2, {4, nan, nan, 3}), r, error, true));
+  EXPECT_EQ(error, "chol: the 2x2 matrix is not symmetric (norm(A - A') > "
+                   "1e-12 * norm(A))");
+  error.clear();
+  EXPECT_FALSE(cholesky(make(2, 2, {inf, 1, 1, 3}), r, error, true));
+  EXPECT_NE(error.find("not symmetric"), std::string::npos) << error;
+  Matrix values;
+  EXPECT_FALSE(
+      symmetricEigen(make(2, 2, {1, 0, 0, nan}), values, nullptr, error, true));
+  EXPECT_NE(error.find("eigvals: the 2x2 matrix is not symmetric"),
+            std::string::npos)
+      << error;
+  EXPECT_TRUE(allFinite(make(2, 2, {1, -0.0, 1e308, 4})));
+}
+
+// The errors of a solve that replaces inv(A) * B or pinv(X) * B are stated
+// as those calls state them (cmm.solve `replaces`); others stay.
+TEST(Factorizations, RestatedAsTheReplacedCall) {
+  Matrix x;
+  std::string error;
+  ASSERT_FALSE(leftDivide(make(2, 2, {1, 2, 2, 4}), make(2, 1, {1, 1}), x,
+                          error, SolveMethod::General));
+  restateAs("inv", 2, 2, error);
+  EXPECT_EQ(error, "inv: the 2x2 matrix is singular");
+  // The normal equations' full-rank least squares: X is 4x2, X' X 2x2.
+  ASSERT_FALSE(leftDivide(make(4, 2, {1, 0, 2, 0, 3, 0, 4, 0}),
+                          make(4, 1, {1, 2, 3, 5}), x, error,
+                          SolveMethod::FullRank));
+  restateAs("inv", 4, 2, error);
+  EXPECT_EQ(error, "inv: the 2x2 matrix is singular");
+  error = "A \\ B: the least-squares solve with the 3x2 matrix A did not "
+          "converge";
+  restateAs("pinv", 3, 2, error);
+  EXPECT_EQ(error, "pinv: the singular value decomposition of the 3x2 matrix "
+                   "did not converge");
+  // Only the replaced call's own errors change.
+  error = "A \\ B: the 3x3 matrix A is singular";
+  restateAs("pinv", 3, 3, error);
+  EXPECT_EQ(error, "A \\ B: the 3x3 matrix A is singular");
+}
+
 TEST(Factorizations, QrByHand) {
   // Columns (3, 4) and (0, 5): q1 = (0.6, 0.8), r12 = 4, q2 = (-0.8, 0.6).
   Matrix q, r;
@@ -157,6 +215,12 @@ TEST(Factorizations, SymmetricEigenByHand) {
       symmetricEigen(make(2, 2, {2, 1, 0, 2}), values, nullptr, error));
   EXPECT_EQ(error, "eigvals: the 2x2 matrix is not symmetric (norm(A - A') > "
                    "1e-12 * norm(A))");
+  // Known symmetric (cmm.eigvals `symmetric`): no test; [2 1; 0 2] is read
+  // as the triangle LAPACK reads, [2 1; 1 2], eigenvalues 1 and 3.
+  ASSERT_TRUE(symmetricEigen(make(2, 2, {2, 1, 0, 2}), values, nullptr, error,
+                             /*knownSymmetric=*/true))
+      << error;
+  expectNear(values, make(2, 1, {1, 3}));
 }
 
 TEST(Factorizations, SymmetricEigenOfRandom) {

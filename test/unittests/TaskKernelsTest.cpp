@@ -378,6 +378,44 @@ TEST(TaskKernels, MergeRequiresFullCover) {
   EXPECT_NE(error.find("do not cover"), std::string::npos);
 }
 
+// chol as one task (TaskKind::Solve): op.a = 1 (cmm.chol `symmetric`, the
+// input symmetric by construction) skips the symmetry test, which a
+// matrix that is not symmetric fails otherwise; the factor is then that of
+// the upper triangle (as the tiled potrf reads it), by hand.
+TEST(TaskKernels, WholeCholeskyTestsSymmetryUnlessKnown) {
+  Matrix a(2, 2);
+  a(0, 0) = 2, a(0, 1) = 1, a(1, 0) = 0, a(1, 1) = 2;
+  Op cholOp = op(OpCode::Chol, 2, 2);
+  cholOp.inRows = cholOp.inCols = 2;
+  OneTask tested(cholOp, TaskKind::Solve, {slot(2, 2)});
+  std::vector<Matrix> out;
+  std::string error;
+  EXPECT_FALSE(tested.run({{&a, 0, 0}}, out, error));
+  EXPECT_NE(error.find("chol: the 2x2 matrix is not symmetric"),
+            std::string::npos)
+      << error;
+  cholOp.a = 1;
+  OneTask known(cholOp, TaskKind::Solve, {slot(2, 2)});
+  ASSERT_TRUE(known.run({{&a, 0, 0}}, out, error)) << error;
+  EXPECT_NEAR(out[0](0, 0), std::sqrt(2.0), 1e-15);
+  EXPECT_NEAR(out[0](0, 1), 1 / std::sqrt(2.0), 1e-15);
+  EXPECT_EQ(out[0](1, 0), 0.0);
+  EXPECT_NEAR(out[0](1, 1), std::sqrt(1.5), 1e-15);
+  // A NaN still fails (as the test of a NaN does), whole or on a tile.
+  a(0, 1) = a(1, 0) = std::nan("");
+  EXPECT_FALSE(known.run({{&a, 0, 0}}, out, error));
+  EXPECT_NE(error.find("chol: the 2x2 matrix is not symmetric"),
+            std::string::npos)
+      << error;
+  OneTask potrf(cholOp, TaskKind::Potrf, {slot(2, 2)});
+  potrf.task.numInputs = 1;
+  error.clear();
+  EXPECT_FALSE(potrf.run({{&a, 0, 0}}, out, error));
+  EXPECT_NE(error.find("chol: the 2x2 matrix is not symmetric"),
+            std::string::npos)
+      << error;
+}
+
 TEST(TaskKernels, SolveFromTilesAndSingularMessage) {
   Matrix a = randomMatrix(4, 4, 10);
   for (int64_t i = 0; i < 4; ++i)

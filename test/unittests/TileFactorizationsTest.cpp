@@ -217,10 +217,7 @@ TEST(TileFactorizations, BlockSubstitutionEqualsTheWholeSolve) {
     Matrix s = stored ? r : transposed(r);
     Matrix op = transpose ? transposed(s) : s;
     const bool upper = stored != transpose; // op(S)'s triangle
-    TileTriangle how =
-        stored
-            ? (transpose ? TileTriangle::UpperTransposed : TileTriangle::Upper)
-            : (transpose ? TileTriangle::LowerTransposed : TileTriangle::Lower);
+    TileTriangle how = tileTriangle(stored, transpose);
     auto opTile = [&](int64_t i, int64_t j) {
       return transpose ? tileOf(s, 3, j, i) : tileOf(s, 3, i, j);
     };

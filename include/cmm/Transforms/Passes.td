@@ -202,7 +202,10 @@ def LinearSolves : Pass<"cmm-linear-solves", "mlir::func::FuncOp"> {
     marked `cholesky`: Cholesky first (n^3 / 3 flops), LU when it fails;
     one whose matrix is triangular by construction (a `chol` factor, its
     transpose, `tril`, `triu`) is marked `triangular`: one substitution.
-    Runs after `cmm-fold-transposes` (it reads `X' X` as `cmm.gemm`).
+    `chol`, `eig` and `eigvals` of a matrix symmetric bit for bit by
+    construction (`(U + U') / 2 + n * eye(n)`: elementwise arithmetic of
+    `U + U'`, fills, the identity) are marked `symmetric`: of the run-time
+    symmetry test only the check for Inf and NaN is left. Runs after `cmm-fold-transposes` (it reads `X' X` as `cmm.gemm`).
   }];
   let dependentDialects = ["cmm::CmmDialect"];
   let statistics = [
@@ -211,6 +214,7 @@ def LinearSolves : Pass<"cmm-linear-solves", "mlir::func::FuncOp"> {
     Statistic<"numNormalEquations", "normal-equations", "(X' X) \\ (X' Y) -> X \\ Y">,
     Statistic<"numCholeskySolves", "cholesky-solve", "A \\ B by Cholesky for A semi-definite by construction">,
     Statistic<"numTriangularSolves", "triangular-solve", "A \\ B by substitution for A triangular by construction">,
+    Statistic<"numSymmetricInputs", "symmetric-input", "chol, eig, eigvals of a matrix symmetric by construction: no run-time test">,
   ];
 }
 

@@ -3,6 +3,7 @@
 #include "cmm/Conversion/CmmToTaskGraph/Density.h"
 
 #include "cmm/Dialect/Cmm/CmmDialect.h"
+#include "cmm/Dialect/Cmm/ElementFn.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/DenseMap.h"
@@ -41,8 +42,8 @@ std::optional<double> uniformShare(const ElementEstimate &a,
   return std::nullopt;
 }
 
-/// The estimate of fn(a[, b]) element by element: what the matrix ops and
-/// a fused body's steps share.
+/// The estimate of fn(a[, b]) element by element: what the elementwise ops
+/// (cmm::elementFnOf) and a fused body's steps share.
 ElementEstimate apply(ElementFn fn, const ElementEstimate &a,
                       const ElementEstimate &b) {
   switch (fn) {
@@ -78,22 +79,6 @@ ElementEstimate apply(ElementFn fn, const ElementEstimate &a,
   default:
     return dense();
   }
-}
-
-std::optional<ElementFn> comparisonFn(CmpPredicate predicate) {
-  switch (predicate) {
-  case CmpPredicate::GT:
-    return ElementFn::Gt;
-  case CmpPredicate::LT:
-    return ElementFn::Lt;
-  case CmpPredicate::GE:
-    return ElementFn::Ge;
-  case CmpPredicate::LE:
-    return ElementFn::Le;
-  case CmpPredicate::EQ:
-    return ElementFn::Eq;
-  }
-  return std::nullopt;
 }
 
 ElementEstimate ofConstant(ElementsAttr value) {
@@ -148,9 +133,10 @@ ElementEstimate ofFused(FusedOp fused,
 ElementEstimate
 cmm::tiling::estimateResult(Operation *op,
                             function_ref<ElementEstimate(Value)> of) {
-  auto binary = [&](ElementFn fn) {
-    return apply(fn, of(op->getOperand(0)), of(op->getOperand(1)));
-  };
+  // add, sub, mul, div, cmp, neg, map...: as the fused body's steps.
+  if (std::optional<ElementFn> fn = elementFnOf(op))
+    return apply(*fn, of(op->getOperand(0)),
+                 op->getNumOperands() > 1 ? of(op->getOperand(1)) : dense());
   return llvm::TypeSwitch<Operation *, ElementEstimate>(op)
       .Case([](RandOp rand) {
         ElementEstimate e;
@@ -167,33 +153,13 @@ cmm::tiling::estimateResult(Operation *op,
                cols = double(type.getDimSize(1));
         return withDensity(std::min(rows, cols) / (rows * cols));
       })
-      .Case([&](CmpOp cmp) {
-        std::optional<ElementFn> fn = comparisonFn(cmp.getPredicate());
-        return fn ? binary(*fn) : dense();
-      })
-      .Case([&](AddOp) { return binary(ElementFn::Add); })
-      .Case([&](SubOp) { return binary(ElementFn::Sub); })
-      .Case([&](MulOp) { return binary(ElementFn::Mul); })
-      .Case([&](DivOp) { return binary(ElementFn::Div); })
       .Case([&](ScaleOp scale) {
         return scale.getFactor().convertToDouble() == 0.0
                    ? withDensity(0.0)
                    : withDensity(of(scale.getInput()).density);
       })
-      .Case<NegOp, TransposeOp, SliceOp, ReshapeOp>([&](Operation *same) {
+      .Case<TransposeOp, SliceOp, ReshapeOp>([&](Operation *same) {
         return withDensity(of(same->getOperand(0)).density);
-      })
-      .Case([&](MapOp map) {
-        // The functions with f(0) = 0 keep the zeros.
-        switch (map.getFn()) {
-        case UnaryFn::Sqrt:
-        case UnaryFn::Abs:
-        case UnaryFn::Sin:
-        case UnaryFn::Tanh:
-          return withDensity(of(map.getInput()).density);
-        default:
-          return dense();
-        }
       })
       .Case([&](FusedOp fused) { return ofFused(fused, of); })
       .Default([](Operation *) { return dense(); });

@@ -309,11 +309,13 @@ private:
   /// k, POTRF of the diagonal tile, TRSM of the tiles right of it (R_kj =
   /// R_kk'^-1 A_kj), SYRK of the trailing diagonal tiles and GEMM of the
   /// others (A_ij -= R_ki' R_kj); only the upper triangle is read. The
-  /// first POTRF also reads each tile pair's share of the symmetry test.
+  /// first POTRF also reads each tile pair's share of the symmetry test,
+  /// unless A is symmetric by construction (`testSymmetry` false).
   /// The POTRFs can fail (not symmetric, not positive definite): they run
   /// on the master, as `whole` tasks do; the rest goes where the plan puts
   /// it. The factor's tiles below the diagonal are generated zeros.
-  Grid cholesky(const Grid &a, Value result, const std::string &name) {
+  Grid cholesky(const Grid &a, Value result, bool testSymmetry,
+                const std::string &name) {
     Grid r = gridFor(result);
     const int64_t t = r.tileRows;
     // cur: tile (i, j >= i) of A as updated so far; factor: R's.
@@ -323,6 +325,8 @@ private:
     for (int64_t i = 0; i < t; ++i)
       for (int64_t j = i; j < t; ++j) {
         cur[i][j] = a.at(i, j);
+        if (!testSymmetry)
+          continue;
         std::vector<DataId> inputs{a.at(i, j)};
         if (j != i)
           inputs.push_back(a.at(j, i));
@@ -610,7 +614,8 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
       break;
     case TileStrategy::Cholesky: {
       Grid a = in(op.getOperand(0));
-      grids[result] = cholesky(a, result, name);
+      grids[result] =
+          cholesky(a, result, !cast<CholOp>(op).getSymmetric(), name);
       break;
     }
     case TileStrategy::TriangularSolve: {

@@ -70,6 +70,13 @@ LogicalResult binary(ArrayRef<const Matrix *> in, Matrix &result,
   return success();
 }
 
+/// chol, eig, eigvals: `symmetric` (input symmetric by construction, no
+/// run-time test) goes to the task graph's op declaration.
+void knownSymmetry(NamedAttrList &params, UnitAttr symmetric) {
+  if (symmetric)
+    params.set("symmetric", symmetric);
+}
+
 /// A task over whole operands on the master, costed by the solve
 /// polynomial: it counts work as m n k at an inverse's rate (an n x n
 /// inverse, 2 n^3 flops, is m = n = k), so an op of `flops` on an m x n
@@ -364,14 +371,21 @@ cmmrt::SolveMethod SolveOp::getMethod() {
 std::optional<OpCode> SolveOp::getRuntimeOp(NamedAttrList &params) {
   Params(params, getContext())
       .integer("method", static_cast<int64_t>(getMethod()));
+  if (auto replaces = getReplaces())
+    Params(params, getContext())
+        .attr("replaces",
+              StringAttr::get(getContext(), stringifyReplacedCall(*replaces)));
   return OpCode::Solve;
 }
 LogicalResult SolveOp::evaluate(ArrayRef<const Matrix *> in,
                                 MutableArrayRef<Matrix> results) {
   std::string error;
-  return factorized(
-      *this, cmmrt::leftDivide(*in[0], *in[1], results[0], error, getMethod()),
-      error);
+  bool solved =
+      cmmrt::leftDivide(*in[0], *in[1], results[0], error, getMethod());
+  if (!solved && getReplaces())
+    cmmrt::restateAs(stringifyReplacedCall(*getReplaces()).data(),
+                     in[0]->rows(), in[0]->cols(), error);
+  return factorized(*this, solved, error);
 }
 
 //===----------------------------------------------------------------------===//
@@ -389,13 +403,15 @@ double CholOp::getFlops() {
 TilingRule CholOp::getTilingRule() {
   return rule(TileStrategy::Cholesky, CostClass::Potrf);
 }
-std::optional<OpCode> CholOp::getRuntimeOp(NamedAttrList &) {
+std::optional<OpCode> CholOp::getRuntimeOp(NamedAttrList &params) {
+  knownSymmetry(params, getSymmetricAttr());
   return OpCode::Chol;
 }
 LogicalResult CholOp::evaluate(ArrayRef<const Matrix *> in,
                                MutableArrayRef<Matrix> results) {
   std::string error;
-  return factorized(*this, cmmrt::cholesky(*in[0], results[0], error), error);
+  return factorized(
+      *this, cmmrt::cholesky(*in[0], results[0], error, getSymmetric()), error);
 }
 
 double QrOp::getFlops() {
@@ -443,15 +459,17 @@ double EigOp::getFlops() {
   return eigFlops(getValues().getType().getDimSize(0));
 }
 TilingRule EigOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
-std::optional<OpCode> EigOp::getRuntimeOp(NamedAttrList &) {
+std::optional<OpCode> EigOp::getRuntimeOp(NamedAttrList &params) {
+  knownSymmetry(params, getSymmetricAttr());
   return OpCode::Eig;
 }
 LogicalResult EigOp::evaluate(ArrayRef<const Matrix *> in,
                               MutableArrayRef<Matrix> results) {
   std::string error;
-  return factorized(
-      *this, cmmrt::symmetricEigen(*in[0], results[0], &results[1], error),
-      error);
+  return factorized(*this,
+                    cmmrt::symmetricEigen(*in[0], results[0], &results[1],
+                                          error, getSymmetric()),
+                    error);
 }
 
 double EigValsOp::getFlops() {
@@ -461,14 +479,17 @@ double EigValsOp::getFlops() {
 TilingRule EigValsOp::getTilingRule() {
   return wholeRule(getFlops(), getInput());
 }
-std::optional<OpCode> EigValsOp::getRuntimeOp(NamedAttrList &) {
+std::optional<OpCode> EigValsOp::getRuntimeOp(NamedAttrList &params) {
+  knownSymmetry(params, getSymmetricAttr());
   return OpCode::EigVals;
 }
 LogicalResult EigValsOp::evaluate(ArrayRef<const Matrix *> in,
                                   MutableArrayRef<Matrix> results) {
   std::string error;
   return factorized(
-      *this, cmmrt::symmetricEigen(*in[0], results[0], nullptr, error), error);
+      *this,
+      cmmrt::symmetricEigen(*in[0], results[0], nullptr, error, getSymmetric()),
+      error);
 }
 
 double DetOp::getFlops() {

@@ -5,13 +5,18 @@
 using namespace mlir;
 using namespace cmm;
 
-static bool symmetricByConstruction(Value v, int depth) {
+/// `exact`: symmetric bit for bit, whatever the rounding. Elementwise
+/// arithmetic (+ - .* ./, scalings, negation, max, min) rounds a_ij and a_ji
+/// alike from equal operands (programs are built with -ffp-contract=off),
+/// and a + b = b + a in IEEE arithmetic; products, inverses, powers and the
+/// library's maps are symmetric only up to rounding.
+static bool symmetricByConstruction(Value v, bool exact, int depth) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   Operation *op = v.getDefiningOp();
   if (!op || !type || type.getDimSize(0) != type.getDimSize(1) || depth > 32)
     return false;
   auto symmetric = [&](Value x) {
-    return symmetricByConstruction(x, depth + 1);
+    return symmetricByConstruction(x, exact, depth + 1);
   };
   auto isTransposeOf = [](Value t, Value x) {
     auto transpose = t.getDefiningOp<TransposeOp>();
@@ -28,12 +33,16 @@ static bool symmetricByConstruction(Value v, int depth) {
           return false;
     return true;
   }
-  if (auto gemm = dyn_cast<GemmOp>(op))
-    return gemm.isSymmetric();
-  if (auto product = dyn_cast<MatmulOp>(op))
-    return isTransposeOf(product.getLhs(), product.getRhs()) ||
-           isTransposeOf(product.getRhs(), product.getLhs());
-  if (isa<AddOp, SubOp, MulOp, DivOp>(op)) {
+  if (!exact) {
+    if (auto gemm = dyn_cast<GemmOp>(op))
+      return gemm.isSymmetric();
+    if (auto product = dyn_cast<MatmulOp>(op))
+      return isTransposeOf(product.getLhs(), product.getRhs()) ||
+             isTransposeOf(product.getRhs(), product.getLhs());
+    if (isa<MapOp, PowOp, InvOp>(op))
+      return symmetric(op->getOperand(0));
+  }
+  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp>(op)) {
     Value a = op->getOperand(0), b = op->getOperand(1);
     if (isa<AddOp, MulOp>(op) && (isTransposeOf(a, b) || isTransposeOf(b, a)))
       return true;
@@ -43,13 +52,17 @@ static bool symmetricByConstruction(Value v, int depth) {
     };
     return symmetricOrScalar(a) && symmetricOrScalar(b);
   }
-  if (isa<ScaleOp, NegOp, MapOp, PowOp, InvOp>(op))
+  if (isa<ScaleOp, NegOp>(op))
     return symmetric(op->getOperand(0));
   return false;
 }
 
 bool cmm::isSymmetricByConstruction(Value v) {
-  return symmetricByConstruction(v, 0);
+  return symmetricByConstruction(v, /*exact=*/false, 0);
+}
+
+bool cmm::isExactlySymmetric(Value v) {
+  return symmetricByConstruction(v, /*exact=*/true, 0);
 }
 
 bool cmm::isSemiDefinite(Value v) {

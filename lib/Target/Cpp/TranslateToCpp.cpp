@@ -358,6 +358,11 @@ LogicalResult CppEmitter::collectOps() {
         kernels.push_back(emitFusedKernel(e.kernel, kernel, e.text));
     } else if (code == OpCode::Solve) {
       e.a = decl.getMethod().value_or(0); // cmmrt::SolveMethod
+      if (auto replaces = decl.getReplaces()) // cmmrt::restateAs
+        e.text = replaces->str();
+    } else if (code == OpCode::Chol || code == OpCode::Eig ||
+               code == OpCode::EigVals) {
+      e.a = decl.getSymmetric() ? 1 : 0; // no run-time symmetry test
     } else if (code == OpCode::Slice || code == OpCode::Insert) {
       e.a = *decl.getRow();
       e.b = *decl.getCol();

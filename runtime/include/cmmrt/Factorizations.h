@@ -31,9 +31,17 @@ namespace cmmrt {
 /// Frobenius norms; a non-square matrix is not symmetric.
 bool isSymmetric(const Matrix &a);
 
+/// Whether every element of `a` is finite: what is left of the symmetry
+/// test for a matrix symmetric by construction (an Inf or a NaN makes
+/// A - A' NaN there, which fails it).
+bool allFinite(const Matrix &a);
+
 /// R upper-triangular with a positive diagonal and R' * R = a; false if a is
-/// not symmetric or not positive definite.
-bool cholesky(const Matrix &a, Matrix &r, std::string &error);
+/// not symmetric or not positive definite. `knownSymmetric`: a is symmetric
+/// by construction (cmm.chol's `symmetric`): of the symmetry test only
+/// allFinite is left.
+bool cholesky(const Matrix &a, Matrix &r, std::string &error,
+              bool knownSymmetric = false);
 
 /// Thin QR of an m x n a, m >= n: q m x n with orthonormal columns, r n x n
 /// upper-triangular with a non-negative diagonal.
@@ -45,9 +53,10 @@ bool svd(const Matrix &a, Matrix *u, Matrix &s, Matrix *v, std::string &error);
 
 /// Eigenvalues (n x 1, ascending) and, unless null, orthonormal
 /// eigenvectors (columns of n x n) of a symmetric a; false if a is not
-/// symmetric.
+/// symmetric (tested, or only for Inf and NaN if `knownSymmetric`, as for
+/// cholesky).
 bool symmetricEigen(const Matrix &a, Matrix &values, Matrix *vectors,
-                    std::string &error);
+                    std::string &error, bool knownSymmetric = false);
 
 /// The determinant of a square a, 1x1 (0 for an exactly singular a).
 Matrix determinant(const Matrix &a);
@@ -55,6 +64,15 @@ Matrix determinant(const Matrix &a);
 /// The singular values of `s` (k x 1, descending) that count as zero lie at
 /// or below this: min(m, n) * eps * max(s) (Julia's pinv default).
 double pseudoInverseTolerance(int64_t rows, int64_t cols, double largest);
+
+/// The error of a failed leftDivide of a rows x cols A restated as
+/// `call`'s ("inv", "pinv": the solve cmm-linear-solves made of inv(A) * B
+/// or pinv(X) * B): a singular A is inv's "inv: the NxN matrix is
+/// singular" (N = cols, also the order of X' X for the normal equations'
+/// full-rank solve), a least-squares solve that did not converge is pinv's
+/// SVD that did not.
+void restateAs(const char *call, int64_t rows, int64_t cols,
+               std::string &error);
 
 /// inv(a) of a square a (cmmrt::inverse), with the language's message
 /// when a is singular.

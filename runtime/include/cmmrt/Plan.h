@@ -103,7 +103,10 @@ struct Op {
                           // concat: dim; print: 1 for display (every row)
                           // reduce: dim; map: function (cmmrt::MapFn);
                           // fused: its number of inputs;
-                          // matmul: kTransposeLhs | kTransposeRhs
+                          // matmul: kTransposeLhs | kTransposeRhs;
+                          // solve: the cmmrt::SolveMethod; chol, eig,
+                          // eigvals: 1 for an input symmetric by
+                          // construction (no run-time test);
                           // import/export: the environment value
                           // (cmmrt/Program.h)
   const char *text;       // print/print_scalar label, load/save path,

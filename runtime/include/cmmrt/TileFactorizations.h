@@ -49,6 +49,13 @@ enum class TileTriangle { Upper, Lower, UpperTransposed, LowerTransposed };
 /// TRSM: b = op(t)^-1 b for the triangle `t` (square, as many rows as b).
 void solveWithTriangle(const Matrix &t, TileTriangle how, Matrix &b);
 
+/// The TileTriangle of an upper or lower triangle, read transposed or not.
+inline TileTriangle tileTriangle(bool upper, bool transposed) {
+  if (upper)
+    return transposed ? TileTriangle::UpperTransposed : TileTriangle::Upper;
+  return transposed ? TileTriangle::LowerTransposed : TileTriangle::Lower;
+}
+
 /// Whether the triangle `t` has a zero on its diagonal (a singular solve).
 bool hasZeroOnDiagonal(const Matrix &t);
 

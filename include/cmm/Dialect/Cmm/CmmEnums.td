@@ -42,6 +42,13 @@ def Cmm_Triangle : I32EnumAttr<"Triangle", "triangle of a matrix", [
   let cppNamespace = "::cmm";
 }
 
+/// The call a solve stands for (cmm-linear-solves: inv(A) * B -> A \ B,
+/// pinv(X) * B -> X \ B): its run-time errors are stated as that call's.
+def Cmm_ReplacedCall : I32EnumAttr<"ReplacedCall", "call a solve replaces", [
+      I32EnumAttrCase<"Inv", 0, "inv">, I32EnumAttrCase<"Pinv", 1, "pinv">]> {
+  let cppNamespace = "::cmm";
+}
+
 /// The functions a fused op's body applies to elements: each spelled as in
 /// runtime/include/cmmrt/ElementFunctions.def (cmmrt::fused::stepFunction
 /// reads these names), plus `neg`.

@@ -221,26 +221,33 @@ def Cmm_SolveOp : Cmm_Op<"solve", [Pure, Cmm_MayFail]> {
     `cmm.solve %r transposed, %b triangular upper`, with no transpose made. `full_rank` (the least squares `cmm-linear-solves`
     makes of the normal equations (X' X) \\ (X' Y)): an X of lower rank
     than its column count is the error the singular X' X would have been.
+    `replaces inv` / `replaces pinv` (set by `cmm-linear-solves` on the
+    solve it makes of `inv(A) * B` or `pinv(X) * B`): its run-time errors
+    are stated as the program's `inv` or `pinv` would have stated them (a
+    singular A is `inv: the NxN matrix is singular`).
 
     ```mlir
     %2 = cmm.solve %a, %b : (tensor<3x3xf64>, tensor<3x2xf64>) -> tensor<3x2xf64>
+    %3 = cmm.solve %a, %b replaces inv : (tensor<3x3xf64>, tensor<3x2xf64>) -> tensor<3x2xf64>
     ```
   }];
   let arguments = (ins Cmm_Matrix:$lhs, Cmm_Matrix:$rhs, UnitAttr:$cholesky,
                    OptionalAttr<Cmm_Triangle>:$triangular,
-                   UnitAttr:$full_rank, UnitAttr:$transpose_lhs);
+                   UnitAttr:$full_rank, UnitAttr:$transpose_lhs,
+                   OptionalAttr<Cmm_ReplacedCall>:$replaces);
   let results = (outs Cmm_Matrix:$result);
   let assemblyFormat = [{
     $lhs (`transposed` $transpose_lhs^)? `,` $rhs (`cholesky` $cholesky^)?
     (`triangular` $triangular^)?
-    (`full_rank` $full_rank^)? attr-dict `:`
+    (`full_rank` $full_rank^)? (`replaces` $replaces^)? attr-dict `:`
     functional-type(operands, results)
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$lhs,
                    "::mlir::Value":$rhs), [{
       build($_builder, $_state, result, lhs, rhs, ::mlir::UnitAttr(),
-            ::cmm::TriangleAttr(), ::mlir::UnitAttr(), ::mlir::UnitAttr());
+            ::cmm::TriangleAttr(), ::mlir::UnitAttr(), ::mlir::UnitAttr(),
+            ::cmm::ReplacedCallAttr());
     }]>
   ];
   let extraClassDeclaration = [{
@@ -276,15 +283,21 @@ def Cmm_CholOp : Cmm_Op<"chol", [Pure, Cmm_MayFail,
   let description = [{
     Julia's `cholesky(A).U`. A matrix that is not symmetric
     (`norm(A - A') > 1e-12 * norm(A)`) or not positive definite is a
-    run-time error at the op.
+    run-time error at the op. `symmetric` (set by `cmm-linear-solves`)
+    says the input is symmetric bit for bit by construction: of the
+    run-time symmetry test only what can still fail it is made, a check
+    for Inf and NaN (A - A' is NaN there).
 
     ```mlir
     %1 = cmm.chol %0 : tensor<4x4xf64>
+    %2 = cmm.chol %0 symmetric : tensor<4x4xf64>
     ```
   }];
-  let arguments = (ins Cmm_Matrix:$input);
+  let arguments = (ins Cmm_Matrix:$input, UnitAttr:$symmetric);
   let results = (outs Cmm_Matrix:$result);
-  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    $input (`symmetric` $symmetric^)? attr-dict `:` type($result)
+  }];
   let hasVerifier = 1;
 }
 
@@ -344,16 +357,17 @@ def Cmm_EigOp : Cmm_Op<"eig", [Pure, Cmm_MayFail]> {
     The eigenvectors are the orthonormal columns of an n x n matrix, the
     entry of largest magnitude of each positive (the first such on ties).
     An input that is not symmetric (`norm(A - A') > 1e-12 * norm(A)`) is a
-    run-time error at the op.
+    run-time error at the op; `symmetric` as for `cmm.chol`.
 
     ```mlir
     %w, %v = cmm.eig %0 : tensor<4x4xf64> -> tensor<4x1xf64>, tensor<4x4xf64>
     ```
   }];
-  let arguments = (ins Cmm_Matrix:$input);
+  let arguments = (ins Cmm_Matrix:$input, UnitAttr:$symmetric);
   let results = (outs Cmm_Matrix:$values, Cmm_Matrix:$vectors);
   let assemblyFormat = [{
-    $input attr-dict `:` type($input) `->` type($values) `,` type($vectors)
+    $input (`symmetric` $symmetric^)? attr-dict `:` type($input) `->`
+    type($values) `,` type($vectors)
   }];
   let hasVerifier = 1;
 }
@@ -361,13 +375,18 @@ def Cmm_EigOp : Cmm_Op<"eig", [Pure, Cmm_MayFail]> {
 def Cmm_EigValsOp : Cmm_Op<"eigvals", [Pure, Cmm_MayFail]> {
   let summary = "eigenvalues of a symmetric matrix, n x 1 ascending";
   let description = [{
+    The input's symmetry is tested, or known, as for `cmm.eig`.
+
     ```mlir
     %w = cmm.eigvals %0 : tensor<4x4xf64> -> tensor<4x1xf64>
     ```
   }];
-  let arguments = (ins Cmm_Matrix:$input);
+  let arguments = (ins Cmm_Matrix:$input, UnitAttr:$symmetric);
   let results = (outs Cmm_Matrix:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = [{
+    $input (`symmetric` $symmetric^)? attr-dict `:` type($input) `->`
+    type($result)
+  }];
   let hasVerifier = 1;
 }
 

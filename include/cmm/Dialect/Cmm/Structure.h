@@ -20,9 +20,16 @@ namespace cmm {
 /// Whether the square `v` is symmetric by construction: X' X and X X' (a
 /// value against its own transpose), v + v' and v .* v', the identity,
 /// fills and symmetric constants, and scalings, negations, maps, powers,
-/// inverses, sums, differences, elementwise products and quotients of
-/// symmetric matrices (or by scalars).
+/// inverses, sums, differences, elementwise products, quotients, maxima
+/// and minima of symmetric matrices (or by scalars).
 bool isSymmetricByConstruction(mlir::Value v);
+
+/// Whether `v` is symmetric bit for bit by construction, whatever the
+/// rounding: the identity, fills, symmetric constants, v + v' and v .* v',
+/// and elementwise arithmetic (+ - .* ./ max min, scalings, negation) of
+/// such matrices and scalars. A run-time symmetry test of it can fail only
+/// for an Inf or a NaN (A - A' is NaN there).
+bool isExactlySymmetric(mlir::Value v);
 
 /// Whether `v` is symmetric positive semi-definite by construction: X' X
 /// and X X', the identity, and sums and positive scalings of those.

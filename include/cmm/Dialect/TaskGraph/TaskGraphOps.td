@@ -82,7 +82,10 @@ def TG_OpDeclOp : TG_Op<"op", [HasParent<"GraphOp">, Symbol]> {
     randn; `id` alone for import and export: the number of the segment's
     argument or result, cmm/Planning/Segments.h), `first` and `last` (range), `dim` (reductions: 1, 2, or 0 for
     the whole matrix), `fn` (map: a cmm unary function), `transpose_lhs`
-    and `transpose_rhs` (matmul: operands read transposed), `label`
+    and `transpose_rhs` (matmul: operands read transposed), `method`
+    (solve: the cmmrt::SolveMethod), `replaces` (solve: `inv` or `pinv`,
+    the call whose errors it states, cmmrt::restateAs), `symmetric` (chol, eig, eigvals: the
+    input is symmetric by construction, no run-time test), `label`
     (print, print_scalar), `display` (print: every row too), `path` (load,
     save), `data` (constant), `row` and `col` (slice, insert: the block's
     first element, from 0), `inputs` and `kernel` (fused: the operand count
@@ -108,6 +111,7 @@ def TG_OpDeclOp : TG_Op<"op", [HasParent<"GraphOp">, Symbol]> {
                    UnitAttr:$display,
                    UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs,
                    OptionalAttr<I64Attr>:$method,
+                   OptionalAttr<StrAttr>:$replaces, UnitAttr:$symmetric,
                    OptionalAttr<StrAttr>:$label, OptionalAttr<StrAttr>:$path,
                    OptionalAttr<ElementsAttr>:$data,
                    OptionalAttr<I64Attr>:$inputs,
