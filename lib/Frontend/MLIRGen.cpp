@@ -88,8 +88,19 @@ std::nullopt_t MLIRGenImpl::error(SMLoc l, const llvm::Twine &msg) {
   if (!failed) {
     printSourceMessage(sm, l, llvm::SourceMgr::DK_Error, msg);
     // Loops are unrolled and calls traced: say which iteration and which
-    // call failed, innermost first.
-    for (size_t d = frames.size(); d-- > 0;) {
+    // call failed, innermost first; of a deep nest (a recursion at its
+    // depth limit), the innermost and the outermost few.
+    constexpr size_t kInnermost = 10, kOutermost = 3;
+    const size_t n = frames.size();
+    for (size_t d = n; d-- > 0;) {
+      if (n > kInnermost + kOutermost && d == n - 1 - kInnermost) {
+        printSourceMessage(sm, frames[d].loc, llvm::SourceMgr::DK_Note,
+                           llvm::Twine(d + 1 - kOutermost) +
+                               " more enclosing calls and iterations, from "
+                               "here out, are not shown");
+        d = kOutermost; // the next shown is frames[kOutermost - 1]
+        continue;
+      }
       const Frame &f = frames[d];
       llvm::Twine iteration(loopIterations[d]);
       if (f.kind == Frame::For)
@@ -355,14 +366,20 @@ MaybeValue MLIRGenImpl::eval(const Expr &expr) {
     if (name == "NaN")
       return TraceValue::ofScalar(NAN);
     if (auto local = regionLocalNames.find(name);
-        local != regionLocalNames.end())
+        local != regionLocalNames.end()) {
+      const unsigned line = sm.getLineAndColumn(local->second.construct).first;
+      if (!local->second.shapes.empty())
+        return error(expr.getLoc(), "'" + name + "' " + local->second.shapes +
+                                        ": give it one shape on every path "
+                                        "to use it after");
       return error(expr.getLoc(),
                    "'" + name +
                        "' is assigned only inside the construct at "
                        "line " +
-                       llvm::Twine(sm.getLineAndColumn(local->second).first) +
+                       llvm::Twine(line) +
                        ", whose condition is decided at run time; assign it "
                        "before (or in every branch) to use it after");
+    }
     return error(expr.getLoc(), "unknown name '" + name + "'");
   }
   case Expr::Kind::String:

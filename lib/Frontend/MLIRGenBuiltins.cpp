@@ -380,8 +380,9 @@ MaybeValue MLIRGenImpl::evalCall(const CallExpr &call) {
     MaybeValue b = eval(*args[1]);
     if (!b)
       return std::nullopt;
-    if (a->isScalar() && b->isScalar())
-      return TraceValue::ofScalar(a->scalar * b->scalar);
+    if (a->isScalar() && b->isScalar()) // 1x1, as for matrices
+      return TraceValue::ofMatrix(
+          asMatrix(TraceValue::ofScalar(a->scalar * b->scalar), call.getLoc()));
     Value x = asMatrix(*a, args[0]->getLoc());
     Value y = asMatrix(*b, args[1]->getLoc());
     if (x.getType() != y.getType())
@@ -405,12 +406,12 @@ MaybeValue MLIRGenImpl::evalCall(const CallExpr &call) {
     if (!checkArgCount(call, 1, 1))
       return std::nullopt;
     MaybeValue v = eval(*args[0]);
-    if (!v || v->isScalar())
+    if (!v)
       return v;
-    Value m = v->matrix;
+    Value m = asMatrix(*v, args[0]->getLoc()); // a scalar is 1x1
     int64_t r = rows(m), c = cols(m);
     if (r == 1 && c == 1)
-      return v;
+      return TraceValue::ofMatrix(m);
     if ((r == 1 || c == 1) && !checkSize(call.getLoc(), r * c, r * c))
       return std::nullopt;
     if (r == 1 || c == 1) // a vector to its diagonal matrix

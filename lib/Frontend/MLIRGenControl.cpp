@@ -331,6 +331,9 @@ Flow MLIRGenImpl::traceRunTimeWhile(
       env[carried[i]] = TraceValue::ofMatrix(block->getArgument(i));
   };
   uint8_t bodyExits = 0;
+  // Variables with no one shape after the loop (each with what to say of
+  // it at a use after).
+  std::vector<std::pair<std::string, std::string>> shapeless;
   {
     mlir::OpBuilder::InsertionGuard guard(builder);
     mlir::Block *before =
@@ -381,6 +384,48 @@ Flow MLIRGenImpl::traceRunTimeWhile(
       *probedResult = asMatrix(env[kResultName], stmt.getLoc()).getType();
     llvm::SmallVector<Value> next;
     for (size_t i = 0; i < carried.size(); ++i) {
+      const std::string &name = carried[i];
+      auto local = regionLocalNames.find(name);
+      const bool lost = !env.count(name); // no one shape after a branch
+      mlir::Type now =
+          lost ? mlir::Type() : asMatrix(env[name], stmt.getLoc()).getType();
+      // Neither the condition nor the body reads the value a trip starts
+      // with: a variable whose shape changes (or that a branch left without
+      // one) is then no error unless used after the loop. It passes its
+      // first value through, which nothing reads: a use after is the
+      // error (as after an 'if').
+      if ((lost || now != types[i]) && !isFlowName(name) &&
+          name != kResultName &&
+          llvm::all_of(before->getArgument(i).getUsers(),
+                       [](mlir::Operation *user) {
+                         return mlir::isa<ConditionOp>(user); // forwards it
+                       }) &&
+          after->getArgument(i).use_empty()) {
+        std::string shapes =
+            lost && local != regionLocalNames.end()
+                ? local->second.shapes
+                : "is " + shapeOf(inits[i]) + " before the construct at line " +
+                      std::to_string(sm.getLineAndColumn(stmt.getLoc()).first) +
+                      (lost ? " and has no one shape in it"
+                            : " and " +
+                                  shapeOf(asMatrix(env[name], stmt.getLoc())) +
+                                  " after a trip of it") +
+                      ", decided at run time";
+        shapeless.push_back({name, shapes});
+        next.push_back(after->getArgument(i));
+        continue;
+      }
+      // A branch in the body left it with no one shape: the next trip
+      // would read it.
+      if (lost) {
+        error(stmt.getLoc(),
+              "'" + name + "' " +
+                  (local != regionLocalNames.end() ? local->second.shapes
+                                                   : std::string("changes")) +
+                  ": a variable the 'while' loop assigns keeps one shape "
+                  "from trip to trip");
+        return Flow::Failed;
+      }
       std::optional<Value> v =
           carriedValue(carried[i], env[carried[i]], types[i], stmt.getLoc(),
                        "when the 'while' loop starts");
@@ -395,10 +440,14 @@ Flow MLIRGenImpl::traceRunTimeWhile(
   // assigned in the body are not defined.
   for (llvm::StringRef name : assigned)
     if (!outside.count(name) && !isFlowName(name))
-      regionLocalNames[name] = stmt.getLoc();
+      regionLocalNames[name] = {stmt.getLoc(), ""};
   env = std::move(outside);
   for (size_t i = 0; i < carried.size(); ++i)
     env[carried[i]] = TraceValue::ofMatrix(loop.getResult(i));
+  for (auto &[name, shapes] : shapeless) {
+    env.erase(name);
+    regionLocalNames[name] = {stmt.getLoc(), shapes};
+  }
   restore(kBrokenFlag, outerBroken);
   // The loop ends, or (a `return` in it) returns.
   return flowOf(ExitNext | (bodyExits & ExitReturn));
@@ -499,7 +548,7 @@ Flow MLIRGenImpl::genBranches(const TraceValue &condition, SMLoc at,
     }
     if (before == outside.end() && !(t && e)) {
       if (name != kResultName) {
-        regionLocalNames[name] = at;
+        regionLocalNames[name] = {at, ""};
         continue;
       }
     }
@@ -509,6 +558,43 @@ Flow MLIRGenImpl::genBranches(const TraceValue &condition, SMLoc at,
     mlir::Type type = before != outside.end() ? typeOf(before->second)
                       : t                     ? typeOf(*t)
                                               : typeOf(*e);
+    // A variable from before that a nested construct left without one
+    // value, or one that has different shapes on the two paths: no result
+    // (the language asks one shape only of a variable used after); a use
+    // after it is the error.
+    if (!isFlag && name != kResultName) {
+      auto shapeText = [&](mlir::Type type) {
+        auto tensor = mlir::cast<mlir::RankedTensorType>(type);
+        return std::to_string(tensor.getDimSize(0)) + "x" +
+               std::to_string(tensor.getDimSize(1));
+      };
+      const std::string construct =
+          "the construct at line " +
+          std::to_string(sm.getLineAndColumn(at).first);
+      std::string shapes;
+      if (before != outside.end() && (!t || !e)) {
+        auto inner = regionLocalNames.find(name);
+        shapes =
+            inner != regionLocalNames.end() && !inner->second.shapes.empty()
+                ? inner->second.shapes
+                : "has no one value after " + construct;
+      } else if (typeOf(*t) != type || typeOf(*e) != type) {
+        shapes =
+            before != outside.end()
+                ? "is " + shapeText(type) + " before " + construct + " and " +
+                      shapeText(typeOf(*t) != type ? typeOf(*t) : typeOf(*e)) +
+                      " in one of its branches"
+                : "is " + shapeText(typeOf(*t)) + " in the first branch of " +
+                      construct + " and " + shapeText(typeOf(*e)) +
+                      " in the other";
+        shapes += ", decided at run time";
+      }
+      if (!shapes.empty()) {
+        regionLocalNames[name] = {at, shapes};
+        outside.erase(name);
+        continue;
+      }
+    }
     std::optional<Value> tv, ev;
     {
       mlir::OpBuilder::InsertionGuard guard(builder);

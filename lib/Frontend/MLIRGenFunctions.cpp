@@ -77,7 +77,7 @@ MaybeValue MLIRGenImpl::callFunction(const CallExpr &call,
   // has not returned yet.
   scope[kReturnedFlag] = TraceValue::ofScalar(0);
   std::swap(env, scope);
-  llvm::StringMap<SMLoc> callerLocals;
+  llvm::StringMap<RegionLocal> callerLocals;
   std::swap(regionLocalNames, callerLocals);
   auto [line, col] = sm.getLineAndColumn(call.getLoc());
   loopIterations.push_back(

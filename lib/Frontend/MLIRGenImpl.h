@@ -150,13 +150,18 @@ private:
   /// The trace state at a point of the current block, to trace a construct
   /// again from there (a 'while' traced at compile time whose body turns
   /// out to leave at run time becomes a cmm.while).
+  struct RegionLocal {
+    SMLoc construct;
+    std::string shapes; // empty: assigned only inside the construct
+  };
   struct Checkpoint {
     mlir::Block *block;
     mlir::Operation *last; // the last op before; null at the block's start
     llvm::StringMap<TraceValue> env;
     llvm::StringMap<std::pair<size_t, Value>> savedFiles;
     size_t saveCount;
-    llvm::StringMap<SMLoc> regionLocalNames, runTimeSavedFiles;
+    llvm::StringMap<RegionLocal> regionLocalNames;
+    llvm::StringMap<SMLoc> runTimeSavedFiles;
   };
   Checkpoint checkpoint();
   void rollback(const Checkpoint &point);
@@ -281,9 +286,11 @@ private:
   void forgetRunTimeSaves(size_t savesBefore, SMLoc construct);
   /// A located error if `load` of `path` is one of the above.
   bool checkLoadOrder(llvm::StringRef path, SMLoc l);
-  /// Names assigned only inside a run-time construct, with its position:
-  /// a use after it is an error that says so.
-  llvm::StringMap<SMLoc> regionLocalNames;
+  /// Names with no one value after a run-time construct: assigned only
+  /// inside it, or with different shapes on its paths (`shapes` says
+  /// which). A use after it is an error that says so (the language: a
+  /// variable a branch assigns must keep one shape only if used after).
+  llvm::StringMap<RegionLocal> regionLocalNames;
   /// The sizes `end` stands for in the subscripts being traced, innermost
   /// last.
   std::vector<int64_t> endSizes;
