@@ -387,8 +387,7 @@ Flow MLIRGenImpl::traceRunTimeWhile(
       const std::string &name = carried[i];
       auto local = regionLocalNames.find(name);
       const bool lost = !env.count(name); // no one shape after a branch
-      mlir::Type now =
-          lost ? mlir::Type() : asMatrix(env[name], stmt.getLoc()).getType();
+      mlir::Type now = lost ? mlir::Type() : typeOf(env[name]);
       // Neither the condition nor the body reads the value a trip starts
       // with: a variable whose shape changes (or that a branch left without
       // one) is then no error unless used after the loop. It passes its
@@ -407,9 +406,7 @@ Flow MLIRGenImpl::traceRunTimeWhile(
                 : "is " + shapeOf(inits[i]) + " before the construct at line " +
                       std::to_string(sm.getLineAndColumn(stmt.getLoc()).first) +
                       (lost ? " and has no one shape in it"
-                            : " and " +
-                                  shapeOf(asMatrix(env[name], stmt.getLoc())) +
-                                  " after a trip of it") +
+                            : " and " + shapeOf(now) + " after a trip of it") +
                       ", decided at run time";
         shapeless.push_back({name, shapes});
         next.push_back(after->getArgument(i));
@@ -552,9 +549,6 @@ Flow MLIRGenImpl::genBranches(const TraceValue &condition, SMLoc at,
         continue;
       }
     }
-    auto typeOf = [&](const TraceValue &v) -> mlir::Type {
-      return v.isScalar() ? matrixType(1, 1) : v.matrix.getType();
-    };
     mlir::Type type = before != outside.end() ? typeOf(before->second)
                       : t                     ? typeOf(*t)
                                               : typeOf(*e);
@@ -563,11 +557,6 @@ Flow MLIRGenImpl::genBranches(const TraceValue &condition, SMLoc at,
     // (the language asks one shape only of a variable used after); a use
     // after it is the error.
     if (!isFlag && name != kResultName) {
-      auto shapeText = [&](mlir::Type type) {
-        auto tensor = mlir::cast<mlir::RankedTensorType>(type);
-        return std::to_string(tensor.getDimSize(0)) + "x" +
-               std::to_string(tensor.getDimSize(1));
-      };
       const std::string construct =
           "the construct at line " +
           std::to_string(sm.getLineAndColumn(at).first);
@@ -581,11 +570,11 @@ Flow MLIRGenImpl::genBranches(const TraceValue &condition, SMLoc at,
       } else if (typeOf(*t) != type || typeOf(*e) != type) {
         shapes =
             before != outside.end()
-                ? "is " + shapeText(type) + " before " + construct + " and " +
-                      shapeText(typeOf(*t) != type ? typeOf(*t) : typeOf(*e)) +
+                ? "is " + shapeOf(type) + " before " + construct + " and " +
+                      shapeOf(typeOf(*t) != type ? typeOf(*t) : typeOf(*e)) +
                       " in one of its branches"
-                : "is " + shapeText(typeOf(*t)) + " in the first branch of " +
-                      construct + " and " + shapeText(typeOf(*e)) +
+                : "is " + shapeOf(typeOf(*t)) + " in the first branch of " +
+                      construct + " and " + shapeOf(typeOf(*e)) +
                       " in the other";
         shapes += ", decided at run time";
       }

@@ -252,6 +252,11 @@ private:
   std::optional<mlir::RankedTensorType> toShape(const CallExpr &call,
                                                 size_t first);
   int64_t callId(SMLoc l);
+  /// The matrix type `v` has as an operand (a compile-time scalar is 1x1),
+  /// without making a constant of it.
+  mlir::Type typeOf(const TraceValue &v) {
+    return v.isScalar() ? mlir::Type(matrixType(1, 1)) : v.matrix.getType();
+  }
   mlir::RankedTensorType matrixType(int64_t rows, int64_t cols) {
     return getMatrixType(builder.getContext(), rows, cols);
   }
@@ -323,9 +328,12 @@ inline int64_t rows(Value v) {
 inline int64_t cols(Value v) {
   return mlir::cast<mlir::RankedTensorType>(v.getType()).getDimSize(1);
 }
-inline std::string shapeOf(Value v) {
-  return std::to_string(rows(v)) + "x" + std::to_string(cols(v));
+inline std::string shapeOf(mlir::Type type) {
+  auto tensor = mlir::cast<mlir::RankedTensorType>(type);
+  return std::to_string(tensor.getDimSize(0)) + "x" +
+         std::to_string(tensor.getDimSize(1));
 }
+inline std::string shapeOf(Value v) { return shapeOf(v.getType()); }
 inline std::string num(double v) { return cmmrt::formatNumber(v); }
 /// `v` with as many digits as it takes to read back exactly.
 std::string exactNum(double v);

@@ -231,8 +231,7 @@ bool cmmrt::svd(const Matrix &a, Matrix *u, Matrix &s, Matrix *v,
   dgesdd_(jobz, &m, &n, f.data(), &m, sv.data(), uc.data(), &ldu, vt.data(),
           &ldvt, work.data(), &lwork, iwork.data(), &info);
   if (info != 0) {
-    error = "svd: the singular value decomposition of the " + shapeOf(a) +
-            " matrix did not converge";
+    error = svdNotConvergedError("svd", a.rows(), a.cols());
     return false;
   }
   s = Matrix::uninitialized(k, 1);
@@ -299,26 +298,24 @@ double cmmrt::pseudoInverseTolerance(int64_t rows, int64_t cols,
 void cmmrt::restateAs(const char *call, int64_t rows, int64_t cols,
                       std::string &error) {
   const std::string_view name(call);
-  const std::string n = std::to_string(cols);
   if (name == "inv" && error == singularSolveError(cols))
-    error = "inv: the " + n + "x" + n + " matrix is singular";
+    error = singularInverseError(cols);
   else if (name == "pinv" &&
            error.find("did not converge") != std::string::npos)
-    error = "pinv: the singular value decomposition of the " +
-            std::to_string(rows) + "x" + n + " matrix did not converge";
+    error = svdNotConvergedError("pinv", rows, cols);
 }
 
 bool cmmrt::invert(const Matrix &a, Matrix &out, std::string &error) {
   if (inverse(a, out))
     return true;
-  error = "inv: the " + shapeOf(a) + " matrix is singular";
+  error = singularInverseError(a.rows());
   return false;
 }
 
 bool cmmrt::pseudoInverse(const Matrix &a, Matrix &out, std::string &error) {
   Matrix u, s, v;
   if (!svd(a, &u, s, &v, error)) {
-    error.replace(0, 3, "pinv");
+    error = svdNotConvergedError("pinv", a.rows(), a.cols());
     return false;
   }
   // pinv(A) = V diag(1 / s) U' over the singular values above the
@@ -415,6 +412,18 @@ std::string cmmrt::notPositiveDefiniteError(int64_t n, int64_t order) {
   return "chol: the " + std::to_string(n) + "x" + std::to_string(n) +
          " matrix is not positive definite (its leading minor of order " +
          std::to_string(order) + " is not positive)";
+}
+
+std::string cmmrt::singularInverseError(int64_t n) {
+  return "inv: the " + std::to_string(n) + "x" + std::to_string(n) +
+         " matrix is singular";
+}
+
+std::string cmmrt::svdNotConvergedError(const char *what, int64_t rows,
+                                        int64_t cols) {
+  return std::string(what) + ": the singular value decomposition of the " +
+         std::to_string(rows) + "x" + std::to_string(cols) +
+         " matrix did not converge";
 }
 
 std::string cmmrt::singularSolveError(int64_t n) {

@@ -111,11 +111,15 @@ bool readsUpper(SolveMethod method);
 /// The run-time errors of the factorizations and solves, for the whole
 /// matrix (here) and for its tiles (cmmrt/TileFactorizations.h):
 /// "WHAT: the RxC matrix is not symmetric (...)", chol's "... is not
-/// positive definite (its leading minor of order K ...)" and "A \ B: the
-/// NxN matrix A is singular".
+/// positive definite (its leading minor of order K ...)", "A \ B: the
+/// NxN matrix A is singular", inv's "inv: the NxN matrix is singular" and
+/// "WHAT: the singular value decomposition of the RxC matrix did not
+/// converge" (svd, svdvals, pinv).
 std::string notSymmetricError(const char *what, int64_t rows, int64_t cols);
 std::string notPositiveDefiniteError(int64_t n, int64_t order);
 std::string singularSolveError(int64_t n);
+std::string singularInverseError(int64_t n);
+std::string svdNotConvergedError(const char *what, int64_t rows, int64_t cols);
 
 /// A \ B: for a square a the solution of a x = b (false if a is exactly
 /// singular, as Julia's SingularException), by `method`; otherwise
