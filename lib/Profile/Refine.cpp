@@ -173,7 +173,7 @@ cmm::profile::refineModel(MachineModel &model,
     if (r.shapes > use.count()) {
       // The run's products ran at the node's split, whose factor taskTime
       // applies on top of the polynomial: fit the polynomial without it.
-      double factor = r.cost == CostClass::Gemm || r.cost == CostClass::Solve
+      double factor = cmm::scheduling::NodeSpec::followsSplit(r.cost)
                           ? model.nodes[node].gemmFactor()
                           : 1.0;
       std::vector<Observation> unscaled = kernels;

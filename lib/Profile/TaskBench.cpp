@@ -2,6 +2,8 @@
 
 #include "cmm/Profile/TaskBench.h"
 
+#include "cmmrt/FactorizationCosts.h"
+#include "cmmrt/Factorizations.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/TaskKernels.h"
 
@@ -126,6 +128,40 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
       a(i, i) += double(m);
     operands.push_back(std::move(a));
     sig = {double(m), double(m), double(m), 0};
+    break;
+  }
+  case CostClass::Qr:
+  case CostClass::Svd:
+  case CostClass::SvdVals:
+  case CostClass::Lstsq:
+    // The factorization of an m x n matrix (least squares: with one
+    // right-hand side), k its flops in the class's units.
+    task.kind = TaskKind::Solve;
+    op.code = cost == CostClass::Qr        ? OpCode::Qr
+              : cost == CostClass::Svd     ? OpCode::Svd
+              : cost == CostClass::SvdVals ? OpCode::SvdVals
+                                           : OpCode::Solve;
+    operands.push_back(operand(m, n, 1));
+    if (cost == CostClass::Lstsq) {
+      operands.push_back(operand(m, 1, 2));
+      outRows = n;
+      outCols = 1;
+    } else {
+      outRows = std::max(m, n); // the first result's tile: Q, U
+      outCols = std::min(m, n);
+    }
+    break;
+  case CostClass::Eig:
+  case CostClass::EigVals: {
+    task.kind = TaskKind::Solve;
+    op.code = cost == CostClass::Eig ? OpCode::Eig : OpCode::EigVals;
+    op.a = 1; // symmetric by construction: no run-time test
+    Matrix a = operand(m, m, 1);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < i; ++j)
+        a(i, j) = a(j, i);
+    operands.push_back(std::move(a));
+    outCols = 1; // the eigenvalues
     break;
   }
   case CostClass::Potrf:
@@ -265,6 +301,48 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
       out.push_back({double(s), double(s), double(s), 0});
     break;
   }
+  case CostClass::Qr:
+  case CostClass::Svd:
+  case CostClass::SvdVals:
+  case CostClass::Eig:
+  case CostClass::EigVals:
+  case CostClass::Lstsq: {
+    // Squares (least squares: 4 rows to a column) and, but for eig's, tall
+    // matrices: a narrow panel runs at a fraction of a square's rate (QR of
+    // 20000 x 100 at a third of 1000 x 1000's), the mn term against mnk.
+    // k as the planner counts it.
+    std::vector<std::pair<int64_t, int64_t>> shapes =
+        quick
+            ? std::vector<std::pair<int64_t, int64_t>>{{8, 8},     {32, 32},
+                                                       {100, 100}, {300, 300},
+                                                       {2000, 50}, {8000, 100},
+                                                       {3000, 300}}
+            : std::vector<std::pair<int64_t, int64_t>>{
+                  {8, 8},       {32, 32},     {100, 100},   {250, 250},
+                  {500, 500},   {1000, 1000}, {1500, 1500}, {2000, 50},
+                  {10000, 100}, {20000, 200}, {10000, 300}, {5000, 1000}};
+    bool squaresOnly = cost == CostClass::Eig || cost == CostClass::EigVals;
+    if (squaresOnly && quick) // a square of 2000 ran 2.6x a fit up to 500
+      shapes.push_back({1000, 1000});
+    for (auto [m, n] : shapes) {
+      if (squaresOnly && m != n)
+        continue;
+      if (cost == CostClass::Lstsq && m == n) // square: LU, class solve
+        m *= 4;
+      double flops = cost == CostClass::Qr ? cmmrt::qrFlops(m, n)
+                     : cost == CostClass::Svd
+                         ? cmmrt::svdFlops(m, n, /*vectors=*/true)
+                     : cost == CostClass::SvdVals
+                         ? cmmrt::svdFlops(m, n, /*vectors=*/false)
+                     : cost == CostClass::Lstsq
+                         ? cmmrt::leastSquaresFlops(m, n, 1)
+                         : cmmrt::symmetricEigenFlops(m, /*vectors=*/cost ==
+                                                             CostClass::Eig);
+      out.push_back(
+          {double(m), double(n), cmmrt::wholeTaskDepth(flops, m, n), 0});
+    }
+    break;
+  }
   case CostClass::Potrf:
   case CostClass::Trsm:
   case CostClass::Syrk: {
@@ -297,6 +375,19 @@ Terms cmm::profile::fittedTerms(CostClass cost) {
   switch (cost) {
   case CostClass::Gemm:
     return terms({One, MN, MK, NK, MNK});
+  case CostClass::Qr:
+  case CostClass::Svd:
+  case CostClass::SvdVals:
+  case CostClass::Lstsq:
+    // m the longer side, n the shorter (wholeRule): a tall matrix's
+    // narrow panels cost about n^2 = nk / 2 per row beyond its flops'
+    // share (rms 12 % over squares and tall shapes, 20-47 % without nk).
+    return terms({One, MN, NK, MNK});
+  case CostClass::Eig:
+  case CostClass::EigVals:
+    // Squares: dsyevd's divide and conquer adds work per eigenvalue (rms
+    // 3 % and 1 % with m, 11 % and 16 % without).
+    return terms({One, M, MN, MNK});
   case CostClass::Solve:
   case CostClass::Potrf:
   case CostClass::Trsm:

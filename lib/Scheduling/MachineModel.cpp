@@ -58,11 +58,16 @@ double MachineModel::taskTime(unsigned node, CostClass op, double m, double n,
   assert(node < nodes.size() && "node index out of range");
   const NodeSpec &spec = nodes[node];
   double t = spec.time[static_cast<unsigned>(op)].eval(m, n, k);
-  if (op == CostClass::Gemm || op == CostClass::Solve)
+  if (NodeSpec::followsSplit(op))
     t *= spec.gemmFactor();
   // Fitted polynomials can dip below zero at small sizes; a task never takes
   // negative time. (NaN also becomes 0.)
   return (t > 0 ? t : 0.0) + spec.taskOverhead;
+}
+
+bool NodeSpec::followsSplit(CostClass cost) {
+  return cost == CostClass::Gemm ||
+         cmmrt::plan::costClassFallback(cost) == CostClass::Solve;
 }
 
 double NodeSpec::gemmFactor() const {

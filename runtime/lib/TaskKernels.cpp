@@ -299,76 +299,74 @@ std::string shapeString(int64_t rows, int64_t cols) {
 /// The results of a task over whole operands (TaskKind::Solve): an
 /// inverse, a solve, a factorization or a block op; false with `error` set
 /// otherwise.
-bool computeWhole(const Op &op, const std::vector<Matrix> &in,
+bool computeWhole(const Op &op, const std::vector<const Matrix *> &operands,
                   std::vector<Matrix> &results, std::string &error) {
   auto need = [&](size_t count) {
-    if (in.size() == count)
+    if (operands.size() == count)
       return true;
     error = "expected " + std::to_string(count) + " operand(s), got " +
-            std::to_string(in.size());
+            std::to_string(operands.size());
     return false;
   };
+  auto in = [&](size_t i) -> const Matrix & { return *operands[i]; };
   results.assign(resultCount(op.code), Matrix());
   Matrix &result = results[0];
   switch (op.code) {
   case OpCode::Inv:
-    return need(1) && invert(in[0], result, error);
+    return need(1) && invert(in(0), result, error);
   case OpCode::Solve:
     // op.a: the cmmrt::SolveMethod; op.text: the call it replaces, if any.
     if (!need(2))
       return false;
-    if (leftDivide(in[0], in[1], result, error, static_cast<SolveMethod>(op.a)))
+    if (leftDivide(in(0), in(1), result, error, static_cast<SolveMethod>(op.a)))
       return true;
     if (op.text)
-      restateAs(op.text, in[0].rows(), in[0].cols(), error);
+      restateAs(op.text, in(0).rows(), in(0).cols(), error);
     return false;
   case OpCode::Chol:
     // op.a: 1 for an input symmetric by construction (no run-time test).
-    return need(1) && cholesky(in[0], result, error, op.a != 0);
+    return need(1) && cholesky(in(0), result, error, op.a != 0);
   case OpCode::Qr:
-    return need(1) && qr(in[0], results[0], results[1], error);
+    return need(1) && qr(in(0), results[0], results[1], error);
   case OpCode::Svd:
-    return need(1) && svd(in[0], &results[0], results[1], &results[2], error);
+    return need(1) && svd(in(0), &results[0], results[1], &results[2], error);
   case OpCode::SvdVals:
-    return need(1) && svd(in[0], nullptr, result, nullptr, error);
+    return need(1) && svd(in(0), nullptr, result, nullptr, error);
   case OpCode::Eig:
     return need(1) &&
-           symmetricEigen(in[0], results[0], &results[1], error, op.a != 0);
+           symmetricEigen(in(0), results[0], &results[1], error, op.a != 0);
   case OpCode::EigVals:
-    return need(1) && symmetricEigen(in[0], result, nullptr, error, op.a != 0);
+    return need(1) && symmetricEigen(in(0), result, nullptr, error, op.a != 0);
   case OpCode::Det:
     if (!need(1))
       return false;
-    result = determinant(in[0]);
+    result = determinant(in(0));
     return true;
   case OpCode::Pinv:
-    return need(1) && pseudoInverse(in[0], result, error);
+    return need(1) && pseudoInverse(in(0), result, error);
   case OpCode::Slice:
     if (!need(1))
       return false;
-    result = sliceOf(in[0], op.a, op.b, op.rows, op.cols);
+    result = sliceOf(in(0), op.a, op.b, op.rows, op.cols);
     return true;
   case OpCode::Insert:
     if (!need(2))
       return false;
-    result = insertBlock(in[0], in[1], op.a, op.b);
+    result = insertBlock(in(0), in(1), op.a, op.b);
     return true;
   case OpCode::Concat: {
-    std::vector<const Matrix *> parts;
-    for (const Matrix &m : in)
-      parts.push_back(&m);
-    result = concatenate(parts, static_cast<int>(op.a));
+    result = concatenate(operands, static_cast<int>(op.a));
     return true;
   }
   case OpCode::Diag:
     if (!need(1))
       return false;
-    result = diagonal(in[0]);
+    result = diagonal(in(0));
     return true;
   case OpCode::Reshape:
     if (!need(1))
       return false;
-    result = reshapeColumnMajor(in[0], op.rows, op.cols);
+    result = reshapeColumnMajor(in(0), op.rows, op.cols);
     return true;
   default:
     error = std::string("no whole-operand kernel for ") + opCodeName(op.code);
@@ -488,9 +486,11 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
       task.kind == TaskKind::GemmAcc || task.kind == TaskKind::Merge ||
       task.kind == TaskKind::Potrf || task.kind == TaskKind::Trsm ||
       task.kind == TaskKind::Syrk || task.kind == TaskKind::GemmSub;
+  // A task over whole operands moves or copies its results into its tiles.
+  const bool fillsOwn = task.kind == TaskKind::Solve;
   for (int32_t o = 0; o < task.numOutputs; ++o) {
     const Slot &s = plan.slots[task.firstOutput + o];
-    if (inPlace)
+    if (inPlace || fillsOwn)
       outputs.emplace_back();
     else if (writesWhole)
       outputs.push_back(Matrix::uninitialized(s.rows, s.cols));
@@ -595,29 +595,39 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
   case TaskKind::Solve: {
     // The operands whole, from their tiles in order: each operand's first
     // tile is its (0, 0) one (Tiling.cpp lists a grid row-major).
+    // An operand of one tile is read where it is; one of several is
+    // assembled first.
     std::vector<std::vector<TileRef>> parts;
-    std::vector<Matrix> operands;
     for (const TileRef &t : inputs) {
       if (parts.empty() || (t.row0 == 0 && t.col0 == 0))
         parts.emplace_back();
       parts.back().push_back(t);
     }
+    std::vector<Matrix> assembled;
+    assembled.reserve(parts.size());
+    std::vector<const Matrix *> operands;
     for (const std::vector<TileRef> &part : parts) {
+      if (part.size() == 1) {
+        operands.push_back(part.front().tile);
+        continue;
+      }
       int64_t rows = 0, cols = 0;
       for (const TileRef &t : part) {
         rows = std::max(rows, t.row0 + t.tile->rows());
         cols = std::max(cols, t.col0 + t.tile->cols());
       }
-      operands.emplace_back(Matrix::uninitialized(rows, cols));
-      if (assemble(operands.back(), 0, 0, part) != operands.back().size()) {
+      Matrix &whole = assembled.emplace_back(Matrix::uninitialized(rows, cols));
+      if (assemble(whole, 0, 0, part) != whole.size()) {
         error = "the operand tiles do not cover the operands";
         return false;
       }
+      operands.push_back(&whole);
     }
     std::vector<Matrix> results;
     if (!computeWhole(*op, operands, results, error))
       return false;
-    // The tiles of each result in turn, each result's first at (0, 0).
+    // The tiles of each result in turn, each result's first at (0, 0); a
+    // result of one tile is moved there, not copied.
     size_t r = 0;
     for (int32_t o = 0; o < task.numOutputs; ++o) {
       const Slot &s = plan.slots[task.firstOutput + o];
@@ -627,7 +637,14 @@ bool cmmrt::runTask(const Plan &plan, const Task &task,
         error = "the task lists tiles of more results than its op has";
         return false;
       }
-      assemble(outputs[o], s.row0, s.col0, {{&results[r], 0, 0}});
+      Matrix &result = results[r];
+      if (s.row0 == 0 && s.col0 == 0 && s.rows == result.rows() &&
+          s.cols == result.cols()) {
+        outputs[o] = std::move(result);
+        continue;
+      }
+      outputs[o] = Matrix::uninitialized(s.rows, s.cols);
+      assemble(outputs[o], s.row0, s.col0, {{&result, 0, 0}});
     }
     return true;
   }

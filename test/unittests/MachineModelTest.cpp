@@ -234,7 +234,8 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
       {R"({"node_defaults": {"time": {"gemmm": []}}, "nodes": [{}]})",
        "node_defaults.time.gemmm: unknown key (expected one of: gemm, "
        "elementwise, map, reduce, transpose, generate, solve, copy, exp, log, "
-       "tanh, sin, pow, rand, randn, scale, mod, sparse, potrf, trsm, syrk)"},
+       "tanh, sin, pow, rand, randn, scale, mod, sparse, potrf, trsm, syrk, "
+       "qr, svd, svdvals, eig, eigvals, lstsq)"},
       {R"({"default_link": {"latency": 1}, "nodes": [{}]})",
        "default_link.latency: unknown key (expected one of: latency_s, "
        "bandwidth_Bps)"},
@@ -574,9 +575,11 @@ TEST(MachineModelTest, MeanTransferTimeOverNodePairs) {
 
 TEST(MachineModelTest, OpClassNamesMatchTheJsonKeys) {
   const char *expected[] = {
-      "gemm",  "elementwise", "map", "reduce", "transpose", "generate", "solve",
-      "copy",  "exp",         "log", "tanh",   "sin",       "pow",      "rand",
-      "randn", "scale",       "mod", "sparse", "potrf",     "trsm",     "syrk"};
+      "gemm",  "elementwise", "map",   "reduce", "transpose", "generate",
+      "solve", "copy",        "exp",   "log",    "tanh",      "sin",
+      "pow",   "rand",        "randn", "scale",  "mod",       "sparse",
+      "potrf", "trsm",        "syrk",  "qr",     "svd",       "svdvals",
+      "eig",   "eigvals",     "lstsq"};
   ASSERT_EQ(std::size(expected), size_t(kNumCostClasses));
   for (unsigned c = 0; c < kNumCostClasses; ++c) {
     CostClass op = static_cast<CostClass>(c);

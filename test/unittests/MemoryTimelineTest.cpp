@@ -106,6 +106,18 @@ TEST(MemoryTimeline, NewOutputRaisesThePeak) {
             (std::vector<double>{800 * MiB, 800 * MiB, 800 * MiB, 0, 0}));
 }
 
+TEST(MemoryTimeline, WholeOperandTasksHoldCopiesWhileTheyRun) {
+  // t2 over whole operands (a factorization, a solve) holds a copy of its
+  // inputs (1600) and of its output (800) from its start to its finish
+  // (LAPACK's working copies): live 1600 + 800 + 2400 at 2, of which 3200
+  // fresh; at 3 all but d2 is freed, and t3, t4 fit under the peak.
+  Chain c = chain(TaskKind::Solve);
+  MemoryTimeline m = memoryTimeline(c.graph, c.plan, 1);
+  EXPECT_DOUBLE_EQ(m.peakBytes[0], 4800 * MiB);
+  EXPECT_EQ(m.freshTaskBytes,
+            (std::vector<double>{800 * MiB, 800 * MiB, 3200 * MiB, 0, 0}));
+}
+
 TEST(MemoryTimeline, HeapTilesFaultAboveTheirOwnPeak) {
   // The same chain in bytes: 800-byte tiles come from malloc's heap, which
   // the runtime keeps, so they fault as the pool's do, above the heap's peak.

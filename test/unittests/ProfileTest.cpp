@@ -10,6 +10,7 @@
 #include "cmm/Profile/Fit.h"
 #include "cmm/Profile/Statistics.h"
 #include "cmm/Profile/TaskBench.h"
+#include "cmmrt/FactorizationCosts.h"
 
 #include <gtest/gtest.h>
 
@@ -242,6 +243,43 @@ TEST(ProfileBench, ProductsAreTimedWithVectorsOnEitherSideAndOuter) {
     EXPECT_GE(columns, 2u);
     EXPECT_GE(rows, 2u);
   }
+}
+
+TEST(ProfileBench, FactorizationsAreTimedAtTheShapesTheirClassesCost) {
+  // Each class's (m, n, k) as the planner gives it (FactorizationCosts.h):
+  // m the longer side, k = flops / (2 m n); least squares never square (a
+  // square A \ B is LU, class solve), eig squares only, and tall matrices
+  // for the others (a narrow panel's rate is not a square's).
+  using cmmrt::plan::CostClass;
+  for (bool quick : {true, false}) {
+    for (CostClass cost :
+         {CostClass::Qr, CostClass::Svd, CostClass::SvdVals, CostClass::Eig,
+          CostClass::EigVals, CostClass::Lstsq}) {
+      unsigned tall = 0, square = 0;
+      for (const Observation &o : benchSizes(cost, quick)) {
+        EXPECT_GE(o.m, o.n);
+        tall += o.m >= 8 * o.n;
+        square += o.m == o.n;
+        double flops =
+            cost == CostClass::Qr        ? cmmrt::qrFlops(o.m, o.n)
+            : cost == CostClass::Svd     ? cmmrt::svdFlops(o.m, o.n, true)
+            : cost == CostClass::SvdVals ? cmmrt::svdFlops(o.m, o.n, false)
+            : cost == CostClass::Lstsq
+                ? cmmrt::leastSquaresFlops(o.m, o.n, 1)
+                : cmmrt::symmetricEigenFlops(o.m, cost == CostClass::Eig);
+        EXPECT_EQ(o.k, cmmrt::wholeTaskDepth(flops, o.m, o.n));
+      }
+      bool eig = cost == CostClass::Eig || cost == CostClass::EigVals;
+      EXPECT_EQ(tall == 0, eig) << costClassName(cost);
+      EXPECT_EQ(square == 0, cost == CostClass::Lstsq) << costClassName(cost);
+    }
+  }
+  // The hand-worked flops of test/TaskGraph/tile-factorizations.mlir.
+  EXPECT_EQ(cmmrt::wholeTaskDepth(cmmrt::qrFlops(40, 10), 40, 10), 18);
+  EXPECT_EQ(cmmrt::wholeTaskDepth(cmmrt::svdFlops(10, 40, true), 40, 10), 30);
+  EXPECT_EQ(cmmrt::wholeTaskDepth(cmmrt::leastSquaresFlops(40, 10, 1), 40, 10),
+            15);
+  EXPECT_DOUBLE_EQ(cmmrt::luSolveFlops(12, 1), 1440);
 }
 
 // Table 3's splits, as the runtime can run them (one worker of t threads or

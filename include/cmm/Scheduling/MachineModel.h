@@ -113,9 +113,13 @@ struct NodeSpec {
   /// The splits of the cores measured (JSON "configurations"); empty: none.
   std::vector<NodeConfiguration> configurations;
   /// The gemmFactor of this node's split (workers x threadsPerWorker) in
-  /// `configurations`, 1 when it is not there: taskTime scales the gemm
-  /// and solve polynomials (the BLAS-threaded classes) by it.
+  /// `configurations`, 1 when it is not there: taskTime scales the
+  /// polynomials of the BLAS-threaded classes (followsSplit) by it.
   double gemmFactor() const;
+  /// Whether `cost` runs on threaded BLAS as products do: gemm, and solve
+  /// with the other whole-matrix factorizations (the classes falling back
+  /// to it).
+  static bool followsSplit(CostClass cost);
   /// Time models of this node's workers, by CostClass.
   std::array<TimePolynomial, kNumCostClasses> time{};
 };

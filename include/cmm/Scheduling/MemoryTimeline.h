@@ -10,9 +10,11 @@
 // because the runtime reuses freed buffers (cmmrt/TileMemory.h), the bytes
 // each task or transfer writes into pages the node never touched before: the
 // part of a live total above the node's previous peak (first-touch faults).
-// The pool's buffers (at least kPooledBufferBytes) and the smaller ones from
-// malloc's heap (which the runtime never gives back to the system) are two
-// reservoirs, each with its own peak: neither reuses the other's memory.
+// A task over whole operands also holds a copy of its inputs and of its
+// outputs while it runs (LAPACK's working copies). The pool's buffers (at least
+// kPooledBufferBytes) and the smaller ones from malloc's heap (which the
+// runtime never gives back to the system) are two reservoirs, each with its own
+// peak: neither reuses the other's memory.
 //
 //===----------------------------------------------------------------------===//
 

@@ -12,6 +12,7 @@
 #include "cmm/Dialect/Cmm/CmmDialect.h"
 #include "cmm/Dialect/Cmm/RuntimeMapping.h"
 
+#include "cmmrt/FactorizationCosts.h"
 #include "cmmrt/Factorizations.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/Kernels.h"
@@ -77,16 +78,18 @@ void knownSymmetry(NamedAttrList &params, UnitAttr symmetric) {
     params.set("symmetric", symmetric);
 }
 
-/// A task over whole operands on the master, costed by the solve
-/// polynomial: it counts work as m n k at an inverse's rate (an n x n
-/// inverse, 2 n^3 flops, is m = n = k), so an op of `flops` on an m x n
-/// matrix has k = flops / (2 m n) (docs/machine-model.md, "Solves").
-TilingRule wholeRule(double flops, Value input) {
-  TilingRule r = rule(TileStrategy::Whole, CostClass::Solve);
+/// A task over whole operands on the master, in the whole-matrix
+/// factorization class `cost`: its polynomial counts work as m n k at an
+/// inverse's rate (an n x n inverse, 2 n^3 flops, is m = n = k), so an op
+/// of `flops` on an m x n matrix has k = flops / (2 m n)
+/// (cmmrt/FactorizationCosts.h, docs/machine-model.md "Factorizations").
+/// m is the longer side, n the shorter: a wide matrix costs as tall.
+TilingRule wholeRule(CostClass cost, double flops, Value input) {
+  TilingRule r = rule(TileStrategy::Whole, cost);
   auto type = cast<RankedTensorType>(input.getType());
-  r.m = type.getDimSize(0);
-  r.n = type.getDimSize(1);
-  r.k = std::max(1.0, std::round(flops / (2 * r.m * r.n)));
+  r.m = std::max(type.getDimSize(0), type.getDimSize(1));
+  r.n = std::min(type.getDimSize(0), type.getDimSize(1));
+  r.k = cmmrt::wholeTaskDepth(flops, r.m, r.n);
   return r;
 }
 
@@ -97,14 +100,10 @@ LogicalResult factorized(Operation *op, bool ok, const std::string &error) {
   return op->emitError(error);
 }
 
-/// The flops of LAPACK's thin SVD of an m x n matrix (Golub and Van Loan,
-/// table 8.6.1: R-bidiagonalization with vectors), k = min, l = max.
+/// The flops of LAPACK's thin SVD of `input` (cmmrt/FactorizationCosts.h).
 double svdFlops(Value input, bool vectors) {
   auto type = cast<RankedTensorType>(input.getType());
-  double k = std::min(type.getDimSize(0), type.getDimSize(1)),
-         l = std::max(type.getDimSize(0), type.getDimSize(1));
-  return vectors ? 4 * l * k * k + 8 * k * k * k
-                 : 4 * l * k * k - 4.0 / 3 * k * k * k;
+  return cmmrt::svdFlops(type.getDimSize(0), type.getDimSize(1), vectors);
 }
 
 LogicalResult noValue(Operation *op) {
@@ -120,8 +119,7 @@ double cmm::matmulFlops(int64_t m, int64_t k, int64_t n) {
 }
 
 double cmm::eigFlops(int64_t n) {
-  const double d = static_cast<double>(n);
-  return 9 * d * d * d;
+  return cmmrt::symmetricEigenFlops(static_cast<double>(n), /*vectors=*/true);
 }
 
 int64_t cmm::squaringProducts(int64_t k) {
@@ -336,15 +334,13 @@ double SolveOp::getFlops() {
   auto a = cast<RankedTensorType>(getLhs().getType());
   double m = a.getDimSize(0), n = a.getDimSize(1),
          rhs = getType().getDimSize(1);
-  if (m != n) { // least squares (dgelsd): a QR of A, an SVD of its k x k R
-    double k = std::min(m, n), l = std::max(m, n);
-    return 2 * l * k * k + 2 * k * k * k + 4 * m * n * rhs;
-  }
+  if (m != n) // least squares (dgelsd): a QR of A, an SVD of its R
+    return cmmrt::leastSquaresFlops(m, n, rhs);
   if (getCholesky()) // a Cholesky factor and two triangular solves
     return n * n * n / 3 + 2.0 * n * n * rhs;
   if (getTriangular()) // substitution, column by column
     return n * n * rhs;
-  return 2.0 / 3.0 * n * n * n + 2.0 * n * n * rhs;
+  return cmmrt::luSolveFlops(n, rhs);
 }
 TilingRule SolveOp::getTilingRule() {
   // An LU factorisation and r right-hand sides are (2/3) n^3 + 2 n^2 r
@@ -352,7 +348,10 @@ TilingRule SolveOp::getTilingRule() {
   cmmrt::SolveMethod method = getMethod();
   if (cmmrt::isTriangular(method))
     return rule(TileStrategy::TriangularSolve, CostClass::Trsm);
-  return wholeRule(getFlops(), getLhs());
+  auto a = cast<RankedTensorType>(getLhs().getType());
+  return wholeRule(a.getDimSize(0) == a.getDimSize(1) ? CostClass::Solve
+                                                      : CostClass::Lstsq,
+                   getFlops(), getLhs());
 }
 cmmrt::SolveMethod SolveOp::getMethod() {
   if (getCholesky())
@@ -390,10 +389,9 @@ LogicalResult SolveOp::evaluate(ArrayRef<const Matrix *> in,
 
 //===----------------------------------------------------------------------===//
 // Dense linear algebra: one task over whole operands on the master, LAPACK
-// (cmmrt/Factorizations.h). Flops from Golub and Van Loan, "Matrix
-// Computations" (4th ed.): Cholesky n^3 / 3, Householder QR with Q formed
-// 4 m n^2 - 4 n^3 / 3, the symmetric eigendecomposition about 9 n^3 with
-// vectors and 4 n^3 / 3 without, LU 2 n^3 / 3.
+// (cmmrt/Factorizations.h), each in its cost class; flops from Golub and
+// Van Loan, "Matrix Computations" (4th ed.): Cholesky n^3 / 3, the others
+// in cmmrt/FactorizationCosts.h.
 //===----------------------------------------------------------------------===//
 
 double CholOp::getFlops() {
@@ -416,10 +414,11 @@ LogicalResult CholOp::evaluate(ArrayRef<const Matrix *> in,
 
 double QrOp::getFlops() {
   auto a = cast<RankedTensorType>(getInput().getType());
-  double m = a.getDimSize(0), n = a.getDimSize(1);
-  return 4 * m * n * n - 4.0 / 3 * n * n * n;
+  return cmmrt::qrFlops(a.getDimSize(0), a.getDimSize(1));
 }
-TilingRule QrOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
+TilingRule QrOp::getTilingRule() {
+  return wholeRule(CostClass::Qr, getFlops(), getInput());
+}
 std::optional<OpCode> QrOp::getRuntimeOp(NamedAttrList &) { return OpCode::Qr; }
 LogicalResult QrOp::evaluate(ArrayRef<const Matrix *> in,
                              MutableArrayRef<Matrix> results) {
@@ -429,7 +428,9 @@ LogicalResult QrOp::evaluate(ArrayRef<const Matrix *> in,
 }
 
 double SvdOp::getFlops() { return svdFlops(getInput(), /*vectors=*/true); }
-TilingRule SvdOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
+TilingRule SvdOp::getTilingRule() {
+  return wholeRule(CostClass::Svd, getFlops(), getInput());
+}
 std::optional<OpCode> SvdOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Svd;
 }
@@ -443,7 +444,7 @@ LogicalResult SvdOp::evaluate(ArrayRef<const Matrix *> in,
 
 double SvdValsOp::getFlops() { return svdFlops(getInput(), /*vectors=*/false); }
 TilingRule SvdValsOp::getTilingRule() {
-  return wholeRule(getFlops(), getInput());
+  return wholeRule(CostClass::SvdVals, getFlops(), getInput());
 }
 std::optional<OpCode> SvdValsOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::SvdVals;
@@ -458,7 +459,9 @@ LogicalResult SvdValsOp::evaluate(ArrayRef<const Matrix *> in,
 double EigOp::getFlops() {
   return eigFlops(getValues().getType().getDimSize(0));
 }
-TilingRule EigOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
+TilingRule EigOp::getTilingRule() {
+  return wholeRule(CostClass::Eig, getFlops(), getInput());
+}
 std::optional<OpCode> EigOp::getRuntimeOp(NamedAttrList &params) {
   knownSymmetry(params, getSymmetricAttr());
   return OpCode::Eig;
@@ -473,11 +476,11 @@ LogicalResult EigOp::evaluate(ArrayRef<const Matrix *> in,
 }
 
 double EigValsOp::getFlops() {
-  double n = getType().getDimSize(0);
-  return 4.0 / 3 * n * n * n;
+  return cmmrt::symmetricEigenFlops(getType().getDimSize(0),
+                                    /*vectors=*/false);
 }
 TilingRule EigValsOp::getTilingRule() {
-  return wholeRule(getFlops(), getInput());
+  return wholeRule(CostClass::EigVals, getFlops(), getInput());
 }
 std::optional<OpCode> EigValsOp::getRuntimeOp(NamedAttrList &params) {
   knownSymmetry(params, getSymmetricAttr());
@@ -494,9 +497,11 @@ LogicalResult EigValsOp::evaluate(ArrayRef<const Matrix *> in,
 
 double DetOp::getFlops() {
   double n = cast<RankedTensorType>(getInput().getType()).getDimSize(0);
-  return 2.0 / 3 * n * n * n;
+  return cmmrt::luSolveFlops(n, 0);
 }
-TilingRule DetOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
+TilingRule DetOp::getTilingRule() {
+  return wholeRule(CostClass::Solve, getFlops(), getInput());
+}
 std::optional<OpCode> DetOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Det;
 }
@@ -513,7 +518,11 @@ double PinvOp::getFlops() {
                      std::min(a.getDimSize(0), a.getDimSize(1)),
                      a.getDimSize(0));
 }
-TilingRule PinvOp::getTilingRule() { return wholeRule(getFlops(), getInput()); }
+TilingRule PinvOp::getTilingRule() {
+  // Costed as its SVD: the product after it adds 7-10 % (CostClasses.def).
+  return wholeRule(CostClass::Svd, svdFlops(getInput(), /*vectors=*/true),
+                   getInput());
+}
 std::optional<OpCode> PinvOp::getRuntimeOp(NamedAttrList &) {
   return OpCode::Pinv;
 }
