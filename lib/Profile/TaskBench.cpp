@@ -31,6 +31,16 @@ static Matrix operand(int64_t rows, int64_t cols, uint64_t seed) {
   return m;
 }
 
+/// Zeros and ones (about half each): a product of two such runs exactly
+/// in single precision (cmmrt/IntegerProducts.h), as sgemm's tasks do.
+static Matrix zeroOne(int64_t rows, int64_t cols, uint64_t seed) {
+  Matrix m(rows, cols);
+  std::mt19937_64 rng(seed);
+  for (double &x : m.values())
+    x = double(rng() & 1);
+  return m;
+}
+
 /// The function a map class's task applies: `map` stands for the cheap
 /// functions without a class of their own (sqrt is one of them).
 static cmmrt::MapFn mapFunction(CostClass cost) {
@@ -63,6 +73,12 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
     op.code = OpCode::Matmul;
     operands.push_back(operand(m, k, 1));
     operands.push_back(operand(k, n, 2));
+    break;
+  case CostClass::SingleGemm:
+    task.kind = TaskKind::Gemm;
+    op.code = OpCode::Matmul;
+    operands.push_back(zeroOne(m, k, 1));
+    operands.push_back(zeroOne(k, n, 2));
     break;
   case CostClass::Elementwise:
   case CostClass::Pow:
@@ -301,6 +317,22 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
       out.push_back({double(s), double(s), double(s), 0});
     break;
   }
+  case CostClass::SingleGemm: {
+    // Only products with every dimension at least kMinIntegerProductDim
+    // are sgemm tasks: squares, and a dimension of a quarter from 512.
+    std::vector<int64_t> sizes =
+        quick ? std::vector<int64_t>{128, 256, 512, 1000}
+              : std::vector<int64_t>{128, 256, 512, 1000, 1500, 2000};
+    for (int64_t s : sizes) {
+      out.push_back({double(s), double(s), double(s), 0});
+      if (s >= 512) {
+        out.push_back({double(s), double(s), double(s / 4), 0});
+        out.push_back({double(s), double(s / 4), double(s), 0});
+        out.push_back({double(s / 4), double(s), double(s), 0});
+      }
+    }
+    break;
+  }
   case CostClass::Qr:
   case CostClass::Svd:
   case CostClass::SvdVals:
@@ -374,6 +406,7 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
 Terms cmm::profile::fittedTerms(CostClass cost) {
   switch (cost) {
   case CostClass::Gemm:
+  case CostClass::SingleGemm:
     return terms({One, MN, MK, NK, MNK});
   case CostClass::Qr:
   case CostClass::Svd:

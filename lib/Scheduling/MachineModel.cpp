@@ -66,7 +66,7 @@ double MachineModel::taskTime(unsigned node, CostClass op, double m, double n,
 }
 
 bool NodeSpec::followsSplit(CostClass cost) {
-  return cost == CostClass::Gemm ||
+  return cost == CostClass::Gemm || cost == CostClass::SingleGemm ||
          cmmrt::plan::costClassFallback(cost) == CostClass::Solve;
 }
 

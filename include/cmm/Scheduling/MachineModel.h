@@ -116,9 +116,9 @@ struct NodeSpec {
   /// `configurations`, 1 when it is not there: taskTime scales the
   /// polynomials of the BLAS-threaded classes (followsSplit) by it.
   double gemmFactor() const;
-  /// Whether `cost` runs on threaded BLAS as products do: gemm, and solve
-  /// with the other whole-matrix factorizations (the classes falling back
-  /// to it).
+  /// Whether `cost` runs on threaded BLAS as products do: gemm and sgemm,
+  /// and solve with the other whole-matrix factorizations (the classes
+  /// falling back to it).
   static bool followsSplit(CostClass cost);
   /// Time models of this node's workers, by CostClass.
   std::array<TimePolynomial, kNumCostClasses> time{};

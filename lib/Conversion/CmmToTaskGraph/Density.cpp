@@ -10,6 +10,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 using namespace cmm;
@@ -25,10 +26,84 @@ ElementEstimate withDensity(double density) {
   return e;
 }
 
+/// Values in [0, max]; integers (never -0) when `integral`.
+void setRange(ElementEstimate &e, std::optional<double> max, bool integral) {
+  e.nonNegativeMax = max;
+  e.integral = max && integral;
+}
+
+bool isInteger(double v) { return std::isfinite(v) && v == std::floor(v); }
+
 ElementEstimate constant(double value) {
   ElementEstimate e = withDensity(value != 0.0 ? 1.0 : 0.0);
   e.constant = value;
+  if (value >= 0 && !std::signbit(value) && std::isfinite(value))
+    setRange(e, value, isInteger(value));
   return e;
+}
+
+/// The range of fn(a[, b]) (ElementEstimate::nonNegativeMax, integral).
+void applyRange(ElementFn fn, const ElementEstimate &a,
+                const ElementEstimate &b, ElementEstimate &out) {
+  const bool both = a.nonNegativeMax && b.nonNegativeMax;
+  const bool integers = a.integral && b.integral;
+  switch (fn) {
+  case ElementFn::Lt:
+  case ElementFn::Le:
+  case ElementFn::Gt:
+  case ElementFn::Ge:
+  case ElementFn::Eq:
+    setRange(out, 1.0, true);
+    return;
+  case ElementFn::Add:
+    if (both)
+      setRange(out, *a.nonNegativeMax + *b.nonNegativeMax, integers);
+    return;
+  case ElementFn::Mul:
+    if (both)
+      setRange(out, *a.nonNegativeMax * *b.nonNegativeMax, integers);
+    return;
+  case ElementFn::Max:
+    if (both)
+      setRange(out, std::max(*a.nonNegativeMax, *b.nonNegativeMax), integers);
+    return;
+  case ElementFn::Min:
+    if (both)
+      setRange(out, std::min(*a.nonNegativeMax, *b.nonNegativeMax), integers);
+    return;
+  case ElementFn::Div:
+    if (a.nonNegativeMax && b.constant && *b.constant > 0)
+      setRange(out, *a.nonNegativeMax / *b.constant, false);
+    return;
+  case ElementFn::Mod:
+    // mod(x, c) of x >= 0 is fmod: in [0, c), an integer for integers.
+    if (a.nonNegativeMax && b.constant && *b.constant > 0) {
+      bool whole = a.integral && isInteger(*b.constant);
+      setRange(
+          out,
+          std::min(*a.nonNegativeMax, whole ? *b.constant - 1 : *b.constant),
+          whole);
+    }
+    return;
+  case ElementFn::Floor:
+    if (a.nonNegativeMax)
+      setRange(out, std::floor(*a.nonNegativeMax), true);
+    return;
+  case ElementFn::Round:
+    if (a.nonNegativeMax)
+      setRange(out, std::round(*a.nonNegativeMax), true);
+    return;
+  case ElementFn::Abs:
+    if (a.nonNegativeMax)
+      setRange(out, a.nonNegativeMax, a.integral);
+    return;
+  case ElementFn::Sqrt:
+    if (a.nonNegativeMax)
+      setRange(out, std::sqrt(*a.nonNegativeMax), false);
+    return;
+  default:
+    return;
+  }
 }
 
 /// A comparison of `a` with `b` that is true for x < c (`below`) or x > c
@@ -42,10 +117,9 @@ std::optional<double> uniformShare(const ElementEstimate &a,
   return std::nullopt;
 }
 
-/// The estimate of fn(a[, b]) element by element: what the elementwise ops
-/// (cmm::elementFnOf) and a fused body's steps share.
-ElementEstimate apply(ElementFn fn, const ElementEstimate &a,
-                      const ElementEstimate &b) {
+/// The share of nonzeros of fn(a[, b]).
+ElementEstimate applyDensity(ElementFn fn, const ElementEstimate &a,
+                             const ElementEstimate &b) {
   switch (fn) {
   case ElementFn::Lt:
   case ElementFn::Le:
@@ -81,25 +155,54 @@ ElementEstimate apply(ElementFn fn, const ElementEstimate &a,
   }
 }
 
+/// The estimate of fn(a[, b]) element by element: what the elementwise ops
+/// (cmm::elementFnOf) and a fused body's steps share.
+ElementEstimate apply(ElementFn fn, const ElementEstimate &a,
+                      const ElementEstimate &b) {
+  ElementEstimate e = applyDensity(fn, a, b);
+  applyRange(fn, a, b, e);
+  return e;
+}
+
+/// The estimate of a product of `a` and `b` with inner dimension `depth`:
+/// dense, and a bound of non-negative integers (exact in double below 2^53).
+ElementEstimate product(const ElementEstimate &a, const ElementEstimate &b,
+                        int64_t depth) {
+  ElementEstimate e;
+  if (a.integerMax() && b.integerMax()) {
+    double bound = double(depth) * *a.integerMax() * *b.integerMax();
+    if (bound < 9007199254740992.0) // 2^53
+      setRange(e, bound, true);
+  }
+  return e;
+}
+
 ElementEstimate ofConstant(ElementsAttr value) {
   auto values = value.tryGetValues<double>();
   if (!values)
     return dense();
   int64_t count = 0, nonzero = 0;
   std::optional<double> first;
-  bool same = true;
+  bool same = true, nonNegative = true, integers = true;
+  double max = 0;
   for (double v : *values) {
     ++count;
     nonzero += v != 0.0;
     if (!first)
       first = v;
     same &= v == *first;
+    nonNegative &= v >= 0 && !std::signbit(v);
+    integers &= isInteger(v);
+    max = std::max(max, v);
   }
   if (count == 0)
     return dense();
   if (same)
     return constant(*first);
-  return withDensity(double(nonzero) / double(count));
+  ElementEstimate e = withDensity(double(nonzero) / double(count));
+  if (nonNegative && std::isfinite(max))
+    setRange(e, max, integers);
+  return e;
 }
 
 /// A fused op's body, step by step from its inputs' estimates.
@@ -141,7 +244,23 @@ cmm::tiling::estimateResult(Operation *op,
       .Case([](RandOp rand) {
         ElementEstimate e;
         e.uniformUnit = rand.getDistribution() == Distribution::Uniform;
+        if (e.uniformUnit)
+          setRange(e, 1.0, false);
         return e;
+      })
+      .Case([](RangeOp range) {
+        ElementEstimate e;
+        if (range.getStart() >= 0)
+          setRange(e, double(range.getStop()), true);
+        return e;
+      })
+      .Case([&](MatmulOp mul) {
+        auto lhs = cast<RankedTensorType>(mul.getLhs().getType());
+        return product(of(mul.getLhs()), of(mul.getRhs()), lhs.getDimSize(1));
+      })
+      .Case([&](GemmOp gemm) {
+        return product(of(gemm.getLhs()), of(gemm.getRhs()),
+                       gemm.getReadShape(/*lhs=*/true).second);
       })
       .Case([](FillOp fill) {
         return constant(fill.getValue().convertToDouble());
@@ -151,15 +270,24 @@ cmm::tiling::estimateResult(Operation *op,
         auto type = cast<RankedTensorType>(eye.getType());
         double rows = double(type.getDimSize(0)),
                cols = double(type.getDimSize(1));
-        return withDensity(std::min(rows, cols) / (rows * cols));
+        ElementEstimate e = withDensity(std::min(rows, cols) / (rows * cols));
+        setRange(e, 1.0, true);
+        return e;
       })
       .Case([&](ScaleOp scale) {
-        return scale.getFactor().convertToDouble() == 0.0
-                   ? withDensity(0.0)
-                   : withDensity(of(scale.getInput()).density);
+        double factor = scale.getFactor().convertToDouble();
+        ElementEstimate in = of(scale.getInput());
+        ElementEstimate e = withDensity(factor == 0.0 ? 0.0 : in.density);
+        if (in.nonNegativeMax && factor >= 0 && !std::signbit(factor))
+          setRange(e, *in.nonNegativeMax * factor,
+                   in.integral && isInteger(factor));
+        return e;
       })
       .Case<TransposeOp, SliceOp, ReshapeOp>([&](Operation *same) {
-        return withDensity(of(same->getOperand(0)).density);
+        ElementEstimate in = of(same->getOperand(0));
+        ElementEstimate e = withDensity(in.density);
+        setRange(e, in.nonNegativeMax, in.integral);
+        return e;
       })
       .Case([&](FusedOp fused) { return ofFused(fused, of); })
       .Default([](Operation *) { return dense(); });

@@ -7,6 +7,7 @@
 #include "cmm/Dialect/Cmm/CmmDialect.h"
 #include "cmm/Dialect/Cmm/Observed.h"
 
+#include "cmmrt/IntegerProducts.h"
 #include "cmmrt/SparseRows.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -39,6 +40,8 @@ struct Grid {
   int64_t tileRows = 0, tileCols = 0;
   std::vector<DataId> tiles; // row-major over the grid
   double density = 1.0;      // expected share of nonzeros (Density.h)
+  /// Its elements are non-negative integers at most this (Density.h).
+  std::optional<double> integerMax;
   DataId at(int64_t i, int64_t j) const { return tiles[i * tileCols + j]; }
   int64_t height(int64_t i) const { return tileExtent(rows, size, i); }
   int64_t width(int64_t j) const { return tileExtent(cols, size, j); }
@@ -136,6 +139,7 @@ private:
       }
     opIndex = savedOp;
     m.density = g.density;
+    m.integerMax = g.integerMax;
     return *(merged[v] = std::make_unique<Grid>(std::move(m)));
   }
 
@@ -197,7 +201,8 @@ private:
           // (docs/passes.md, cmm-fold-transposes).
           int64_t depth = transposeA ? a.height(k) : a.width(k);
           acc = task(c, i, j, k ? TaskKind::GemmAcc : TaskKind::Gemm,
-                     CostClass::Gemm, c.height(i), c.width(j), depth, inputs,
+                     productClass(a, b, c.height(i), c.width(j), depth),
+                     c.height(i), c.width(j), depth, inputs,
                      name + " k=" + std::to_string(k));
           // A matrix times a vector, as the runtime tells them apart
           // (cmmrt::vectorProductMatrixInput): a candidate for the
@@ -212,6 +217,20 @@ private:
         c.tiles.push_back(acc);
       }
     return c;
+  }
+
+  /// `gemm`, or `sgemm` for an m x depth by depth x n tile product the
+  /// runtime runs exactly in single precision (cmmrt/IntegerProducts.h):
+  /// both operands non-negative integers whose bounds times the depth are
+  /// at most 2^24, and every dimension at least kMinIntegerProductDim.
+  static CostClass productClass(const Grid &a, const Grid &b, int64_t m,
+                                int64_t n, int64_t depth) {
+    if (!a.integerMax || !b.integerMax ||
+        std::min({m, n, depth}) < cmmrt::kMinIntegerProductDim ||
+        double(depth) * *a.integerMax * *b.integerMax >
+            cmmrt::kFloatExactIntegerLimit)
+      return CostClass::Gemm;
+    return CostClass::SingleGemm;
   }
 
   /// The transpose of `g`, a task per tile.
@@ -650,8 +669,10 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
         return it == estimates.end() ? ElementEstimate() : it->second;
       });
       estimates[result] = e;
-      if (auto it = grids.find(result); it != grids.end())
+      if (auto it = grids.find(result); it != grids.end()) {
         it->second.density = e.density;
+        it->second.integerMax = e.integerMax();
+      }
     }
   }
   costSparseProducts();

@@ -7,7 +7,10 @@
 // predicts the same choice from what the program says of its matrices: the
 // share of nonzero elements each value is expected to have, from the ops
 // that make it (`rand(n, n) .< 0.01`: 1 %; a product, a load: unknown, so
-// dense), propagated through elementwise ops and fused bodies.
+// dense), propagated through elementwise ops and fused bodies. The same
+// walk bounds the values that are small non-negative integers, whose
+// products the runtime runs in single precision (cmmrt/IntegerProducts.h:
+// reachability's 0/1 matrices, the Hill cipher's letters).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +33,17 @@ struct ElementEstimate {
   bool uniformUnit = false;
   /// Every element is this (a fill, a constant scalar).
   std::optional<double> constant;
+  /// Every element is in [0, nonNegativeMax] (nullopt: not known to be).
+  std::optional<double> nonNegativeMax;
+  /// ... and an integer, never -0: comparisons, eye, floor(26 * rand(...)),
+  /// mod(..., 26), and sums, products and maxima of such values.
+  bool integral = false;
+  /// The bound of a matrix of non-negative integers, else nullopt: a product
+  /// of two whose depth times both bounds is at most 2^24 runs exactly in
+  /// single precision (cmmrt/IntegerProducts.h), at about twice dgemm's rate.
+  std::optional<double> integerMax() const {
+    return integral ? nonNegativeMax : std::nullopt;
+  }
 };
 
 /// The estimate of `op`'s first result from its operands' (`of`); dense
