@@ -136,6 +136,17 @@ cmmtg.graph @main tile_size 5 {
 
 // -----
 
+// A product costed as the dsyrk it runs is one tile against its own
+// transpose (Tiling.cpp's matmul).
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<3x2>
+  // expected-error @+1 {{'cmmtg.task' op is costed as syrk, but 5x3 * 3x2 = 5x2 is not a tile against its own transpose}}
+  %d = cmmtg.task gemm cost syrk (%a, %b) {m = 5, n = 2, k = 2} : (!cmmtg.tile<5x3>, !cmmtg.tile<3x2>) -> !cmmtg.tile<5x2>
+}
+
+// -----
+
 cmmtg.graph @main tile_size 5 {
   %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
   %b = cmmtg.task generate () : () -> !cmmtg.tile<3x1>

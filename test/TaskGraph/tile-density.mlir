@@ -159,3 +159,24 @@ func.func @main() {
   cmm.print %x3 "x" : tensor<300x1xf64>
   return
 }
+
+// -----
+
+// CHECK-LABEL: cmmtg.graph
+// CHECK: cost sparse {{.*}}k = 789 : i64
+// CHECK-COUNT-2: cost sparse {{.*}}k = 9 : i64
+// max(rand .< 0.01, 0): max and min are 0 where both operands are (the
+// shares add, PageRank's max(A, eye(n))), d = 0.01: k = 789, 9.
+func.func @main() {
+  %r0 = cmm.rand uniform seed 1 id 0 : tensor<300x300xf64>
+  %c = cmm.constant dense<1.000000e-02> : tensor<1x1xf64>
+  %z = cmm.constant dense<0.000000e+00> : tensor<1x1xf64>
+  %a = cmm.cmp lt, %r0, %c : (tensor<300x300xf64>, tensor<1x1xf64>) -> tensor<300x300xf64>
+  %m = cmm.max %a, %z : (tensor<300x300xf64>, tensor<1x1xf64>) -> tensor<300x300xf64>
+  %v = cmm.fill 1.0 : tensor<300x1xf64>
+  %x1 = cmm.matmul %m, %v : (tensor<300x300xf64>, tensor<300x1xf64>) -> tensor<300x1xf64>
+  %x2 = cmm.matmul %m, %x1 : (tensor<300x300xf64>, tensor<300x1xf64>) -> tensor<300x1xf64>
+  %x3 = cmm.matmul %m, %x2 : (tensor<300x300xf64>, tensor<300x1xf64>) -> tensor<300x1xf64>
+  cmm.print %x3 "x" : tensor<300x1xf64>
+  return
+}

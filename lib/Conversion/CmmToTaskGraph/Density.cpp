@@ -142,6 +142,10 @@ ElementEstimate applyDensity(ElementFn fn, const ElementEstimate &a,
     return withDensity(a.density);
   case ElementFn::Add:
   case ElementFn::Sub:
+  // max(x, y) and min(x, y) are 0 where both are (PageRank's
+  // max(A, eye(n)) of a 1 % adjacency matrix).
+  case ElementFn::Max:
+  case ElementFn::Min:
     return withDensity(a.density + b.density);
   // f(0) = 0: zeros stay zeros.
   case ElementFn::Neg:

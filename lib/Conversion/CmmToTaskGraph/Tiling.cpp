@@ -196,13 +196,20 @@ private:
           std::vector<DataId> inputs{left, right};
           if (k)
             inputs.push_back(acc);
-          // One tile against its own transpose (a diagonal tile of A' * A)
-          // runs on dsyrk, half the flops; it is still charged as a product
-          // (docs/passes.md, cmm-fold-transposes).
           int64_t depth = transposeA ? a.height(k) : a.width(k);
-          acc = task(c, i, j, k ? TaskKind::GemmAcc : TaskKind::Gemm,
-                     productClass(a, b, c.height(i), c.width(j), depth),
-                     c.height(i), c.width(j), depth, inputs,
+          CostClass cost = productClass(a, b, c.height(i), c.width(j), depth);
+          // One tile against its own transpose (a diagonal tile of A' * A)
+          // runs on dsyrk, half the flops (cmmrt::multiplyAdd, unless it is
+          // a matrix-vector product; docs/passes.md, cmm-fold-transposes):
+          // class syrk, whose k counts half the depth.
+          double costDepth = depth;
+          if (cost == CostClass::Gemm && left == right &&
+              transposeA != transposeB && c.height(i) > 1 && c.width(j) > 1) {
+            cost = CostClass::Syrk;
+            costDepth = std::max(1.0, std::round(double(depth) / 2));
+          }
+          acc = task(c, i, j, k ? TaskKind::GemmAcc : TaskKind::Gemm, cost,
+                     c.height(i), c.width(j), costDepth, inputs,
                      name + " k=" + std::to_string(k));
           // A matrix times a vector, as the runtime tells them apart
           // (cmmrt::vectorProductMatrixInput): a candidate for the

@@ -310,9 +310,17 @@ static LogicalResult verifyProduct(TaskOp task, bool transposeA,
   if (sparse && m != 1 && n != 1)
     return task.emitOpError("is costed as a product on compressed rows, but ")
            << product << " is not a matrix-vector product";
-  if ((pm && *pm != m) || (pn && *pn != n) || (pk && *pk != k && !sparse))
+  // One tile against its own transpose runs on dsyrk (class syrk), whose k
+  // counts half the depth (Tiling.cpp's matmul).
+  bool syrk = task.getCostClass() == CostClass::Syrk;
+  if (syrk && (task.getInputs()[0] != task.getInputs()[1] ||
+               transposeA == transposeB || m == 1 || n == 1))
+    return task.emitOpError("is costed as syrk, but ")
+           << product << " is not a tile against its own transpose";
+  int64_t depth = syrk ? std::max<int64_t>(1, std::llround(k / 2.0)) : k;
+  if ((pm && *pm != m) || (pn && *pn != n) || (pk && *pk != depth && !sparse))
     return task.emitOpError("m, n, k must be ")
-           << m << ", " << n << ", " << k << " for " << product;
+           << m << ", " << n << ", " << depth << " for " << product;
   return success();
 }
 
