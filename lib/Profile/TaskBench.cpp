@@ -361,17 +361,10 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
         continue;
       if (cost == CostClass::Lstsq && m == n) // square: LU, class solve
         m *= 4;
-      double flops = cost == CostClass::Qr ? cmmrt::qrFlops(m, n)
-                     : cost == CostClass::Svd
-                         ? cmmrt::svdFlops(m, n, /*vectors=*/true)
-                     : cost == CostClass::SvdVals
-                         ? cmmrt::svdFlops(m, n, /*vectors=*/false)
-                     : cost == CostClass::Lstsq
-                         ? cmmrt::leastSquaresFlops(m, n, 1)
-                         : cmmrt::symmetricEigenFlops(m, /*vectors=*/cost ==
-                                                             CostClass::Eig);
       out.push_back(
-          {double(m), double(n), cmmrt::wholeTaskDepth(flops, m, n), 0});
+          {double(m), double(n),
+           cmmrt::wholeTaskDepth(cmmrt::factorizationFlops(cost, m, n), m, n),
+           0});
     }
     break;
   }

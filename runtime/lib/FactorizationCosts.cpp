@@ -33,3 +33,23 @@ double cmmrt::leastSquaresFlops(double m, double n, double rhs) {
 double cmmrt::wholeTaskDepth(double flops, double m, double n) {
   return std::max(1.0, std::round(flops / (2 * m * n)));
 }
+
+double cmmrt::factorizationFlops(plan::CostClass cost, double m, double n) {
+  using plan::CostClass;
+  switch (cost) {
+  case CostClass::Qr:
+    return qrFlops(m, n);
+  case CostClass::Svd:
+    return svdFlops(m, n, /*vectors=*/true);
+  case CostClass::SvdVals:
+    return svdFlops(m, n, /*vectors=*/false);
+  case CostClass::Eig:
+    return symmetricEigenFlops(m, /*vectors=*/true);
+  case CostClass::EigVals:
+    return symmetricEigenFlops(m, /*vectors=*/false);
+  case CostClass::Lstsq:
+    return leastSquaresFlops(m, n, 1);
+  default:
+    return 0;
+  }
+}

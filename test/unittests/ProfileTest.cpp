@@ -260,25 +260,27 @@ TEST(ProfileBench, FactorizationsAreTimedAtTheShapesTheirClassesCost) {
         EXPECT_GE(o.m, o.n);
         tall += o.m >= 8 * o.n;
         square += o.m == o.n;
-        double flops =
-            cost == CostClass::Qr        ? cmmrt::qrFlops(o.m, o.n)
-            : cost == CostClass::Svd     ? cmmrt::svdFlops(o.m, o.n, true)
-            : cost == CostClass::SvdVals ? cmmrt::svdFlops(o.m, o.n, false)
-            : cost == CostClass::Lstsq
-                ? cmmrt::leastSquaresFlops(o.m, o.n, 1)
-                : cmmrt::symmetricEigenFlops(o.m, cost == CostClass::Eig);
-        EXPECT_EQ(o.k, cmmrt::wholeTaskDepth(flops, o.m, o.n));
+        EXPECT_EQ(o.k,
+                  cmmrt::wholeTaskDepth(
+                      cmmrt::factorizationFlops(cost, o.m, o.n), o.m, o.n));
       }
       bool eig = cost == CostClass::Eig || cost == CostClass::EigVals;
       EXPECT_EQ(tall == 0, eig) << costClassName(cost);
       EXPECT_EQ(square == 0, cost == CostClass::Lstsq) << costClassName(cost);
     }
   }
-  // The hand-worked flops of test/TaskGraph/tile-factorizations.mlir.
-  EXPECT_EQ(cmmrt::wholeTaskDepth(cmmrt::qrFlops(40, 10), 40, 10), 18);
-  EXPECT_EQ(cmmrt::wholeTaskDepth(cmmrt::svdFlops(10, 40, true), 40, 10), 30);
-  EXPECT_EQ(cmmrt::wholeTaskDepth(cmmrt::leastSquaresFlops(40, 10, 1), 40, 10),
-            15);
+  // The hand-worked k of test/TaskGraph/tile-factorizations.mlir, class by
+  // class (40 x 10, eig's 12 x 12).
+  auto depth = [](CostClass cost, double m, double n) {
+    return cmmrt::wholeTaskDepth(cmmrt::factorizationFlops(cost, m, n), m, n);
+  };
+  EXPECT_EQ(depth(CostClass::Qr, 40, 10), 18);
+  EXPECT_EQ(depth(CostClass::Svd, 40, 10), 30);
+  EXPECT_EQ(depth(CostClass::SvdVals, 40, 10), 18);
+  EXPECT_EQ(depth(CostClass::Lstsq, 40, 10), 15);
+  EXPECT_EQ(depth(CostClass::Eig, 12, 12), 54);
+  EXPECT_EQ(depth(CostClass::EigVals, 12, 12), 8);
+  EXPECT_EQ(cmmrt::factorizationFlops(CostClass::Gemm, 12, 12), 0);
   EXPECT_DOUBLE_EQ(cmmrt::luSolveFlops(12, 1), 1440);
 }
 

@@ -14,6 +14,8 @@
 #ifndef CMMRT_FACTORIZATIONCOSTS_H
 #define CMMRT_FACTORIZATIONCOSTS_H
 
+#include "cmmrt/Plan.h"
+
 namespace cmmrt {
 
 /// Householder QR of an m x n matrix with the thin Q formed (dgeqrf and
@@ -41,6 +43,11 @@ double leastSquaresFlops(double m, double n, double rhs);
 /// The `k` of a whole-matrix task of `flops` on an m x n operand, at
 /// least 1.
 double wholeTaskDepth(double flops, double m, double n);
+
+/// The flops of the task cmm-profile times for the factorization class
+/// `cost` (qr, svd, svdvals, eig, eigvals, lstsq: least squares with one
+/// right-hand side) on an m x n operand, m >= n; 0 for the other classes.
+double factorizationFlops(plan::CostClass cost, double m, double n);
 
 } // namespace cmmrt
 
