@@ -3,7 +3,6 @@
 #include "cmm/Profile/TaskBench.h"
 
 #include "cmmrt/FactorizationCosts.h"
-#include "cmmrt/Factorizations.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/TaskKernels.h"
 
@@ -28,6 +27,16 @@ static Matrix operand(int64_t rows, int64_t cols, uint64_t seed) {
   std::uniform_real_distribution<double> u(0.5, 1.5);
   for (double &x : m.values())
     x = u(rng);
+  return m;
+}
+
+/// A symmetric n x n operand (its upper triangle mirrored), values as
+/// operand's.
+static Matrix symmetricOperand(int64_t n, uint64_t seed) {
+  Matrix m = operand(n, n, seed);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < i; ++j)
+      m(i, j) = m(j, i);
   return m;
 }
 
@@ -172,11 +181,7 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
     task.kind = TaskKind::Solve;
     op.code = cost == CostClass::Eig ? OpCode::Eig : OpCode::EigVals;
     op.a = 1; // symmetric by construction: no run-time test
-    Matrix a = operand(m, m, 1);
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < i; ++j)
-        a(i, j) = a(j, i);
-    operands.push_back(std::move(a));
+    operands.push_back(symmetricOperand(m, 1));
     outCols = 1; // the eigenvalues
     break;
   }
@@ -189,10 +194,7 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
     // tile with depth 2 k.
     op.code = OpCode::Chol;
     op.inRows = op.inCols = m;
-    Matrix spd = operand(m, m, 1);
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < i; ++j)
-        spd(i, j) = spd(j, i);
+    Matrix spd = symmetricOperand(m, 1);
     for (int64_t i = 0; i < m; ++i)
       spd(i, i) += double(m);
     if (cost == CostClass::Potrf) {

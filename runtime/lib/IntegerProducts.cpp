@@ -92,16 +92,17 @@ double convertIntegers(const Matrix &m, float *out) {
   return failed ? -1.0 : largest;
 }
 
-bool boundHolds(double maxA, double maxB, int64_t k) {
-  return maxA >= 0 && maxB >= 0 &&
-         double(k) * maxA * maxB <= kFloatExactIntegerLimit;
-}
 } // namespace
 
 bool cmmrt::isExactInSingle(const Matrix &a, const Matrix &b, bool transposeA) {
-  int64_t k = transposeA ? a.rows() : a.cols();
+  int64_t k = transposeA ? a.rows() : a.cols(),
+          m = transposeA ? a.cols() : a.rows(),
+          n = b.size() / std::max<int64_t>(1, k);
+  if (!singlePrecisionIsExact(m, n, k, 0, 0))
+    return false;
   double maxA = convertIntegers(a, nullptr);
-  return maxA >= 0 && boundHolds(maxA, convertIntegers(b, nullptr), k);
+  return maxA >= 0 &&
+         singlePrecisionIsExact(m, n, k, maxA, convertIntegers(b, nullptr));
 }
 
 bool cmmrt::multiplyAddExactInSingle(const Matrix &a, const Matrix &b,
@@ -109,8 +110,7 @@ bool cmmrt::multiplyAddExactInSingle(const Matrix &a, const Matrix &b,
                                      bool transposeB) {
   const int64_t m = c.rows(), n = c.cols(),
                 k = transposeA ? a.rows() : a.cols();
-  if (std::min({m, n, k}) < kMinIntegerProductDim ||
-      (beta != 0.0 && beta != 1.0))
+  if (!singlePrecisionIsExact(m, n, k, 0, 0) || (beta != 0.0 && beta != 1.0))
     return false;
   // Most products are of non-integers: turned away at their first element,
   // before a float copy is set aside (mapped, for large operands).
@@ -123,7 +123,7 @@ bool cmmrt::multiplyAddExactInSingle(const Matrix &a, const Matrix &b,
   const bool same = a.data() == b.data();
   FloatBuffer b32(same ? 0 : size_t(b.size()));
   double maxB = same ? maxA : convertIntegers(b, b32.data());
-  if (!boundHolds(maxA, maxB, k))
+  if (!singlePrecisionIsExact(m, n, k, maxA, maxB))
     return false;
   FloatBuffer c32(size_t(c.size()));
   cblas_sgemm(CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans,

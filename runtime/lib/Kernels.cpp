@@ -105,7 +105,7 @@ void cmmrt::multiplyAdd(const Matrix &a, const Matrix &b, double beta,
   // dgemm, as NumPy does for A.T @ A); the lower one is its mirror. With an
   // accumulator, only where that is symmetric too (a tiled product's
   // diagonal tile accumulates symmetric partial products).
-  if (a.data() == b.data() && transposeA != transposeB &&
+  if (runsOnSyrk(a.data() == b.data(), transposeA, transposeB, m, n) &&
       (beta == 0.0 || isSymmetric(c))) {
     cblas_dsyrk(CblasRowMajor, CblasUpper, opA, n, k, 1.0, a.data(), a.cols(),
                 beta, c.data(), c.cols());

@@ -60,7 +60,8 @@ func.func @main() {
 // Must not fire: values that are not integers (rand), integers whose
 // bounds make the sums inexact in single precision (256 * 5000^2 > 2^24),
 // negated 0/1 values (-0 is turned away by the runtime), a difference
-// (which may be negative), and a product with a dimension under 128.
+// (which may be negative), a product with a dimension under 128, and a
+// range with negative values (bounded by its stop, it would qualify).
 // CHECK-LABEL: cmmtg.graph
 // CHECK-NOT: cost sgemm
 func.func @main() {
@@ -83,6 +84,10 @@ func.func @main() {
   cmm.print %p1 "p1" : tensor<256x256xf64>
   cmm.print %p2 "p2" : tensor<256x256xf64>
   cmm.print %p3 "p3" : tensor<256x256xf64>
+  %g = cmm.range -65280 to 255 : tensor<1x65536xf64>
+  %gs = cmm.reshape %g : tensor<1x65536xf64> -> tensor<256x256xf64>
+  %p5 = cmm.matmul %gs, %gs : (tensor<256x256xf64>, tensor<256x256xf64>) -> tensor<256x256xf64>
   cmm.print %p4 "p4" : tensor<100x256xf64>
+  cmm.print %p5 "p5" : tensor<256x256xf64>
   return
 }

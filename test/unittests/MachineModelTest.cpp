@@ -492,6 +492,20 @@ TEST(MachineModelTest, ConfigurationsScaleTheProductsOfTheirSplit) {
   }
 }
 
+// The classes scaled by a split's gemm factor: the products and every class
+// that falls back to solve (the whole-matrix factorizations); elementwise
+// work, transfers of tiles and chol's tile kernels are not.
+TEST(MachineModelTest, FollowsSplitNamesTheThreadedClasses) {
+  for (CostClass c : {CostClass::Gemm, CostClass::SingleGemm, CostClass::Solve,
+                      CostClass::Qr, CostClass::Svd, CostClass::SvdVals,
+                      CostClass::Eig, CostClass::EigVals, CostClass::Lstsq})
+    EXPECT_TRUE(NodeSpec::followsSplit(c)) << cmmrt::plan::costClassName(c);
+  for (CostClass c :
+       {CostClass::Elementwise, CostClass::Transpose, CostClass::Sparse,
+        CostClass::Potrf, CostClass::Syrk, CostClass::Copy})
+    EXPECT_FALSE(NodeSpec::followsSplit(c)) << cmmrt::plan::costClassName(c);
+}
+
 // Receiving takes the workers' time only where the workers' threads and the
 // communicators need more than the node's cores.
 TEST(MachineModelTest, ReceiveCpuCountsWhereCommunicatorsShareCores) {

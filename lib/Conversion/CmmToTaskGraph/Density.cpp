@@ -254,7 +254,7 @@ cmm::tiling::estimateResult(Operation *op,
       })
       .Case([](RangeOp range) {
         ElementEstimate e;
-        if (range.getStart() >= 0)
+        if (int64_t(range.getStart()) >= 0) // I64Attr reads as uint64_t
           setRange(e, double(range.getStop()), true);
         return e;
       })

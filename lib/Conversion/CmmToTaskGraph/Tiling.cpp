@@ -8,6 +8,7 @@
 #include "cmm/Dialect/Cmm/Observed.h"
 
 #include "cmmrt/IntegerProducts.h"
+#include "cmmrt/Kernels.h"
 #include "cmmrt/SparseRows.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -202,11 +203,12 @@ private:
           // runs on dsyrk, half the flops (cmmrt::multiplyAdd, unless it is
           // a matrix-vector product; docs/passes.md, cmm-fold-transposes):
           // class syrk, whose k counts half the depth.
-          double costDepth = depth;
-          if (cost == CostClass::Gemm && left == right &&
-              transposeA != transposeB && c.height(i) > 1 && c.width(j) > 1) {
+          int64_t costDepth = depth;
+          if (cost == CostClass::Gemm &&
+              cmmrt::runsOnSyrk(left == right, transposeA, transposeB,
+                                c.height(i), c.width(j))) {
             cost = CostClass::Syrk;
-            costDepth = std::max(1.0, std::round(double(depth) / 2));
+            costDepth = cmmrt::syrkCostDepth(depth);
           }
           acc = task(c, i, j, k ? TaskKind::GemmAcc : TaskKind::Gemm, cost,
                      c.height(i), c.width(j), costDepth, inputs,
@@ -232,12 +234,11 @@ private:
   /// at most 2^24, and every dimension at least kMinIntegerProductDim.
   static CostClass productClass(const Grid &a, const Grid &b, int64_t m,
                                 int64_t n, int64_t depth) {
-    if (!a.integerMax || !b.integerMax ||
-        std::min({m, n, depth}) < cmmrt::kMinIntegerProductDim ||
-        double(depth) * *a.integerMax * *b.integerMax >
-            cmmrt::kFloatExactIntegerLimit)
-      return CostClass::Gemm;
-    return CostClass::SingleGemm;
+    if (a.integerMax && b.integerMax &&
+        cmmrt::singlePrecisionIsExact(m, n, depth, *a.integerMax,
+                                      *b.integerMax))
+      return CostClass::SingleGemm;
+    return CostClass::Gemm;
   }
 
   /// The transpose of `g`, a task per tile.

@@ -10,6 +10,7 @@
 
 #include "cmm/Dialect/TaskGraph/TaskGraphDialect.h"
 #include "cmmrt/Factorizations.h"
+#include "cmmrt/Kernels.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -313,11 +314,11 @@ static LogicalResult verifyProduct(TaskOp task, bool transposeA,
   // One tile against its own transpose runs on dsyrk (class syrk), whose k
   // counts half the depth (Tiling.cpp's matmul).
   bool syrk = task.getCostClass() == CostClass::Syrk;
-  if (syrk && (task.getInputs()[0] != task.getInputs()[1] ||
-               transposeA == transposeB || m == 1 || n == 1))
+  if (syrk && !cmmrt::runsOnSyrk(task.getInputs()[0] == task.getInputs()[1],
+                                 transposeA, transposeB, m, n))
     return task.emitOpError("is costed as syrk, but ")
            << product << " is not a tile against its own transpose";
-  int64_t depth = syrk ? std::max<int64_t>(1, std::llround(k / 2.0)) : k;
+  int64_t depth = syrk ? cmmrt::syrkCostDepth(k) : k;
   if ((pm && *pm != m) || (pn && *pn != n) || (pk && *pk != depth && !sparse))
     return task.emitOpError("m, n, k must be ")
            << m << ", " << n << ", " << depth << " for " << product;

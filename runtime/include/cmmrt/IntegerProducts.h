@@ -22,6 +22,8 @@
 
 #include "cmmrt/Matrix.h"
 
+#include <algorithm>
+
 namespace cmmrt {
 
 /// The smallest m, n and k for which a product is tried in single precision.
@@ -30,6 +32,17 @@ constexpr int64_t kMinIntegerProductDim = 128;
 /// Integers up to this magnitude are exact in float (2^24).
 constexpr double kFloatExactIntegerLimit = 16777216.0;
 
+/// Whether an m x n product of depth k runs in single precision when every
+/// element of op(a) is an integer in [0, maxA] or [-maxA, maxA] and every
+/// element of op(b) one bounded by maxB (negative bounds: not integers):
+/// large enough to gain, and k * maxA * maxB <= 2^24. The one rule of the
+/// runtime's choice and the planner's class sgemm.
+inline bool singlePrecisionIsExact(int64_t m, int64_t n, int64_t k, double maxA,
+                                   double maxB) {
+  return std::min({m, n, k}) >= kMinIntegerProductDim && maxA >= 0 &&
+         maxB >= 0 && double(k) * maxA * maxB <= kFloatExactIntegerLimit;
+}
+
 /// c = op(a) * op(b) + beta * c in single precision when that is exact (see
 /// above); returns false, leaving c untouched, when it is not or the product
 /// is too small to gain from it. `beta` is 0 or 1 (a fresh result or a
@@ -37,7 +50,8 @@ constexpr double kFloatExactIntegerLimit = 16777216.0;
 bool multiplyAddExactInSingle(const Matrix &a, const Matrix &b, double beta,
                               Matrix &c, bool transposeA, bool transposeB);
 
-/// Whether op(a) * op(b) qualifies: every element of both an integer (not
+/// Whether multiplyAddExactInSingle runs op(a) * op(b) (b not transposed)
+/// in single precision: large enough, every element of both an integer (not
 /// -0) whose magnitudes bound the sums as above. For tests and tools.
 bool isExactInSingle(const Matrix &a, const Matrix &b, bool transposeA);
 

@@ -12,6 +12,8 @@
 
 #include "cmmrt/Matrix.h"
 
+#include <algorithm>
+
 namespace cmmrt {
 
 /// The elementwise functions (cmmrt/ElementFunctions.def, cmmrt/Scalar.h).
@@ -40,6 +42,19 @@ Matrix matmul(const Matrix &a, const Matrix &b, bool transposeA = false,
 /// C = op(A) * op(B) + beta * C, in place (dsyrk only where C is symmetric).
 void multiplyAdd(const Matrix &a, const Matrix &b, double beta, Matrix &c,
                  bool transposeA = false, bool transposeB = false);
+/// Whether an m x n product op(A) * op(B) is one matrix against its own
+/// transpose (A' * A, A * A'), which multiplyAdd runs on dsyrk: the upper
+/// triangle, half dgemm's flops (given a symmetric accumulator, as a tiled
+/// product's diagonal tile has). The planner's class syrk.
+inline bool runsOnSyrk(bool sameOperand, bool transposeA, bool transposeB,
+                       int64_t m, int64_t n) {
+  return sameOperand && transposeA != transposeB && m > 1 && n > 1;
+}
+/// The depth `k` by which class syrk counts such a product of depth
+/// `depth`: half, as dsyrk does half the multiply-adds (at least 1).
+inline int64_t syrkCostDepth(int64_t depth) {
+  return std::max<int64_t>(1, (depth + 1) / 2);
+}
 /// A^k for a square A and k >= 0, by repeated squaring.
 Matrix power(const Matrix &a, int64_t k);
 Matrix transpose(const Matrix &a);
