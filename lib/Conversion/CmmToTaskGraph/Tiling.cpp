@@ -484,15 +484,17 @@ private:
   /// it runs them (cmmrt/SparseRows.h): its compressed rows are made when a
   /// tile of more than kMinSparseElements is read by enough products for
   /// its density (breakEvenDensity; counted over the whole graph, as if on
-  /// one node), once per orientation, by its first reader. Each product
-  /// then costs kSparseProductPerDensity * d of the dense one, the first
-  /// also the compression: the task becomes class `sparse` with the depth
-  /// of the dense product that costs as much.
+  /// one node), once, by its first reader; its transpose (compressed
+  /// columns) from those rows by the first reader of the other orientation.
+  /// Each product then costs kSparseProductPerDensity * d of the dense one,
+  /// the first readers also the compression and the transposition: the task
+  /// becomes class `sparse` with the depth of the dense product that costs
+  /// as much.
   void costSparseProducts() {
     std::map<DataId, int64_t> reads;
     for (const VectorProduct &p : vectorProducts)
       ++reads[p.matrix];
-    std::set<std::pair<DataId, bool>> compressed;
+    std::set<DataId> compressed, transposed;
     for (const VectorProduct &p : vectorProducts) {
       const DataItem &tile = graph.item(p.matrix);
       if (double(tile.rows) * double(tile.cols) <
@@ -500,9 +502,11 @@ private:
           p.density > cmmrt::breakEvenDensity(reads[p.matrix]))
         continue;
       double share = cmmrt::kSparseProductPerDensity * p.density;
-      if (compressed.insert({p.matrix, p.transposed}).second)
+      if (compressed.insert(p.matrix).second)
         share +=
             cmmrt::kCompressProducts + cmmrt::kCompressPerDensity * p.density;
+      if (p.transposed && transposed.insert(p.matrix).second)
+        share += cmmrt::kTransposeSparsePerDensity * p.density;
       graph.setCost(p.task, CostClass::Sparse, double(p.depth) * share);
     }
   }

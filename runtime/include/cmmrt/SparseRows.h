@@ -64,6 +64,12 @@ struct SparseRows {
 constexpr double kCompressProducts = 2.0;
 constexpr double kCompressPerDensity = 60.0;
 constexpr double kSparseProductPerDensity = 3.0;
+/// Transposing compressed rows (the other orientation of a tile read both
+/// ways, as HITS reads A' h and A a, is made from the first: a counting sort
+/// of its nonzeros, no second scan of the dense tile) costs about
+/// kTransposeSparsePerDensity * d in the same units (bench/sparse: 0.2 at
+/// d = 0.01, 4.6 at 0.1, 12 at 0.2; scattered writes grow with d).
+constexpr double kTransposeSparsePerDensity = 50.0;
 
 /// The largest density at which compressing a tile pays for itself over
 /// `products` matrix-vector products: while products * (1 - 3 d) > 2 + 60 d
