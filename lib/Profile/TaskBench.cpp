@@ -281,7 +281,7 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
   case CostClass::Gemm: {
     std::vector<int64_t> sizes =
         quick
-            ? std::vector<int64_t>{8, 32, 96, 256, 512, 1000}
+            ? std::vector<int64_t>{8, 32, 96, 256, 512, 1000, 2000}
             : std::vector<int64_t>{8, 24, 64, 128, 256, 512, 1000, 1500, 2000};
     for (int64_t s : sizes) {
       out.push_back({double(s), double(s), double(s), 0});
