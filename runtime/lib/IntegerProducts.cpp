@@ -98,7 +98,7 @@ bool cmmrt::isExactInSingle(const Matrix &a, const Matrix &b, bool transposeA) {
   int64_t k = transposeA ? a.rows() : a.cols(),
           m = transposeA ? a.cols() : a.rows(),
           n = b.size() / std::max<int64_t>(1, k);
-  if (!singlePrecisionIsExact(m, n, k, 0, 0))
+  if (!largeEnoughForSingle(m, n, k))
     return false;
   double maxA = convertIntegers(a, nullptr);
   return maxA >= 0 &&
@@ -110,7 +110,7 @@ bool cmmrt::multiplyAddExactInSingle(const Matrix &a, const Matrix &b,
                                      bool transposeB) {
   const int64_t m = c.rows(), n = c.cols(),
                 k = transposeA ? a.rows() : a.cols();
-  if (!singlePrecisionIsExact(m, n, k, 0, 0) || (beta != 0.0 && beta != 1.0))
+  if (!largeEnoughForSingle(m, n, k) || (beta != 0.0 && beta != 1.0))
     return false;
   // Most products are of non-integers: turned away at their first element,
   // before a float copy is set aside (mapped, for large operands).

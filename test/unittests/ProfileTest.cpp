@@ -216,9 +216,12 @@ TEST(ProfileFit, SkipsUnusableObservations) {
 TEST(ProfileBench, ProductsAreTimedWithVectorsOnEitherSideAndOuter) {
   // A * x streams A through the mk term, x' * A through nk: both are
   // measured (x' * A was not, and BFS's f * A was predicted 7x fast), at a
-  // small and a large size, as are the square and thin-inner products.
+  // small and a large size, as are the square and thin-inner products, up
+  // to 2000^3 in both modes (stopping at 1000 in --quick left the mnk term
+  // to noisy 512-1000 points: 2000-5000 tiles ran at 0.69-0.75 of their
+  // predictions).
   for (bool quick : {true, false}) {
-    bool column = false, row = false;
+    bool column = false, row = false, large = false;
     unsigned columns = 0, rows = 0, thinInner = 0, thinCols = 0, thinRows = 0,
              outer = 0;
     for (const Observation &o :
@@ -234,7 +237,9 @@ TEST(ProfileBench, ProductsAreTimedWithVectorsOnEitherSideAndOuter) {
       thinRows += o.n == o.k && o.m == std::floor(o.n / 8) && o.m > 1;
       // Outer products: their mn term was fitted as 0 without them.
       outer += o.k == 1 && o.m == o.n && o.m > 1;
+      large |= o.m == 2000 && o.n == 2000 && o.k == 2000;
     }
+    EXPECT_TRUE(large) << "quick=" << quick;
     EXPECT_GE(outer, 2u) << "quick=" << quick;
     EXPECT_TRUE(column && row) << "quick=" << quick;
     EXPECT_GE(thinInner, 3u);

@@ -32,6 +32,12 @@ constexpr int64_t kMinIntegerProductDim = 128;
 /// Integers up to this magnitude are exact in float (2^24).
 constexpr double kFloatExactIntegerLimit = 16777216.0;
 
+/// Whether an m x n product of depth k is large enough for the conversions
+/// to single precision to be small next to it.
+inline bool largeEnoughForSingle(int64_t m, int64_t n, int64_t k) {
+  return std::min({m, n, k}) >= kMinIntegerProductDim;
+}
+
 /// Whether an m x n product of depth k runs in single precision when every
 /// element of op(a) is an integer in [0, maxA] or [-maxA, maxA] and every
 /// element of op(b) one bounded by maxB (negative bounds: not integers):
@@ -39,8 +45,8 @@ constexpr double kFloatExactIntegerLimit = 16777216.0;
 /// runtime's choice and the planner's class sgemm.
 inline bool singlePrecisionIsExact(int64_t m, int64_t n, int64_t k, double maxA,
                                    double maxB) {
-  return std::min({m, n, k}) >= kMinIntegerProductDim && maxA >= 0 &&
-         maxB >= 0 && double(k) * maxA * maxB <= kFloatExactIntegerLimit;
+  return largeEnoughForSingle(m, n, k) && maxA >= 0 && maxB >= 0 &&
+         double(k) * maxA * maxB <= kFloatExactIntegerLimit;
 }
 
 /// c = op(a) * op(b) + beta * c in single precision when that is exact (see
