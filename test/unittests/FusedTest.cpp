@@ -208,3 +208,33 @@ TEST(Fused, ChunksCoverTheResultOnce) {
     for (int64_t j = 0; j < 600; ++j)
       EXPECT_EQ(out(i, j), r(0, j) * 10 + c(i, 0));
 }
+
+// Rows narrower than a chunk go several to a chunk (k-means' m x 32
+// distances were one call per row), rows in order, the row operand
+// repeated and the column's element stretched over its row.
+TEST(Fused, NarrowRowsShareAChunk) {
+  const int64_t rows = 50, cols = 32, perChunk = kChunk / cols;
+  Matrix w = randomMatrix(rows, cols, 13), r = randomMatrix(1, cols, 14),
+         c = randomMatrix(rows, 1, 15);
+  Operand ops[] = {{w.data(), rows, cols},
+                   {r.data(), 1, cols},
+                   {c.data(), rows, 1},
+                   {c.data(), 1, 1}};
+  Matrix out(rows, cols, NAN);
+  int64_t calls = 0, covered = 0;
+  forEachChunk(rows, cols, ops, 4, out.data(),
+               [&](int64_t n, const double *const *x, double *y) {
+                 EXPECT_LE(n, kChunk);
+                 for (int64_t e = 0; e < n; ++e)
+                   y[e] =
+                       x[0][e] + 10 * x[1][e] + 100 * x[2][e] + 1000 * x[3][e];
+                 ++calls;
+                 covered += n;
+               });
+  EXPECT_EQ(covered, rows * cols);
+  EXPECT_EQ(calls, (rows + perChunk - 1) / perChunk);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      EXPECT_EQ(out(i, j),
+                w(i, j) + 10 * r(0, j) + 100 * c(i, 0) + 1000 * c(0, 0));
+}

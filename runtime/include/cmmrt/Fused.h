@@ -23,6 +23,7 @@
 #include "cmmrt/RowBands.h"
 #include "cmmrt/VectorMath.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -81,6 +82,37 @@ void forEachChunk(int64_t rows, int64_t cols, const Operand *in, int numInputs,
         if (kind[k] == Whole)
           x[k] = in[k].data + e0;
       body(std::min(kChunk, total - e0), x.data(), out + e0);
+    }
+    return;
+  }
+  // Rows narrower than a chunk go several to a chunk: one call per row of
+  // k-means' 8000 x 32 distances (a column stretched for each) ran at 2 ns
+  // an element, 4-5x the flat walk.
+  if (const int64_t perChunk = kChunk / std::max<int64_t>(cols, 1);
+      perChunk > 1) {
+    for (int k = 0; k < numInputs; ++k)
+      if (kind[k] == Row) {
+        copyAt[k] = copies.size();
+        copies.resize(copies.size() + perChunk * cols);
+        double *c = copies.data() + copyAt[k];
+        for (int64_t t = 0; t < perChunk; ++t)
+          std::copy(in[k].data, in[k].data + cols, c + t * cols);
+      }
+    for (int k = 0; k < numInputs; ++k)
+      if (kind[k] == Row || kind[k] == Scalar)
+        x[k] = copies.data() + copyAt[k];
+    for (int64_t i0 = 0; i0 < rows; i0 += perChunk) {
+      const int64_t band = std::min(perChunk, rows - i0);
+      for (int k = 0; k < numInputs; ++k)
+        if (kind[k] == Whole) {
+          x[k] = in[k].data + i0 * cols;
+        } else if (kind[k] == Column) {
+          double *c = copies.data() + copyAt[k];
+          for (int64_t t = 0; t < band; ++t)
+            std::fill_n(c + t * cols, cols, in[k].data[i0 + t]);
+          x[k] = c;
+        }
+      body(band * cols, x.data(), out + i0 * cols);
     }
     return;
   }
