@@ -34,9 +34,11 @@ static tg::NodeAttr toNodeAttr(MLIRContext *context, const NodeSpec &n) {
       context, n.name, n.cores, n.workers, n.threadsPerWorker, n.communicators,
       b.getF64FloatAttr(n.memoryBytes), b.getDictionaryAttr(time),
       nonZero(n.firstTouch), network, nonZero(n.taskOverhead),
-      nonZero(n.receiveCpu), nonZero(n.receiveCpuPerByte),
-      nonZero(n.sendCpu), nonZero(n.sendCpuPerByte),
-      splits.empty() ? DenseF64ArrayAttr() : b.getDenseF64ArrayAttr(splits));
+      nonZero(n.receiveCpu), nonZero(n.receiveCpuPerByte), nonZero(n.sendCpu),
+      nonZero(n.sendCpuPerByte),
+      splits.empty() ? DenseF64ArrayAttr() : b.getDenseF64ArrayAttr(splits),
+      nonZero(n.cacheBytes),
+      n.cacheBytes > 0 ? b.getF64FloatAttr(n.hotFactor) : FloatAttr());
 }
 
 tg::MachineAttr cmm::planning::toMachineAttr(MLIRContext *context,
@@ -75,7 +77,9 @@ static bool fromNodeAttr(tg::NodeAttr n, NodeSpec &node, std::string &error) {
         std::pair{n.getReceiveCpu(), &node.receiveCpu},
         std::pair{n.getReceiveCpuPerByte(), &node.receiveCpuPerByte},
         std::pair{n.getSendCpu(), &node.sendCpu},
-        std::pair{n.getSendCpuPerByte(), &node.sendCpuPerByte}})
+        std::pair{n.getSendCpuPerByte(), &node.sendCpuPerByte},
+        std::pair{n.getCacheBytes(), &node.cacheBytes},
+        std::pair{n.getHotFactor(), &node.hotFactor}})
     if (attr)
       *out = attr.getValueAsDouble();
   if (DenseF64ArrayAttr splits = n.getConfigurations())

@@ -67,7 +67,8 @@ static cmmrt::MapFn mapFunction(CostClass cost) {
   }
 }
 
-TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
+TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k,
+                     bool cold) {
   sig = {double(m), double(n), double(k), 0};
   op.rows = m;
   op.cols = n;
@@ -229,7 +230,8 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k) {
     bytes += 8.0 * double(m.rows()) * double(m.cols());
   if (bytes > 0) {
     size_t copies =
-        size_t(std::min(kMaxColdCopies, std::ceil(kColdBytes / bytes)));
+        cold ? size_t(std::min(kMaxColdCopies, std::ceil(kColdBytes / bytes)))
+             : 1;
     std::vector<Matrix> first = operands;
     for (size_t c = 1; c < copies; ++c)
       operands.insert(operands.end(), first.begin(), first.end());

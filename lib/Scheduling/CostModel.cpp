@@ -3,6 +3,7 @@
 #include "cmm/Scheduling/CostModel.h"
 #include "cmm/Scheduling/GangGemm.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace cmm::scheduling;
@@ -32,10 +33,48 @@ MachineCostModel::MachineCostModel(MachineModel model)
   meanSecondsPerByte /= pairs;
 }
 
+bool cmm::scheduling::streamsMemory(const Task &task) {
+  switch (task.op) {
+  case CostClass::Copy:
+  case CostClass::Elementwise:
+  case CostClass::Scale:
+  case CostClass::Reduce:
+  case CostClass::Transpose:
+  case CostClass::Sparse:
+    return !task.isGang();
+  case CostClass::Gemm:
+    return !task.isGang() && (task.m == 1 || task.n == 1);
+  default:
+    return false;
+  }
+}
+
+double cmm::scheduling::hotInputShare(const Task &task, double cacheBytes) {
+  if (!(cacheBytes > 0) || !streamsMemory(task))
+    return 0;
+  double all = 0, hot = 0;
+  for (size_t i = 0; i < task.inputBytes.size(); ++i) {
+    all += task.inputBytes[i];
+    if (i < task.reuseDistance.size() && task.reuseDistance[i] <= cacheBytes)
+      hot += task.inputBytes[i];
+  }
+  return all > 0 ? hot / all : 0;
+}
+
 double MachineCostModel::taskTime(const Task &task, TaskId id,
                                   unsigned node) const {
-  if (!task.isGang())
-    return model.taskTime(node, task.op, task.m, task.n, task.k);
+  if (!task.isGang()) {
+    double t = model.taskTime(node, task.op, task.m, task.n, task.k);
+    // Inputs still in the node's cache: the kernel's part at hotFactor
+    // (docs/machine-model.md, "Cache reuse").
+    const NodeSpec &spec = model.nodes[node];
+    if (double share = hotInputShare(task, spec.cacheBytes); share > 0) {
+      double overhead = std::min(t, spec.taskOverhead);
+      t = overhead +
+          (t - overhead) * (1 - share * (1 - std::min(1.0, spec.hotFactor)));
+    }
+    return t;
+  }
   auto it = gangTimes.find(id);
   if (it != gangTimes.end())
     return it->second;

@@ -425,6 +425,8 @@ public:
                                            "receive_cpu_s_per_byte",
                                            "send_cpu_s",
                                            "send_cpu_s_per_byte",
+                                           "cache_bytes",
+                                           "hot_factor",
                                            "configurations",
                                            "time"};
     if (!onlyKeys(*o, path, llvm::ArrayRef(keys).drop_front(allowName ? 0 : 1)))
@@ -462,6 +464,15 @@ public:
       if (const json::Value *x = o->get(c.key))
         if (!nonNegativeNumber(*x, field(path, c.key), *c.out))
           return false;
+    if (const json::Value *x = o->get("cache_bytes"))
+      if (!nonNegativeNumber(*x, field(path, "cache_bytes"), node.cacheBytes))
+        return false;
+    if (const json::Value *x = o->get("hot_factor")) {
+      std::optional<double> f = x->getAsNumber();
+      if (!f || !(*f > 0 && *f <= 1))
+        return fail(field(path, "hot_factor"), "expected a number in (0, 1]");
+      node.hotFactor = *f;
+    }
     if (const json::Value *x = o->get("network_bandwidth_Bps"))
       if (!bandwidth(*x, field(path, "network_bandwidth_Bps"),
                      node.networkBandwidth))
@@ -740,6 +751,10 @@ std::string cmm::scheduling::printMachineModel(const MachineModel &model) {
           if (n.sendCpu != 0 || n.sendCpuPerByte != 0) {
             number("send_cpu_s", n.sendCpu);
             number("send_cpu_s_per_byte", n.sendCpuPerByte);
+          }
+          if (n.cacheBytes > 0) {
+            number("cache_bytes", n.cacheBytes);
+            number("hot_factor", n.hotFactor);
           }
           if (!n.configurations.empty())
             j.attributeArray("configurations", [&] {

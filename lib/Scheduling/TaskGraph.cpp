@@ -18,9 +18,16 @@ const char *cmm::scheduling::taskKindName(TaskKind kind) {
 
 TaskId TaskGraph::addTask(Task task) {
   TaskId id = static_cast<TaskId>(taskList.size());
+  task.reuseDistance.clear();
+  task.inputBytes.clear();
   for (DataId d : task.inputs) {
     assert(d < dataList.size() && "input data must exist");
     dataList[d].consumers.push_back(id);
+    double bytes = dataList[d].bytes;
+    task.reuseDistance.push_back(touchedBytes - lastTouch[d] + bytes);
+    task.inputBytes.push_back(bytes);
+    touchedBytes += bytes;
+    lastTouch[d] = touchedBytes;
   }
   taskList.push_back(std::move(task));
   return id;
@@ -31,6 +38,8 @@ DataId TaskGraph::addData(TaskId producer, double bytes, std::string name) {
   DataId id = static_cast<DataId>(dataList.size());
   dataList.push_back({std::move(name), producer, bytes, {}});
   taskList[producer].outputs.push_back(id);
+  touchedBytes += bytes;
+  lastTouch.push_back(touchedBytes);
   return id;
 }
 

@@ -139,6 +139,21 @@ for fit in prov["fits"]:
     got = nodes[r]["task_overhead_s"]
     check(abs(got - want) <= 1e-9 * max(1e-9, want) + 1e-15,
           "rank %d: task_overhead_s %g, recomputed %g" % (r, got, want))
+    # Cache reuse: the median hot / cold ratio of the recorded streaming
+    # tasks, within [0.05, 1], on the cache sysfs reports (none without).
+    hot = fit["hot_measured"]
+    cache = nodes[r].get("cache_bytes", 0)
+    check((cache > 0) == (len(hot) == 3),
+          "rank %d: cache_bytes %s with %d hot tasks" % (r, cache, len(hot)))
+    if cache > 0:
+        ratios = sorted(h / c for _, _, _, _, c, h in hot)
+        want = min(1.0, max(0.05, ratios[1]))
+        got = nodes[r]["hot_factor"]
+        check(abs(got - want) <= 1e-12,
+              "rank %d: hot_factor %g, recomputed %g" % (r, got, want))
+        check(all(m * max(n, k) * 8 <= cache / 4 + 1 for _, m, n, k, _, _ in hot),
+              "rank %d: hot tasks larger than a quarter of the cache: %s"
+              % (r, hot))
     # Table 3: every split of the rank's cores the runtime can run (one
     # worker of 1, 2, 4, ... and all threads; 2, 4, ... and all single-
     # threaded workers), each factor its round's time over the time of one

@@ -220,14 +220,14 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
        "threads_per_worker, communicators, memory_bytes, "
        "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, "
        "receive_cpu_s, receive_cpu_s_per_byte, send_cpu_s, "
-       "send_cpu_s_per_byte, "
+       "send_cpu_s_per_byte, cache_bytes, hot_factor, "
        "configurations, time)"},
       {R"({"node_defaults": {"name": "x"}, "nodes": [{}]})",
        "node_defaults.name: unknown key (expected one of: cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
        "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, "
        "receive_cpu_s, receive_cpu_s_per_byte, send_cpu_s, "
-       "send_cpu_s_per_byte, "
+       "send_cpu_s_per_byte, cache_bytes, hot_factor, "
        "configurations, time)"},
       {R"({"nodes": [{"network_bandwidth_Bps": 0}]})",
        "nodes[0].network_bandwidth_Bps: expected a positive number or \"inf\""},
@@ -548,6 +548,32 @@ TEST(MachineModelTest, SendCpuCountsWhereCommunicatorsShareCores) {
   EXPECT_FALSE(parseMachineModel(R"({"nodes": [{"send_cpu_s": -1}]})", bad,
                                  error));
   EXPECT_EQ(error, "nodes[0].send_cpu_s: expected a non-negative number");
+}
+
+// The cache model (NodeSpec::cacheBytes, hotFactor): read, written only
+// where there is a cache, refused outside (0, 1].
+TEST(MachineModelTest, CacheReuseFieldsRoundTrip) {
+  MachineModel m = parseOk(R"({"nodes": [
+    {"cache_bytes": 33554432, "hot_factor": 0.6}, {}]})");
+  EXPECT_DOUBLE_EQ(m.nodes[0].cacheBytes, 33554432.0);
+  EXPECT_DOUBLE_EQ(m.nodes[0].hotFactor, 0.6);
+  EXPECT_EQ(m.nodes[1].cacheBytes, 0.0);
+  EXPECT_EQ(m.nodes[1].hotFactor, 1.0);
+  expectRoundTrip(m);
+  EXPECT_EQ(printMachineModel(m).find("hot_factor"),
+            printMachineModel(m).rfind("hot_factor"));
+  for (const char *text : {R"({"nodes": [{"hot_factor": 0}]})",
+                           R"({"nodes": [{"hot_factor": 1.5}]})"}) {
+    MachineModel bad;
+    std::string error;
+    EXPECT_FALSE(parseMachineModel(text, bad, error)) << text;
+    EXPECT_EQ(error, "nodes[0].hot_factor: expected a number in (0, 1]");
+  }
+  MachineModel bad;
+  std::string error;
+  EXPECT_FALSE(
+      parseMachineModel(R"({"nodes": [{"cache_bytes": -1}]})", bad, error));
+  EXPECT_EQ(error, "nodes[0].cache_bytes: expected a non-negative number");
 }
 
 TEST(MachineModelTest, PerPairLinks) {

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExecutorTimings.h"
+#include "cmm/Profile/CacheReuse.h"
 #include "cmm/Profile/Configurations.h"
 #include "cmm/Profile/FirstTouch.h"
 #include "cmm/Profile/Fit.h"
@@ -792,6 +793,17 @@ int main(int argc, char **argv) {
     touchReport.push_back(
         json::Array{t.bytes, t.firstSeconds, t.secondSeconds});
   ComputeProfile compute = profileCompute(rule);
+  // Cache reuse: streaming tasks on hot operands against cold ones, the
+  // ranks of a host together (their caches are the host's).
+  double cacheBytes = lastLevelCacheBytes();
+  std::vector<HotSample> hotTasks =
+      measureHotTasks(rule, cacheBytes, [&] { MPI_Barrier(hostComm); });
+  double hotFactor = hotFactorOf(hotTasks);
+  json::Array hotReport;
+  for (const HotSample &s : hotTasks)
+    hotReport.push_back(json::Array{cmmrt::plan::costClassName(s.cost),
+                                    s.shape.m, s.shape.n, s.shape.k,
+                                    s.coldSeconds, s.hotSeconds});
   MPI_Barrier(MPI_COMM_WORLD);
   // Where other ranks share rank 0's host: rank 0 again with every core of
   // it while the others sleep, the model's master_alone (a plan that leaves
@@ -873,6 +885,9 @@ int main(int argc, char **argv) {
                  {"first_touch", firstTouch},
                  {"first_touch_measured", std::move(touchReport)},
                  {"task_overhead", overhead.overhead},
+                 {"cache_bytes", hotTasks.empty() ? 0.0 : cacheBytes},
+                 {"hot_factor", hotFactor},
+                 {"hot_measured", std::move(hotReport)},
                  {"task_overhead_measured", std::move(overhead.measured)},
                  {"compute_seconds", compute.seconds},
                  {"configurations",
@@ -927,6 +942,8 @@ int main(int argc, char **argv) {
     node.memoryBytes = *o.getNumber("memory_bytes");
     node.firstTouch = *o.getNumber("first_touch");
     node.taskOverhead = *o.getNumber("task_overhead");
+    node.cacheBytes = *o.getNumber("cache_bytes");
+    node.hotFactor = *o.getNumber("hot_factor");
     if (std::optional<double> b = o.getNumber("network_bandwidth"))
       node.networkBandwidth = *b;
     // The receive CPU: the mean over the executor links into this rank;
@@ -972,6 +989,8 @@ int main(int argc, char **argv) {
         {"first_touch_measured", *o.get("first_touch_measured")},
         // [tasks, seconds] per chain of 1 x 1 tasks.
         {"task_overhead_measured", *o.get("task_overhead_measured")},
+        // [class, m, n, k, cold s, hot s] per streaming task (CacheReuse.h).
+        {"hot_measured", *o.get("hot_measured")},
         // Table 3: [workers, threads, seconds of a round, its CoV, samples,
         // GFLOPS of the node] per split.
         {"configurations_measured", *o.get("configurations_measured")},
@@ -1073,6 +1092,10 @@ int main(int argc, char **argv) {
   llvm::errs() << llvm::formatv(
       "  task overhead rank 0: {0:f2} us per task in the executor\n",
       overhead.overhead * 1e6);
+  llvm::errs() << llvm::formatv(
+      "  cache reuse  rank 0: streaming tasks on operands in its {0} MiB "
+      "cache take {1:f2} of their cold time\n",
+      int64_t(model.nodes[0].cacheBytes) >> 20, model.nodes[0].hotFactor);
   if (std::isfinite(model.nodes[0].networkBandwidth))
     llvm::errs() << llvm::formatv(
         "  network      rank 0: {0:f2} GB/s of concurrent sends at most\n",

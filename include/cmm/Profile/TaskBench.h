@@ -30,8 +30,10 @@ namespace cmm::profile {
 class TaskBench {
 public:
   /// The task of `cost` on m x n (k: a product's inner dimension, a
-  /// solve's matrix size).
-  TaskBench(cmmrt::plan::CostClass cost, int64_t m, int64_t n, int64_t k);
+  /// solve's matrix size); with `cold` false every repetition reads the
+  /// same operands, in cache when they fit (CacheReuse.h).
+  TaskBench(cmmrt::plan::CostClass cost, int64_t m, int64_t n, int64_t k,
+            bool cold = true);
   /// Runs the task once; its wall time in seconds. Aborts with the
   /// runtime's message if the task fails (it cannot on these operands).
   double run();

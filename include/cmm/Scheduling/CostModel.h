@@ -57,6 +57,17 @@ public:
   unsigned totalWorkers() const;
 };
 
+/// Whether `task` streams its operands through memory, so that its time
+/// falls when they are in cache (CostModel::hotFactor): copies, elementwise
+/// ops and scalings, reductions, transposes, products on compressed rows
+/// and matrix-vector products (a dgemv reads its matrix once).
+bool streamsMemory(const Task &task);
+
+/// The share of `task`'s input bytes whose reuse distance
+/// (Task::reuseDistance) fits in `cacheBytes`; 0 for a task that does not
+/// stream memory or without a cache.
+double hotInputShare(const Task &task, double cacheBytes);
+
 class MachineCostModel : public CostModel {
 public:
   explicit MachineCostModel(MachineModel model);
@@ -77,7 +88,9 @@ public:
     return model.nodes[node].taskThreads();
   }
   /// A distributed_gemm takes its GangGemm.h time wherever it is asked
-  /// about (it occupies its whole gang); other tasks their polynomial.
+  /// about (it occupies its whole gang); other tasks their polynomial, its
+  /// kernel's part at the node's hotFactor for the share of its inputs
+  /// still in cache (hotInputShare).
   double taskTime(const Task &task, TaskId id, unsigned node) const override;
   double transferTime(const DataItem &data, DataId, unsigned from,
                       unsigned to) const override {

@@ -100,6 +100,14 @@ struct NodeSpec {
   /// node's tasks that overlap the send, each by its share (Simulator.cpp).
   /// A link within a host charges both ends' CPU to the receive instead.
   double sendCpu = 0, sendCpuPerByte = 0;
+  /// Bytes of the node's last-level cache (JSON "cache_bytes"; 0: no
+  /// cache model) and the share of its cold time a task that streams
+  /// memory (streamsMemory, CostModel.h) takes when its inputs are still
+  /// in that cache (JSON "hot_factor", in (0, 1]). The polynomials are
+  /// fitted on operands out of cache; the simulator charges a task
+  /// hotFactor for the input bytes whose reuse distance fits in
+  /// cacheBytes (Simulator.cpp, docs/machine-model.md "Cache reuse").
+  double cacheBytes = 0, hotFactor = 1;
   /// The threads each of this node's tasks runs on (cmmrt::taskThreadsOf,
   /// the runtime's rule).
   unsigned taskThreads() const {
@@ -194,9 +202,10 @@ inline bool operator==(const NodeSpec &a, const NodeSpec &b) {
          a.firstTouch == b.firstTouch && a.taskOverhead == b.taskOverhead &&
          a.networkBandwidth == b.networkBandwidth &&
          a.receiveCpu == b.receiveCpu &&
-         a.receiveCpuPerByte == b.receiveCpuPerByte &&
-         a.sendCpu == b.sendCpu && a.sendCpuPerByte == b.sendCpuPerByte &&
-         a.configurations == b.configurations && a.time == b.time;
+         a.receiveCpuPerByte == b.receiveCpuPerByte && a.sendCpu == b.sendCpu &&
+         a.sendCpuPerByte == b.sendCpuPerByte && a.cacheBytes == b.cacheBytes &&
+         a.hotFactor == b.hotFactor && a.configurations == b.configurations &&
+         a.time == b.time;
 }
 inline bool operator==(const LinkSpec &a, const LinkSpec &b) {
   return a.latency == b.latency && a.bandwidth == b.bandwidth;

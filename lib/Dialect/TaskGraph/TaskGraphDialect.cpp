@@ -98,10 +98,15 @@ static LogicalResult verifyNode(function_ref<InFlightDiagnostic()> emitError,
         std::pair{"receive_cpu", spec.getReceiveCpu()},
         std::pair{"receive_cpu_per_byte", spec.getReceiveCpuPerByte()},
         std::pair{"send_cpu", spec.getSendCpu()},
-        std::pair{"send_cpu_per_byte", spec.getSendCpuPerByte()}})
+        std::pair{"send_cpu_per_byte", spec.getSendCpuPerByte()},
+        std::pair{"cache_bytes", spec.getCacheBytes()}})
     if (value && !(value.getValueAsDouble() >= 0))
       return emitError() << "node '" << spec.getName() << "' needs a " << key
                          << " of at least 0";
+  if (FloatAttr hot = spec.getHotFactor();
+      hot && !(hot.getValueAsDouble() > 0 && hot.getValueAsDouble() <= 1))
+    return emitError() << "node '" << spec.getName()
+                       << "' needs a hot_factor in (0, 1]";
   if (DenseF64ArrayAttr splits = spec.getConfigurations()) {
     ArrayRef<double> v = splits.asArrayRef();
     if (v.size() % 3)

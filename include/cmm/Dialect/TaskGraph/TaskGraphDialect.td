@@ -105,7 +105,10 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
     charged to the workers where they and the communicators need more than
     the cores, and
     the splits of its cores cmm-profile timed (`configurations`: workers,
-    threads and gemm factor of each, three numbers a split; absent: none).
+    threads and gemm factor of each, three numbers a split; absent: none),
+    and its last-level cache (`cache_bytes`, absent: no cache model) with
+    the share of its cold time a task that streams memory takes on inputs
+    still in it (`hot_factor`, in (0, 1], absent: 1).
 
     ```mlir
     #cmmtg.node<name = "c5", cores = 36, workers = 3, threads = 12,
@@ -124,7 +127,9 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
                         OptionalParameter<"::mlir::FloatAttr">:$receive_cpu_per_byte,
                         OptionalParameter<"::mlir::FloatAttr">:$send_cpu,
                         OptionalParameter<"::mlir::FloatAttr">:$send_cpu_per_byte,
-                        OptionalParameter<"::mlir::DenseF64ArrayAttr">:$configurations);
+                        OptionalParameter<"::mlir::DenseF64ArrayAttr">:$configurations,
+                        OptionalParameter<"::mlir::FloatAttr">:$cache_bytes,
+                        OptionalParameter<"::mlir::FloatAttr">:$hot_factor);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

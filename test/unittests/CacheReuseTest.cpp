@@ -1,0 +1,150 @@
+//===- CacheReuseTest.cpp - Tasks on inputs still in cache ----------------===//
+//
+// Reuse distances of a hand-built graph (in MiB), the cost model's charge
+// for inputs that fit in a node's cache, a plan replayed with it, and the
+// profile's hot factor.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cmm/Profile/CacheReuse.h"
+#include "cmm/Scheduling/CostModel.h"
+#include "cmm/Scheduling/Simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+using namespace cmm::scheduling;
+using namespace cmm::profile;
+
+namespace {
+constexpr double MiB = 1 << 20;
+
+/// t0, t1 make d0, d1 (8 MiB each, rand); t2 = `combine`(d0, d1) makes d2
+/// (8 MiB); t3 reduces d2 to d3 (8 KiB); t4 makes d4 (rand). One worker,
+/// in [i, i + 1].
+struct Chain {
+  TaskGraph graph;
+  Schedule plan;
+};
+
+Chain chain(CostClass combine, double m = 1, double n = 1) {
+  Chain c;
+  auto add = [&](CostClass op, std::vector<DataId> in, double bytes,
+                 double rows = 1, double cols = 1) {
+    Task t;
+    t.op = op;
+    t.m = rows;
+    t.n = cols;
+    t.k = rows;
+    t.inputs = std::move(in);
+    TaskId id = c.graph.addTask(t);
+    c.plan.placement.push_back({0, 0, double(id), double(id) + 1});
+    return c.graph.addData(id, bytes);
+  };
+  DataId d0 = add(CostClass::Rand, {}, 8 * MiB);
+  DataId d1 = add(CostClass::Rand, {}, 8 * MiB);
+  DataId d2 = add(combine, {d0, d1}, 8 * MiB, m, n);
+  add(CostClass::Reduce, {d2}, 8 * 1024);
+  add(CostClass::Rand, {}, 8 * MiB);
+  return c;
+}
+
+/// One node, every class 1 s (its constant term), `overhead` of each task
+/// the runtime's, a cache of `cache` bytes, hot factor 0.5.
+MachineModel machine(double cache, double overhead = 0) {
+  MachineModel m;
+  NodeSpec node;
+  for (TimePolynomial &p : node.time)
+    p.a[0] = 1 - overhead;
+  node.taskOverhead = overhead;
+  node.cacheBytes = cache;
+  node.hotFactor = 0.5;
+  m.nodes.push_back(node);
+  return m;
+}
+
+double timeOf(const Chain &c, TaskId t, double cache, double overhead = 0) {
+  return MachineCostModel(machine(cache, overhead))
+      .taskTime(c.graph.task(t), t, 0);
+}
+} // namespace
+
+TEST(CacheReuse, ReuseDistancesFollowTheOrderTasksWereAdded) {
+  // d0 written (8), d1 written (16): t2 reads d0 at distance 16 - 8 + 8 =
+  // 16, then d1 at 24 - 16 + 8 = 16 (d0's read came between). d2 is
+  // written at 40; t3 reads it at 8.
+  Chain c = chain(CostClass::Elementwise);
+  EXPECT_EQ(c.graph.task(2).reuseDistance,
+            (std::vector<double>{16 * MiB, 16 * MiB}));
+  EXPECT_EQ(c.graph.task(2).inputBytes,
+            (std::vector<double>{8 * MiB, 8 * MiB}));
+  EXPECT_EQ(c.graph.task(3).reuseDistance, (std::vector<double>{8 * MiB}));
+  EXPECT_TRUE(c.graph.task(0).reuseDistance.empty());
+}
+
+TEST(CacheReuse, InputsThatFitInTheCacheRunAtTheHotFactor) {
+  Chain c = chain(CostClass::Elementwise);
+  // 20 MiB: both of t2's inputs fit, 0.5 s; t3's d2 too.
+  EXPECT_DOUBLE_EQ(timeOf(c, 2, 20 * MiB), 0.5);
+  EXPECT_DOUBLE_EQ(timeOf(c, 3, 20 * MiB), 0.5);
+  EXPECT_DOUBLE_EQ(timeOf(c, 0, 20 * MiB), 1.0); // reads nothing
+  // 12 MiB: neither of t2's (16 each), d2 (8) does.
+  EXPECT_DOUBLE_EQ(timeOf(c, 2, 12 * MiB), 1.0);
+  EXPECT_DOUBLE_EQ(timeOf(c, 3, 12 * MiB), 0.5);
+  // No cache model: 1 s.
+  EXPECT_DOUBLE_EQ(timeOf(c, 3, 0), 1.0);
+  // The runtime's 0.2 s of a task is not shortened: 0.2 + 0.8 * 0.5.
+  EXPECT_DOUBLE_EQ(timeOf(c, 3, 20 * MiB, 0.2), 0.6);
+  // The plan replayed: 1 + 1 + 0.5 + 0.5 + 1, and no plan's bound above it.
+  MachineCostModel cost(machine(20 * MiB));
+  SimulationReport r = simulate(c.graph, cost, c.plan);
+  EXPECT_NEAR(r.makespan, 4.0, 1e-12);
+  EXPECT_NEAR(lowerBounds(c.graph, cost).lower(), 4.0, 1e-12);
+}
+
+TEST(CacheReuse, HalfTheInputBytesHotIsHalfTheSaving) {
+  // d0, d1 made (8 MiB each), then read as (d1, d0): d1 at distance 8, d0
+  // at 16 - 8 + 8 + 8 = 24 (d1's read came between). With a 20 MiB cache
+  // half the bytes are hot: 1 - 0.5 * 0.5 = 0.75 s.
+  TaskGraph g;
+  Task gen;
+  gen.op = CostClass::Rand;
+  DataId d0 = g.addData(g.addTask(gen), 8 * MiB);
+  DataId d1 = g.addData(g.addTask(gen), 8 * MiB);
+  Task use;
+  use.op = CostClass::Elementwise;
+  use.inputs = {d1, d0};
+  TaskId id = g.addTask(use);
+  EXPECT_EQ(g.task(id).reuseDistance, (std::vector<double>{8 * MiB, 24 * MiB}));
+  EXPECT_DOUBLE_EQ(hotInputShare(g.task(id), 20 * MiB), 0.5);
+  EXPECT_DOUBLE_EQ(
+      MachineCostModel(machine(20 * MiB)).taskTime(g.task(id), id, 0), 0.75);
+}
+
+TEST(CacheReuse, OnlyTasksThatStreamMemoryGetFaster) {
+  // A square product (m = n = k = 10) computes more than it reads: 1 s
+  // whatever the cache; a matrix-vector product (n = 1) streams its matrix:
+  // 0.5 s. Solves and maps compute too.
+  EXPECT_DOUBLE_EQ(timeOf(chain(CostClass::Gemm, 10, 10), 2, 20 * MiB), 1.0);
+  EXPECT_DOUBLE_EQ(timeOf(chain(CostClass::Gemm, 10, 1), 2, 20 * MiB), 0.5);
+  EXPECT_DOUBLE_EQ(timeOf(chain(CostClass::Solve, 10, 10), 2, 20 * MiB), 1.0);
+  EXPECT_DOUBLE_EQ(timeOf(chain(CostClass::Tanh), 2, 20 * MiB), 1.0);
+  for (CostClass streams : {CostClass::Copy, CostClass::Scale,
+                            CostClass::Transpose, CostClass::Sparse})
+    EXPECT_DOUBLE_EQ(timeOf(chain(streams, 10, 10), 2, 20 * MiB), 0.5)
+        << cmmrt::plan::costClassName(streams);
+}
+
+TEST(CacheReuse, HotFactorIsTheMedianRatioWithinBounds) {
+  using cmmrt::plan::CostClass;
+  std::vector<HotSample> s = {{CostClass::Gemm, {}, 2.0, 1.0},
+                              {CostClass::Elementwise, {}, 1.0, 0.7},
+                              {CostClass::Transpose, {}, 4.0, 1.2}};
+  EXPECT_DOUBLE_EQ(hotFactorOf(s), 0.5);
+  EXPECT_DOUBLE_EQ(hotFactorOf({}), 1.0);
+  // A hot run slower than the cold one is noise: never above 1.
+  EXPECT_DOUBLE_EQ(hotFactorOf({{CostClass::Copy, {}, 1.0, 1.3}}), 1.0);
+  EXPECT_DOUBLE_EQ(hotFactorOf({{CostClass::Copy, {}, 1.0, 0.001}}), 0.05);
+  EXPECT_GE(lastLevelCacheBytes(), 0.0);
+}
