@@ -80,6 +80,12 @@ check(prov["openblas_coretype"] == os.environ.get("OPENBLAS_CORETYPE"),
       "OPENBLAS_CORETYPE recorded as %r" % prov["openblas_coretype"])
 check(prov["blas"], "no BLAS recorded")
 check(len(prov["hosts"]) == ranks, "hosts %s" % prov["hosts"])
+# The tasks were timed on the threads a program's lone worker gives them
+# (all of the rank's cores), not on one.
+for r, h in enumerate(prov["hosts"]):
+    check(h["task_threads"] == h["threads"],
+          "rank %d: tasks timed on %s thread(s), a worker has %s"
+          % (r, h["task_threads"], h["threads"]))
 # About a minute on this 2-core machine with a rank per core (issue 15);
 # oversubscribed ranks share the cores and take longer (CI measured 62-65 s
 # on 4 ranks), so only a runaway fails there.

@@ -28,6 +28,7 @@
 #include "cmm/Profile/TaskBench.h"
 #include "cmm/Scheduling/MachineModel.h"
 #include "cmmrt/Placement.h"
+#include "cmmrt/RowBands.h"
 #include "cmmrt/TileMemory.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -792,7 +793,16 @@ int main(int argc, char **argv) {
   for (const FirstTouchSample &t : touches)
     touchReport.push_back(
         json::Array{t.bytes, t.firstSeconds, t.secondSeconds});
+  // The tasks run on the threads a program's lone worker gives them
+  // (cmmrt::taskThreadsOf: all of the rank's cores), as in the executor;
+  // left at 1, every banded kernel (rand, elementwise, maps, reductions,
+  // transposes) was timed on one thread and predicted up to 2x slow on a
+  // one-rank node (a 3200^2 rand: 16.9 ms predicted, 8.6 ms run). First
+  // touch stays a one-thread price (above): the simulator divides it over
+  // the task threads.
+  cmmrt::setTaskThreads(int(threads));
   ComputeProfile compute = profileCompute(rule);
+  const int64_t computeTaskThreads = cmmrt::taskThreads();
   // Cache reuse: streaming tasks on hot operands against cold ones, the
   // ranks of a host together (their caches are the host's).
   double cacheBytes = lastLevelCacheBytes();
@@ -814,8 +824,10 @@ int main(int argc, char **argv) {
   if (masterHostRanks > 1) {
     if (rank == 0) {
       openblas_set_num_threads(int(host.cores));
+      cmmrt::setTaskThreads(int(host.cores));
       alone = profileCompute(rule, MPI_COMM_SELF);
       openblas_set_num_threads(int(threads));
+      cmmrt::setTaskThreads(int(threads));
     }
     sleepingBarrier();
   }
@@ -881,6 +893,7 @@ int main(int argc, char **argv) {
                  {"host_cores", int64_t(host.cores)},
                  {"host_ranks", int64_t(hostRanks)},
                  {"threads", int64_t(threads)},
+                 {"task_threads", computeTaskThreads},
                  {"memory_bytes", host.memoryBytes / hostRanks},
                  {"first_touch", firstTouch},
                  {"first_touch_measured", std::move(touchReport)},
@@ -981,6 +994,8 @@ int main(int argc, char **argv) {
                      {"host_cores", *o.getInteger("host_cores")},
                      {"host_ranks", *o.getInteger("host_ranks")},
                      {"threads", *o.getInteger("threads")},
+                     // The threads its banded kernels were timed on.
+                     {"task_threads", *o.getInteger("task_threads")},
                      {"compute_seconds", *o.getNumber("compute_seconds")}});
     fits.push_back(json::Object{
         {"rank", r},
