@@ -49,9 +49,9 @@ struct Task {
   std::vector<DataId> outputs;
   /// Per input, its reuse distance: the bytes the graph's tasks read and
   /// wrote, in the order they were added (program order), since the input
-  /// was last read or written, plus its own bytes; infinity for none
-  /// before (TaskGraph::addTask sets it). An input whose distance fits in
-  /// a node's last-level cache is read from there (CostModel.h,
+  /// was last read or written (its producer wrote it at the latest), plus
+  /// its own bytes (TaskGraph::addTask sets it). An input whose distance
+  /// fits in a node's last-level cache is read from there (CostModel.h,
   /// hotInputShare; docs/machine-model.md "Cache reuse").
   std::vector<double> reuseDistance;
   /// Per input, its bytes (when the task was added).
