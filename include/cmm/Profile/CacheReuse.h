@@ -7,8 +7,8 @@
 // its cold time while the matrix fitted in the 32 MB last-level cache, and
 // block-lu's copies of its 200 x 200 matrix 0.42-0.59. The model keeps the
 // node's last-level cache (`cache_bytes`) and the measured ratio
-// (`hot_factor`); the simulator applies it by reuse distance
-// (docs/machine-model.md, "Cache reuse").
+// (`hot_factor`); MachineCostModel::taskTime applies it by reuse distance
+// (Task::reuseDistance; docs/machine-model.md, "Cache reuse").
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +24,7 @@
 
 namespace cmm::profile {
 
-/// Bytes of this machine's last-level data cache (sysconf, else sysfs);
+/// Bytes of this machine's last-level data cache (sysfs, else sysconf);
 /// 0 when neither says.
 double lastLevelCacheBytes();
 

@@ -58,7 +58,7 @@ public:
 };
 
 /// Whether `task` streams its operands through memory, so that its time
-/// falls when they are in cache (CostModel::hotFactor): copies, elementwise
+/// falls when they are in cache (NodeSpec::hotFactor): copies, elementwise
 /// ops and scalings, reductions, transposes, products on compressed rows
 /// and matrix-vector products (a dgemv reads its matrix once).
 bool streamsMemory(const Task &task);

@@ -104,9 +104,9 @@ struct NodeSpec {
   /// cache model) and the share of its cold time a task that streams
   /// memory (streamsMemory, CostModel.h) takes when its inputs are still
   /// in that cache (JSON "hot_factor", in (0, 1]). The polynomials are
-  /// fitted on operands out of cache; the simulator charges a task
-  /// hotFactor for the input bytes whose reuse distance fits in
-  /// cacheBytes (Simulator.cpp, docs/machine-model.md "Cache reuse").
+  /// fitted on operands out of cache; MachineCostModel::taskTime charges a
+  /// task hotFactor for the input bytes whose reuse distance fits in
+  /// cacheBytes (hotInputShare, docs/machine-model.md "Cache reuse").
   double cacheBytes = 0, hotFactor = 1;
   /// The threads each of this node's tasks runs on (cmmrt::taskThreadsOf,
   /// the runtime's rule).
