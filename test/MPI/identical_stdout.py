@@ -3,12 +3,23 @@ for byte the same from the reference interpreter (`cmmc --interpret`) and
 from the compiled program on two ranks (`cmmc --run -np 2`): the same
 lines, labels, shapes and printed digits, in the same order (issue 18:
 prints stream in program order; docs/runtime.md).
+
+One exception, for a printed sum that is rounding noise: a matrix whose
+entries cancel (montage's mean-subtracted mosaics: sum about 1e-11 at a
+norm of 193) prints a sum made of the last bits of its entries, and a
+plan that splits a product's inner dimension into tiles rounds those bits
+differently from the interpreter's one dgemm. Two lines that differ only
+in `sum=` pass when the two sums are within 1e-14 sqrt(count) norm of each
+other (|sum| <= sqrt(count) norm, so this is 1e-14 of the largest sum the
+printed norm allows; the mosaics differ by 2e-13 against a bound of 4e-9).
 usage: identical_stdout.py CMMC EXAMPLES WORKDIR
 """
 
 import difflib
 import glob
+import math
 import os
+import re
 import subprocess
 import sys
 
@@ -23,6 +34,30 @@ def stdout_of(cmd, work, what):
         sys.exit("FAILED (exit %d): %s: %s\n%s" % (
             p.returncode, what, " ".join(cmd), p.stderr.decode(errors="replace")))
     return p.stdout
+
+
+SUMMARY = re.compile(
+    rb"^(?P<head>.* (?P<rows>\d+)x(?P<cols>\d+) )sum=(?P<sum>\S+)"
+    rb"(?P<tail> norm=(?P<norm>\S+) .*)$")
+
+
+def same_but_for_noise(a, b):
+    """Lines equal but for `sum=` fields within rounding noise (above)."""
+    la, lb = a.splitlines(), b.splitlines()
+    if len(la) != len(lb):
+        return False
+    for x, y in zip(la, lb):
+        if x == y:
+            continue
+        mx, my = SUMMARY.match(x), SUMMARY.match(y)
+        if not (mx and my and mx["head"] == my["head"] and
+                mx["tail"] == my["tail"]):
+            return False
+        count = int(mx["rows"]) * int(mx["cols"])
+        bound = 1e-14 * math.sqrt(count) * float(mx["norm"])
+        if abs(float(mx["sum"]) - float(my["sum"])) > bound:
+            return False
+    return True
 
 
 def main():
@@ -45,6 +80,10 @@ def main():
         if interpreted == compiled and interpreted:
             print("ok %s: %d line(s), %d bytes" % (
                 name, interpreted.count(b"\n"), len(interpreted)))
+            continue
+        if interpreted and same_but_for_noise(interpreted, compiled):
+            print("ok %s: %d line(s), sums within rounding noise" % (
+                name, interpreted.count(b"\n")))
             continue
         failed.append(name)
         print("FAILED %s: stdout differs (--- interpreter, +++ 2 ranks)" % name)
