@@ -30,16 +30,15 @@ static double parseCacheSize(const std::string &text) {
   return value;
 }
 
-double cmm::profile::lastLevelCacheBytes() {
-  // The highest level sysfs lists for cpu 0 (data or unified): the
-  // kernel's view, which on a virtual machine is the guest's share (32 MiB
-  // on the development VM, where glibc's sysconf reads the host CPU's 256
-  // MiB from CPUID; dgemv slows past 32 MiB, as sysfs says).
+double cmm::profile::lastLevelCacheBytes(const std::string &sysfsCacheDir) {
+  // The highest level sysfs lists (data or unified): the kernel's view,
+  // which on a virtual machine is the guest's share (32 MiB on the
+  // development VM, where glibc's sysconf reads the host CPU's 256 MiB from
+  // CPUID; dgemv slows past 32 MiB, as sysfs says).
   double best = 0;
   int bestLevel = 0;
   for (int index = 0; index < 16; ++index) {
-    std::string dir =
-        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::string dir = sysfsCacheDir + "/index" + std::to_string(index);
     std::ifstream level(dir + "/level"), type(dir + "/type"),
         size(dir + "/size");
     int l = 0;

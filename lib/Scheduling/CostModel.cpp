@@ -53,10 +53,10 @@ double cmm::scheduling::hotInputShare(const Task &task, double cacheBytes) {
   if (!(cacheBytes > 0) || !streamsMemory(task))
     return 0;
   double all = 0, hot = 0;
-  for (size_t i = 0; i < task.inputBytes.size(); ++i) {
-    all += task.inputBytes[i];
-    if (i < task.reuseDistance.size() && task.reuseDistance[i] <= cacheBytes)
-      hot += task.inputBytes[i];
+  for (const Task::InputReuse &input : task.inputReuse) {
+    all += input.bytes;
+    if (input.distance <= cacheBytes)
+      hot += input.bytes;
   }
   return all > 0 ? hot / all : 0;
 }

@@ -18,14 +18,12 @@ const char *cmm::scheduling::taskKindName(TaskKind kind) {
 
 TaskId TaskGraph::addTask(Task task) {
   TaskId id = static_cast<TaskId>(taskList.size());
-  task.reuseDistance.clear();
-  task.inputBytes.clear();
+  task.inputReuse.clear();
   for (DataId d : task.inputs) {
     assert(d < dataList.size() && "input data must exist");
     dataList[d].consumers.push_back(id);
     double bytes = dataList[d].bytes;
-    task.reuseDistance.push_back(touchedBytes - lastTouch[d] + bytes);
-    task.inputBytes.push_back(bytes);
+    task.inputReuse.push_back({bytes, touchedBytes - lastTouch[d] + bytes});
     touchedBytes += bytes;
     lastTouch[d] = touchedBytes;
   }

@@ -12,7 +12,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <string>
+
+#include <unistd.h>
 
 using namespace cmm::scheduling;
 using namespace cmm::profile;
@@ -64,6 +70,20 @@ MachineModel machine(double cache, double overhead = 0) {
   return m;
 }
 
+std::vector<double> distances(const Task &t) {
+  std::vector<double> out;
+  for (const Task::InputReuse &input : t.inputReuse)
+    out.push_back(input.distance);
+  return out;
+}
+
+std::vector<double> inputBytes(const Task &t) {
+  std::vector<double> out;
+  for (const Task::InputReuse &input : t.inputReuse)
+    out.push_back(input.bytes);
+  return out;
+}
+
 double timeOf(const Chain &c, TaskId t, double cache, double overhead = 0) {
   return MachineCostModel(machine(cache, overhead))
       .taskTime(c.graph.task(t), t, 0);
@@ -75,12 +95,12 @@ TEST(CacheReuse, ReuseDistancesFollowTheOrderTasksWereAdded) {
   // 16, then d1 at 24 - 16 + 8 = 16 (d0's read came between). d2 is
   // written at 40; t3 reads it at 8.
   Chain c = chain(CostClass::Elementwise);
-  EXPECT_EQ(c.graph.task(2).reuseDistance,
+  EXPECT_EQ(distances(c.graph.task(2)),
             (std::vector<double>{16 * MiB, 16 * MiB}));
-  EXPECT_EQ(c.graph.task(2).inputBytes,
+  EXPECT_EQ(inputBytes(c.graph.task(2)),
             (std::vector<double>{8 * MiB, 8 * MiB}));
-  EXPECT_EQ(c.graph.task(3).reuseDistance, (std::vector<double>{8 * MiB}));
-  EXPECT_TRUE(c.graph.task(0).reuseDistance.empty());
+  EXPECT_EQ(distances(c.graph.task(3)), (std::vector<double>{8 * MiB}));
+  EXPECT_TRUE(c.graph.task(0).inputReuse.empty());
 }
 
 TEST(CacheReuse, InputsThatFitInTheCacheRunAtTheHotFactor) {
@@ -116,7 +136,7 @@ TEST(CacheReuse, HalfTheInputBytesHotIsHalfTheSaving) {
   use.op = CostClass::Elementwise;
   use.inputs = {d1, d0};
   TaskId id = g.addTask(use);
-  EXPECT_EQ(g.task(id).reuseDistance, (std::vector<double>{8 * MiB, 24 * MiB}));
+  EXPECT_EQ(distances(g.task(id)), (std::vector<double>{8 * MiB, 24 * MiB}));
   EXPECT_DOUBLE_EQ(hotInputShare(g.task(id), 20 * MiB), 0.5);
   EXPECT_DOUBLE_EQ(
       MachineCostModel(machine(20 * MiB)).taskTime(g.task(id), id, 0), 0.75);
@@ -147,4 +167,39 @@ TEST(CacheReuse, HotFactorIsTheMedianRatioWithinBounds) {
   EXPECT_DOUBLE_EQ(hotFactorOf({{CostClass::Copy, {}, 1.0, 1.3}}), 1.0);
   EXPECT_DOUBLE_EQ(hotFactorOf({{CostClass::Copy, {}, 1.0, 0.001}}), 0.05);
   EXPECT_GE(lastLevelCacheBytes(), 0.0);
+}
+
+/// Writes one sysfs cache entry (level, type, size) under `dir`/indexN.
+static void writeCacheEntry(const std::filesystem::path &dir, int index,
+                            int level, const char *type, const char *size) {
+  std::filesystem::path entry = dir / ("index" + std::to_string(index));
+  std::filesystem::create_directories(entry);
+  std::ofstream(entry / "level") << level << "\n";
+  std::ofstream(entry / "type") << type << "\n";
+  std::ofstream(entry / "size") << size << "\n";
+}
+
+TEST(CacheReuse, LastLevelCacheComesFromSysfsBeforeSysconf) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("cmm-cache-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  writeCacheEntry(dir, 0, 1, "Data", "32K");
+  writeCacheEntry(dir, 1, 1, "Instruction", "32K");
+  writeCacheEntry(dir, 2, 2, "Unified", "512K");
+  writeCacheEntry(dir, 3, 3, "Unified", "32768K");
+  // The highest data or unified level, whatever sysconf says (on the
+  // development VM sysconf reads the host's 256 MiB).
+  EXPECT_DOUBLE_EQ(lastLevelCacheBytes(dir.string()), 32.0 * (1 << 20));
+  // An instruction cache never counts, even at a higher level; "M" sizes.
+  writeCacheEntry(dir, 4, 4, "Instruction", "64M");
+  EXPECT_DOUBLE_EQ(lastLevelCacheBytes(dir.string()), 32.0 * (1 << 20));
+  writeCacheEntry(dir, 5, 4, "Unified", "64M");
+  EXPECT_DOUBLE_EQ(lastLevelCacheBytes(dir.string()), 64.0 * (1 << 20));
+  std::filesystem::remove_all(dir);
+  // No sysfs entries: sysconf's level 3 where it gives one, else 0.
+  double fallback = 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  fallback = std::max(0L, sysconf(_SC_LEVEL3_CACHE_SIZE));
+#endif
+  EXPECT_DOUBLE_EQ(lastLevelCacheBytes(dir.string()), fallback);
 }

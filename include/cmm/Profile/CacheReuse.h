@@ -8,7 +8,7 @@
 // block-lu's copies of its 200 x 200 matrix 0.42-0.59. The model keeps the
 // node's last-level cache (`cache_bytes`) and the measured ratio
 // (`hot_factor`); MachineCostModel::taskTime applies it by reuse distance
-// (Task::reuseDistance; docs/machine-model.md, "Cache reuse").
+// (Task::inputReuse; docs/machine-model.md, "Cache reuse").
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,13 +20,18 @@
 #include "cmmrt/Plan.h"
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace cmm::profile {
 
-/// Bytes of this machine's last-level data cache (sysfs, else sysconf);
-/// 0 when neither says.
-double lastLevelCacheBytes();
+/// Bytes of this machine's last-level data cache: the highest data or
+/// unified level listed under `sysfsCacheDir` (cpu 0's, by default), else
+/// sysconf's level 3; 0 when neither says. sysfs comes first because on a
+/// virtual machine it gives the guest's share where sysconf reads the
+/// host CPU's from CPUID.
+double lastLevelCacheBytes(
+    const std::string &sysfsCacheDir = "/sys/devices/system/cpu/cpu0/cache");
 
 struct HotSample {
   cmmrt::plan::CostClass cost;

@@ -64,7 +64,7 @@ public:
 bool streamsMemory(const Task &task);
 
 /// The share of `task`'s input bytes whose reuse distance
-/// (Task::reuseDistance) fits in `cacheBytes`; 0 for a task that does not
+/// (Task::inputReuse) fits in `cacheBytes`; 0 for a task that does not
 /// stream memory or without a cache.
 double hotInputShare(const Task &task, double cacheBytes);
 

@@ -47,15 +47,18 @@ struct Task {
   double m = 1, n = 1, k = 1; // time-model parameters
   std::vector<DataId> inputs;
   std::vector<DataId> outputs;
-  /// Per input, its reuse distance: the bytes the graph's tasks read and
-  /// wrote, in the order they were added (program order), since the input
-  /// was last read or written (its producer wrote it at the latest), plus
-  /// its own bytes (TaskGraph::addTask sets it). An input whose distance
-  /// fits in a node's last-level cache is read from there (CostModel.h,
-  /// hotInputShare; docs/machine-model.md "Cache reuse").
-  std::vector<double> reuseDistance;
-  /// Per input, its bytes (when the task was added).
-  std::vector<double> inputBytes;
+  /// Per input (TaskGraph::addTask sets them): its bytes, and its reuse
+  /// distance, the bytes the graph's tasks read and wrote, in the order
+  /// they were added (program order), since the input was last read or
+  /// written (its producer wrote it at the latest), plus its own. An input
+  /// whose distance fits in a node's last-level cache is read from there
+  /// (CostModel.h, hotInputShare; docs/machine-model.md "Cache reuse"). The
+  /// bytes are the DataItem's, kept here because a cost model's taskTime
+  /// sees the task, not the graph.
+  struct InputReuse {
+    double bytes = 0, distance = 0;
+  };
+  std::vector<InputReuse> inputReuse;
   /// Must run on this node (loads, gathers: the master), or -1.
   int pinnedNode = -1;
   /// Its inputs are wanted on its (pinned) node: a segment's export kept
@@ -126,7 +129,7 @@ private:
   std::vector<Task> taskList;
   std::vector<DataItem> dataList;
   /// Bytes read and written so far, and where each item was last touched
-  /// in that count (the reuse distances of Task::reuseDistance).
+  /// in that count (the reuse distances of Task::inputReuse).
   double touchedBytes = 0;
   std::vector<double> lastTouch;
 };
