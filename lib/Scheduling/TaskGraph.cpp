@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 using namespace cmm::scheduling;
 
@@ -27,8 +28,21 @@ TaskId TaskGraph::addTask(Task task) {
     touchedBytes += bytes;
     lastTouch[d] = touchedBytes;
   }
+  task.freshPackBytes = 0;
+  if (task.op == CostClass::Gemm && !task.isGang()) {
+    double pack = blasPackBytes(task.m, task.n, task.k);
+    task.freshPackBytes = std::max(0.0, pack - packedBytes);
+    packedBytes = std::max(packedBytes, pack);
+  }
   taskList.push_back(std::move(task));
   return id;
+}
+
+double cmm::scheduling::blasPackBytes(double m, double n, double k) {
+  if (m <= 1 || n <= 1 || k < 1)
+    return 0;
+  double chunks = std::ceil(k / 256);
+  return 8 * m * (k / chunks);
 }
 
 DataId TaskGraph::addData(TaskId producer, double bytes, std::string name) {

@@ -203,3 +203,53 @@ TEST(CacheReuse, LastLevelCacheComesFromSysfsBeforeSysconf) {
 #endif
   EXPECT_DOUBLE_EQ(lastLevelCacheBytes(dir.string()), fallback);
 }
+
+TEST(BlasPackingBuffer, PackedBytesFollowOpenBlasPanels) {
+  // Page faults of a first call (docs/machine-model.md, "The BLAS packing
+  // buffer"): 20000 x 100 x 5 15.4 MB, 20000 x 300 x 5 23.0 MB (two k
+  // chunks of 150), 8000 x 64 x 32 2.0 MB.
+  EXPECT_DOUBLE_EQ(blasPackBytes(20000, 5, 100), 8.0 * 20000 * 100);
+  EXPECT_DOUBLE_EQ(blasPackBytes(20000, 5, 300), 8.0 * 20000 * 150);
+  EXPECT_DOUBLE_EQ(blasPackBytes(8000, 32, 64), 8.0 * 8000 * 64);
+  EXPECT_DOUBLE_EQ(blasPackBytes(1000, 1000, 1000), 8.0 * 1000 * 250);
+  // dgemv packs nothing.
+  EXPECT_EQ(blasPackBytes(20000, 1, 100), 0.0);
+  EXPECT_EQ(blasPackBytes(1, 20000, 100), 0.0);
+}
+
+TEST(BlasPackingBuffer, OnlyAProductPackingMoreThanAnyBeforePaysItsPages) {
+  // Products of 4000 x 5 (k = 100), 20000 x 5 (k = 100), 20000 x 5 again,
+  // 8000 x 5; an elementwise task between; a matrix-vector product last.
+  TaskGraph g;
+  auto add = [&](CostClass op, double m, double n, double k) {
+    Task t;
+    t.op = op;
+    t.m = m;
+    t.n = n;
+    t.k = k;
+    TaskId id = g.addTask(t);
+    g.addData(id, 8 * m * n);
+    return id;
+  };
+  TaskId small = add(CostClass::Gemm, 4000, 5, 100);
+  TaskId add1 = add(CostClass::Elementwise, 4000, 5, 1);
+  TaskId large = add(CostClass::Gemm, 20000, 5, 100);
+  TaskId again = add(CostClass::Gemm, 20000, 5, 100);
+  TaskId middle = add(CostClass::Gemm, 8000, 5, 100);
+  TaskId gemv = add(CostClass::Gemm, 30000, 1, 100);
+  EXPECT_DOUBLE_EQ(g.task(small).freshPackBytes, 8.0 * 4000 * 100);
+  EXPECT_DOUBLE_EQ(g.task(add1).freshPackBytes, 0.0);
+  EXPECT_DOUBLE_EQ(g.task(large).freshPackBytes, 8.0 * 16000 * 100);
+  EXPECT_DOUBLE_EQ(g.task(again).freshPackBytes, 0.0);
+  EXPECT_DOUBLE_EQ(g.task(middle).freshPackBytes, 0.0);
+  EXPECT_DOUBLE_EQ(g.task(gemv).freshPackBytes, 0.0);
+
+  // The cost model charges them at the node's first-touch price, on top
+  // of the class polynomial (here 1 s a task).
+  MachineModel m = machine(0);
+  m.nodes[0].firstTouch = 1e-9;
+  MachineCostModel cost(m);
+  EXPECT_DOUBLE_EQ(cost.taskTime(g.task(large), large, 0),
+                   1 + 8.0 * 16000 * 100 * 1e-9);
+  EXPECT_DOUBLE_EQ(cost.taskTime(g.task(again), again, 0), 1.0);
+}
