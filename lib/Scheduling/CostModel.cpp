@@ -4,6 +4,7 @@
 #include "cmm/Scheduling/GangGemm.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace cmm::scheduling;
@@ -59,6 +60,13 @@ double cmm::scheduling::hotInputShare(const Task &task, double cacheBytes) {
       hot += input.bytes;
   }
   return all > 0 ? hot / all : 0;
+}
+
+double cmm::scheduling::blasPackBytes(double m, double n, double k) {
+  if (m <= 1 || n <= 1 || k < 1)
+    return 0;
+  double chunks = std::ceil(k / 256);
+  return 8 * m * (k / chunks);
 }
 
 double MachineCostModel::taskTime(const Task &task, TaskId id,

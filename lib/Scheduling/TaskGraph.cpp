@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cmath>
 
 using namespace cmm::scheduling;
 
@@ -36,13 +35,6 @@ TaskId TaskGraph::addTask(Task task) {
   }
   taskList.push_back(std::move(task));
   return id;
-}
-
-double cmm::scheduling::blasPackBytes(double m, double n, double k) {
-  if (m <= 1 || n <= 1 || k < 1)
-    return 0;
-  double chunks = std::ceil(k / 256);
-  return 8 * m * (k / chunks);
 }
 
 DataId TaskGraph::addData(TaskId producer, double bytes, std::string name) {

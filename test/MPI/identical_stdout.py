@@ -60,7 +60,20 @@ def same_but_for_noise(a, b):
     return True
 
 
+def check_noise_rule():
+    """The exception above passes noise and nothing else."""
+    line = (b"mosaic 2000x2000 sum=%s norm=%s [-0.267185 -0.135184 ...]\n")
+    interpreted = line % (b"1.4083e-11", b"193.438")
+    assert same_but_for_noise(interpreted, line % (b"1.41824e-11", b"193.438"))
+    assert not same_but_for_noise(interpreted,
+                                  line % (b"1.41824e-05", b"193.438"))
+    assert not same_but_for_noise(interpreted,
+                                  line % (b"1.41824e-11", b"193.439"))
+    assert not same_but_for_noise(interpreted, interpreted + b"x\n")
+
+
 def main():
+    check_noise_rule()
     cmmc, examples, work = sys.argv[1], os.path.abspath(sys.argv[2]), \
         os.path.abspath(sys.argv[3])
     os.makedirs(work, exist_ok=True)

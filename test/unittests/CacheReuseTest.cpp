@@ -70,18 +70,16 @@ MachineModel machine(double cache, double overhead = 0) {
   return m;
 }
 
-std::vector<double> distances(const Task &t) {
+/// One field of each of `t`'s inputs (distance or bytes).
+std::vector<double> perInput(const Task &t, double Task::InputReuse::*field) {
   std::vector<double> out;
   for (const Task::InputReuse &input : t.inputReuse)
-    out.push_back(input.distance);
+    out.push_back(input.*field);
   return out;
 }
 
-std::vector<double> inputBytes(const Task &t) {
-  std::vector<double> out;
-  for (const Task::InputReuse &input : t.inputReuse)
-    out.push_back(input.bytes);
-  return out;
+std::vector<double> distances(const Task &t) {
+  return perInput(t, &Task::InputReuse::distance);
 }
 
 double timeOf(const Chain &c, TaskId t, double cache, double overhead = 0) {
@@ -97,7 +95,7 @@ TEST(CacheReuse, ReuseDistancesFollowTheOrderTasksWereAdded) {
   Chain c = chain(CostClass::Elementwise);
   EXPECT_EQ(distances(c.graph.task(2)),
             (std::vector<double>{16 * MiB, 16 * MiB}));
-  EXPECT_EQ(inputBytes(c.graph.task(2)),
+  EXPECT_EQ(perInput(c.graph.task(2), &Task::InputReuse::bytes),
             (std::vector<double>{8 * MiB, 8 * MiB}));
   EXPECT_EQ(distances(c.graph.task(3)), (std::vector<double>{8 * MiB}));
   EXPECT_TRUE(c.graph.task(0).inputReuse.empty());

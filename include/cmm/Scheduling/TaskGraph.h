@@ -60,11 +60,10 @@ struct Task {
   };
   std::vector<InputReuse> inputReuse;
   /// Bytes of the BLAS packing buffer this product touches first: its
-  /// packed operand (blasPackBytes) beyond the largest of the products
-  /// added before it (TaskGraph::addTask). OpenBLAS keeps that buffer for
-  /// the process, so only a product that packs more than every earlier
-  /// one faults pages in (docs/machine-model.md, "The BLAS packing
-  /// buffer").
+  /// packed operand (blasPackBytes, CostModel.h) beyond the largest of the
+  /// products added before it (TaskGraph::addTask). OpenBLAS keeps that buffer
+  /// for the process, so only a product that packs more than every earlier one
+  /// faults pages in (docs/machine-model.md, "The BLAS packing buffer").
   double freshPackBytes = 0;
   /// Must run on this node (loads, gathers: the master), or -1.
   int pinnedNode = -1;
@@ -142,15 +141,6 @@ private:
   /// The largest blasPackBytes of the products added so far.
   double packedBytes = 0;
 };
-
-/// Bytes OpenBLAS packs of a row-major m x k by k x n dgemm at once: the
-/// column-major problem it solves is C' = B' A', whose right operand (A',
-/// k x m) it copies in panels of all m columns and a k chunk of at most
-/// 256 rows, the chunks of equal size (measured page faults of a first
-/// call: 20000 x 100 x 5 15.4 MB, 60000 x 100 x 5 45.9 MB, 20000 x 300 x 5
-/// 23.0 MB, 8000 x 64 x 32 2.0 MB; 8 m k / ceil(k / 256) gives 15.3, 45.8,
-/// 22.9, 2.0). 0 for a matrix-vector product (dgemv packs nothing).
-double blasPackBytes(double m, double n, double k);
 
 } // namespace cmm::scheduling
 
