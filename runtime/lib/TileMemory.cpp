@@ -125,7 +125,7 @@ void cmmrt::populateFreshPages(void *block, size_t bytes) {
 
 void cmmrt::keepFreedHeapMemory() {
 #ifdef M_TRIM_THRESHOLD
-  mallopt(M_MMAP_THRESHOLD, int(kPooledBufferBytes));
+  mallopt(M_MMAP_THRESHOLD, int(kMallocMmapThresholdBytes));
   mallopt(M_TRIM_THRESHOLD, INT_MAX);
 #endif
 }

@@ -129,16 +129,16 @@ TEST_F(TileMemoryTest, CopiesAndMovesKeepValues) {
 }
 
 TEST_F(TileMemoryTest, FreedHeapMemoryStaysWithTheProcess) {
-  // 64 tiles of 320 KB (below the pool's threshold: malloc's) freed
-  // together: with glibc's defaults they are mapped one by one or trimmed
-  // away on free, and the next tiles fault their pages in again; after
-  // keepFreedHeapMemory they come from the main heap and it stays grown.
+  // 64 tiles of 40 KB (below the pool's threshold: malloc's) freed
+  // together: with glibc's defaults the heap is trimmed on free, and the
+  // next tiles fault their pages in again; after keepFreedHeapMemory they
+  // come from the main heap and it stays grown.
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "ASan replaces glibc's malloc: mallinfo2 and mallopt "
                   "describe a heap it does not use";
 #endif
   keepFreedHeapMemory();
-  const size_t bytes = 320 * 1000;
+  const size_t bytes = 40 * 1000;
   ASSERT_LT(bytes, kPooledBufferBytes);
   // (Tests that ran before may have left free heap the tiles reuse, so the
   // checks are relative: not mapped on their own, not trimmed on free.)

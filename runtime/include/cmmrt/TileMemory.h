@@ -27,11 +27,23 @@
 namespace cmmrt {
 
 /// Buffers of at least this many bytes are pooled; smaller ones come from
-/// malloc, whose heap reuses them already.
-constexpr size_t kPooledBufferBytes = size_t(1) << 20;
+/// malloc, whose heap reuses them already. The pool populates a fresh
+/// block on every task thread before the kernel writes it, where the heap's
+/// fresh pages fault one by one inside the kernel: with a threshold of 1 MiB,
+/// k-means' 1 MB tiles of `2 * X` took 0.6 ms each against 0.26 ms for the
+/// same work in populated pages, and the program went 67 -> 60 ms (paired
+/// runs, 2026-11-30) at 64 KiB.
+constexpr size_t kPooledBufferBytes = size_t(1) << 16;
+
+/// Allocations other than tiles (kernels' scratch vectors) come from malloc;
+/// from this size it maps each afresh (and unmaps it on free), below it they
+/// stay in its heap. glibc's default threshold moves with the program's
+/// frees; a fixed one keeps the behaviour the planner was measured with (at
+/// 64 KiB, k-means' products took 20-30 % longer).
+constexpr size_t kMallocMmapThresholdBytes = size_t(1) << 20;
 
 /// Makes malloc keep the memory freed tiles give back (no trimming of its
-/// heap, nothing below kPooledBufferBytes served by a fresh mapping), so
+/// heap, nothing below kMallocMmapThresholdBytes served by a fresh mapping), so
 /// small tiles, like pooled ones, fault their pages in once, up to the peak
 /// (glibc otherwise trims and remaps, and a plan of 320 KB tiles paid page
 /// faults on most of them: 3-8x their time). Generated programs and
