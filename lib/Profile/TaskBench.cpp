@@ -358,8 +358,13 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
                   {500, 500},   {1000, 1000}, {1500, 1500}, {2000, 50},
                   {10000, 100}, {20000, 200}, {10000, 300}, {5000, 1000}};
     bool squaresOnly = cost == CostClass::Eig || cost == CostClass::EigVals;
-    if (squaresOnly && quick) // a square of 2000 ran 2.6x a fit up to 500
-      shapes.push_back({1000, 1000});
+    // Squares past the last-level cache: eig of 1000 ran 2.6x a fit up to
+    // 500, of 2000 1.5x a fit up to 1000 (spectral, 2026-11-30).
+    if (squaresOnly) {
+      if (quick)
+        shapes.push_back({1000, 1000});
+      shapes.push_back({2000, 2000});
+    }
     for (auto [m, n] : shapes) {
       if (squaresOnly && m != n)
         continue;
