@@ -2,6 +2,7 @@
 
 #include "cmm/Scheduling/MemoryTimeline.h"
 
+#include "cmmrt/Factorizations.h"
 #include "cmmrt/TileMemory.h"
 
 #include <algorithm>
@@ -106,11 +107,14 @@ MemoryTimeline cmm::scheduling::memoryTimeline(const TaskGraph &graph,
       events[node].push_back(
           {c.lastUse, -c.bytes * double(c.made.size()), 0, pooled});
   }
-  // A task over whole operands (TaskKind::Solve) works on copies: LAPACK
-  // overwrites its operands, and it builds its results whole before they
-  // become tiles (cmmrt::runTask). Counted as one copy of its inputs and
-  // one of its outputs, pooled, for the task's duration: a 20000 x 100 SVD
-  // faulted in about 64 MB of them above its program's peak.
+  // A task over whole operands (TaskKind::Solve) works on copies: its
+  // operands assembled from their tiles, its results whole before they
+  // become tiles (cmmrt::runTask), and a factorization's LAPACK copies and
+  // workspaces (cmmrt::factorizationScratchBytes). Pooled, for the task's
+  // duration: a 20000 x 100 SVD faulted in about 64 MB of them above its
+  // program's peak, 16 + 16 of assembly and results, 32 of LAPACK's (only
+  // the first 32 were counted until 2026-11-30; PCA ran 1.3-1.5x its
+  // prediction).
   for (TaskId t = 0; t < graph.size(); ++t) {
     const Task &task = graph.task(t);
     if (task.isGang() || task.kind == TaskKind::Abstract ||
@@ -122,6 +126,7 @@ MemoryTimeline cmm::scheduling::memoryTimeline(const TaskGraph &graph,
       scratch += graph.item(d).bytes;
     for (DataId d : task.outputs)
       scratch += graph.item(d).bytes;
+    scratch += cmmrt::factorizationScratchBytes(task.op, task.m, task.n);
     unsigned node = plan.placement[t].node;
     if (node >= numNodes || scratch <= 0)
       continue;

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <limits>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 using namespace cmmrt;
@@ -60,6 +61,46 @@ int dim(int64_t d) { return static_cast<int>(d); }
 
 /// A workspace size LAPACK asked for (lwork = -1 returns it in work[0]).
 int workSize(double query) { return std::max(1, static_cast<int>(query)); }
+
+// The workspaces the routines below allocate, as LAPACK's queries give
+// them (in doubles; the integer workspaces in ints), at least 1.
+// factorizationScratchBytes counts the same for the planner. A query reads
+// no array.
+double geqrfWork(int m, int n) {
+  int lwork = -1, info = 0;
+  double query = 0, none = 0;
+  dgeqrf_(&m, &n, &none, &m, &none, &query, &lwork, &info);
+  return std::max(1.0, query);
+}
+double orgqrWork(int m, int n) {
+  int lwork = -1, info = 0;
+  double query = 0, none = 0;
+  dorgqr_(&m, &n, &n, &none, &m, &none, &query, &lwork, &info);
+  return std::max(1.0, query);
+}
+double gesddWork(const char *jobz, int m, int n) {
+  int k = std::min(m, n), ldu = std::max(m, 1), ldvt = std::max(k, 1);
+  int lwork = -1, info = 0, iwork = 0;
+  double query = 0, none = 0;
+  dgesdd_(jobz, &m, &n, &none, &m, &none, &none, &ldu, &none, &ldvt, &query,
+          &lwork, &iwork, &info);
+  return std::max(1.0, query);
+}
+int gesddIntWork(int m, int n) { return 8 * std::max(std::min(m, n), 1); }
+std::pair<double, int> syevdWork(const char *jobz, int n) {
+  int lwork = -1, liwork = -1, iquery = 0, info = 0;
+  double query = 0, none = 0;
+  dsyevd_(jobz, "L", &n, &none, &n, &none, &query, &lwork, &iquery, &liwork,
+          &info);
+  return {std::max(1.0, query), std::max(1, iquery)};
+}
+std::pair<double, int> gelsdWork(int m, int n, int nrhs) {
+  int ldb = std::max(m, n), rank = 0, lwork = -1, iquery = 0, info = 0;
+  double query = 0, none = 0, rcond = 0;
+  dgelsd_(&m, &n, &nrhs, &none, &m, &none, &ldb, &none, &rcond, &rank, &query,
+          &lwork, &iquery, &info);
+  return {std::max(1.0, query), std::max(1, iquery)};
+}
 
 /// The column-major copy of `a` (its row-major transpose). LAPACK's
 /// copies and workspaces are Elements, from the tile pool: a buffer of a
@@ -191,19 +232,14 @@ bool cmmrt::qr(const Matrix &a, Matrix &q, Matrix &r, std::string &error) {
     return false;
   }
   Elements f = columnMajor(a), tau(static_cast<size_t>(n));
-  int lwork = -1;
-  double query = 0;
-  dgeqrf_(&m, &n, f.data(), &m, tau.data(), &query, &lwork, &info);
-  lwork = workSize(query);
+  int lwork = workSize(geqrfWork(m, n));
   Elements work(static_cast<size_t>(lwork));
   dgeqrf_(&m, &n, f.data(), &m, tau.data(), work.data(), &lwork, &info);
   r = Matrix(n, n);
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = i; j < n; ++j)
       r(i, j) = f[static_cast<size_t>(j * m + i)];
-  lwork = -1;
-  dorgqr_(&m, &n, &n, f.data(), &m, tau.data(), &query, &lwork, &info);
-  lwork = workSize(query);
+  lwork = workSize(orgqrWork(m, n));
   work.assign(static_cast<size_t>(lwork), 0.0);
   dorgqr_(&m, &n, &n, f.data(), &m, tau.data(), work.data(), &lwork, &info);
   q = fromColumnMajor(f.data(), m, n, m);
@@ -224,13 +260,10 @@ bool cmmrt::svd(const Matrix &a, Matrix *u, Matrix &s, Matrix *v,
   bool vectors = u && v;
   Elements uc(vectors ? static_cast<size_t>(m) * k : 1),
       vt(vectors ? static_cast<size_t>(k) * n : 1);
-  std::vector<int> iwork(8 * static_cast<size_t>(std::max(k, 1)));
+  std::vector<int> iwork(static_cast<size_t>(gesddIntWork(m, n)));
   const char *jobz = vectors ? "S" : "N";
-  int ldu = std::max(m, 1), ldvt = std::max(k, 1), lwork = -1;
-  double query = 0;
-  dgesdd_(jobz, &m, &n, f.data(), &m, sv.data(), uc.data(), &ldu, vt.data(),
-          &ldvt, &query, &lwork, iwork.data(), &info);
-  lwork = workSize(query);
+  int ldu = std::max(m, 1), ldvt = std::max(k, 1),
+      lwork = workSize(gesddWork(jobz, m, n));
   Elements work(static_cast<size_t>(lwork));
   dgesdd_(jobz, &m, &n, f.data(), &m, sv.data(), uc.data(), &ldu, vt.data(),
           &ldvt, work.data(), &lwork, iwork.data(), &info);
@@ -254,14 +287,11 @@ bool cmmrt::symmetricEigen(const Matrix &a, Matrix &values, Matrix *vectors,
                            std::string &error, bool knownSymmetric) {
   if (!symmetricOrError(a, vectors ? "eig" : "eigvals", error, knownSymmetric))
     return false;
-  int n = dim(a.rows()), info = 0, lwork = -1, liwork = -1, iquery = 0;
+  int n = dim(a.rows()), info = 0;
   Elements f(a.values().begin(), a.values().end()), w(static_cast<size_t>(n));
   const char *jobz = vectors ? "V" : "N";
-  double query = 0;
-  dsyevd_(jobz, "L", &n, f.data(), &n, w.data(), &query, &lwork, &iquery,
-          &liwork, &info);
-  lwork = workSize(query);
-  liwork = std::max(1, iquery);
+  auto [query, liwork] = syevdWork(jobz, n);
+  int lwork = workSize(query);
   Elements work(static_cast<size_t>(lwork));
   std::vector<int> iwork(static_cast<size_t>(liwork));
   dsyevd_(jobz, "L", &n, f.data(), &n, w.data(), work.data(), &lwork,
@@ -337,7 +367,7 @@ bool cmmrt::pseudoInverse(const Matrix &a, Matrix &out, std::string &error) {
 bool cmmrt::leastSquares(const Matrix &a, const Matrix &b, Matrix &out,
                          std::string &error, int *rankOut) {
   int m = dim(a.rows()), n = dim(a.cols()), nrhs = dim(b.cols()), info = 0;
-  int ldb = std::max(m, n), rank = 0, lwork = -1, iquery = 0;
+  int ldb = std::max(m, n), rank = 0;
   Elements f = columnMajor(a),
            x(static_cast<size_t>(ldb) * std::max(nrhs, 1), 0.0),
            s(static_cast<size_t>(std::min(m, n)));
@@ -345,12 +375,11 @@ bool cmmrt::leastSquares(const Matrix &a, const Matrix &b, Matrix &out,
     for (int64_t j = 0; j < nrhs; ++j)
       x[static_cast<size_t>(j * ldb + i)] = b(i, j);
   // dgelsd counts S(i) <= rcond * S(1) as zero: pinv's tolerance.
-  double rcond = pseudoInverseTolerance(m, n, 1.0), query = 0;
-  dgelsd_(&m, &n, &nrhs, f.data(), &m, x.data(), &ldb, s.data(), &rcond, &rank,
-          &query, &lwork, &iquery, &info);
-  lwork = workSize(query);
+  double rcond = pseudoInverseTolerance(m, n, 1.0);
+  auto [query, liwork] = gelsdWork(m, n, nrhs);
+  int lwork = workSize(query);
   Elements work(static_cast<size_t>(lwork));
-  std::vector<int> iwork(static_cast<size_t>(std::max(1, iquery)));
+  std::vector<int> iwork(static_cast<size_t>(liwork));
   dgelsd_(&m, &n, &nrhs, f.data(), &m, x.data(), &ldb, s.data(), &rcond, &rank,
           work.data(), &lwork, iwork.data(), &info);
   if (info != 0) {
@@ -445,5 +474,44 @@ void cmmrt::keepTriangle(Matrix &a, bool lower, int64_t row0, int64_t col0) {
                 0.0);
     else
       std::fill(row, row + std::clamp<int64_t>(d, 0, a.cols()), 0.0);
+  }
+}
+
+double cmmrt::factorizationScratchBytes(plan::CostClass cost, double longer,
+                                        double shorter) {
+  using plan::CostClass;
+  const double word = sizeof(double), intWord = sizeof(int);
+  // Beyond LAPACK's 32-bit sizes a workspace query's answer overflows (and
+  // the runtime could not run the task): the copies alone, for the memory
+  // check.
+  const bool queries =
+      longer * shorter * 4 <= double(std::numeric_limits<int>::max());
+  int m = dim(int64_t(longer)), n = dim(int64_t(shorter)), k = std::min(m, n);
+  const double mn = double(m) * n;
+  switch (cost) {
+  case CostClass::Qr: // the copy Q is formed in, tau, the larger workspace
+    return word * (mn + n +
+                   (queries ? std::max(geqrfWork(m, n), orgqrWork(m, n)) : 0));
+  case CostClass::Svd: // the copy, the values, U and V' column-major
+    return word * (mn + k + double(m) * k + double(k) * n +
+                   (queries ? gesddWork("S", m, n) : 0)) +
+           intWord * gesddIntWork(m, n);
+  case CostClass::SvdVals:
+    return word * (mn + k + 2 + (queries ? gesddWork("N", m, n) : 0)) +
+           intWord * gesddIntWork(m, n);
+  case CostClass::Eig:
+  case CostClass::EigVals: { // the copy the vectors overwrite, the values
+    auto [lwork, liwork] =
+        queries ? syevdWork(cost == CostClass::Eig ? "V" : "N", n)
+                : std::pair<double, int>{0.0, 0};
+    return word * (double(n) * n + n + lwork) + intWord * liwork;
+  }
+  case CostClass::Lstsq: { // the copy, x, the values; one right-hand side
+    auto [lwork, liwork] =
+        queries ? gelsdWork(m, n, 1) : std::pair<double, int>{0.0, 0};
+    return word * (mn + std::max(m, n) + k + lwork) + intWord * liwork;
+  }
+  default:
+    return 0;
   }
 }

@@ -9,6 +9,7 @@
 
 #include "cmmrt/Factorizations.h"
 #include "cmmrt/Kernels.h"
+#include "cmmrt/TileMemory.h"
 
 #include "RelativeError.h"
 #include "TestMatrices.h"
@@ -367,4 +368,75 @@ TEST(Factorizations, Triangles) {
   expectNear(kept(a, /*lower=*/false, 5, 0), Matrix(2, 3, 0.0));
   expectNear(kept(a, /*lower=*/false, 0, 5), a);
   expectNear(kept(a, /*lower=*/true, 5, 0), a);
+}
+
+// The planner's count of a factorization's working memory
+// (factorizationScratchBytes, which its first-touch charge and memory check
+// use) is what the routine allocates: the tile pool's fresh bytes over one
+// call from an empty pool, less its results. Buffers under the pool's
+// threshold come from malloc, not the pool (the values, tau, the integer
+// workspace; least squares' x here): the tolerance.
+TEST(Factorizations, ScratchBytesAreWhatTheRoutinesAllocate) {
+  using plan::CostClass;
+  auto pooled = [](const Matrix &r) {
+    double bytes = double(r.size()) * sizeof(double);
+    return bytes >= double(kPooledBufferBytes) ? bytes : 0.0;
+  };
+  auto freshBytesOf = [](auto &&call) {
+    trimTileMemory();
+    uint64_t before = tileMemoryStats().freshBytes;
+    call();
+    return double(tileMemoryStats().freshBytes - before);
+  };
+  const double tolerance = 2.0 * kPooledBufferBytes;
+  std::string error;
+  Matrix tall = randomMatrix(3000, 300, 7), rhs = randomMatrix(3000, 1, 8);
+  Matrix square = randomMatrix(600, 600, 9);
+  Matrix symmetric = broadcast(BinaryFn::Add, square, transposed(square));
+  {
+    Matrix u, s, v;
+    double fresh =
+        freshBytesOf([&] { ASSERT_TRUE(svd(tall, &u, s, &v, error)); });
+    EXPECT_NEAR(fresh - pooled(u) - pooled(v),
+                factorizationScratchBytes(CostClass::Svd, 3000, 300),
+                tolerance);
+    // LAPACK's own copies are about 2.4 x the operand here (A, U, V', the
+    // workspace of 0.4 m n): more than the operand and result counted alone.
+    EXPECT_GT(factorizationScratchBytes(CostClass::Svd, 3000, 300),
+              2 * 3000 * 300 * 8.0);
+  }
+  {
+    Matrix s;
+    double fresh = freshBytesOf(
+        [&] { ASSERT_TRUE(svd(tall, nullptr, s, nullptr, error)); });
+    EXPECT_NEAR(fresh, factorizationScratchBytes(CostClass::SvdVals, 3000, 300),
+                tolerance);
+  }
+  {
+    Matrix q, r;
+    double fresh = freshBytesOf([&] { ASSERT_TRUE(qr(tall, q, r, error)); });
+    EXPECT_NEAR(fresh - pooled(q) - pooled(r),
+                factorizationScratchBytes(CostClass::Qr, 3000, 300), tolerance);
+  }
+  for (bool vectors : {true, false}) {
+    Matrix values, v;
+    double fresh = freshBytesOf([&] {
+      ASSERT_TRUE(symmetricEigen(symmetric, values, vectors ? &v : nullptr,
+                                 error, /*knownSymmetric=*/true));
+    });
+    EXPECT_NEAR(fresh - pooled(v),
+                factorizationScratchBytes(
+                    vectors ? CostClass::Eig : CostClass::EigVals, 600, 600),
+                tolerance)
+        << "vectors " << vectors;
+  }
+  {
+    Matrix x;
+    double fresh =
+        freshBytesOf([&] { ASSERT_TRUE(leastSquares(tall, rhs, x, error)); });
+    EXPECT_NEAR(fresh, factorizationScratchBytes(CostClass::Lstsq, 3000, 300),
+                tolerance);
+  }
+  EXPECT_EQ(factorizationScratchBytes(CostClass::Solve, 300, 300), 0);
+  EXPECT_EQ(factorizationScratchBytes(CostClass::Gemm, 300, 300), 0);
 }

@@ -7,6 +7,7 @@
 
 #include "cmm/Scheduling/MemoryTimeline.h"
 #include "cmm/Scheduling/Simulator.h"
+#include "cmmrt/Factorizations.h"
 
 #include <gtest/gtest.h>
 
@@ -116,6 +117,32 @@ TEST(MemoryTimeline, WholeOperandTasksHoldCopiesWhileTheyRun) {
   EXPECT_DOUBLE_EQ(m.peakBytes[0], 4800 * MiB);
   EXPECT_EQ(m.freshTaskBytes,
             (std::vector<double>{800 * MiB, 800 * MiB, 3200 * MiB, 0, 0}));
+}
+
+TEST(MemoryTimeline, FactorizationsAlsoHoldLapacksCopies) {
+  // An SVD of a 3000 x 300 operand (7.2 MB) holds, beside the copies of its
+  // operand and of U, LAPACK's own (cmmrt::factorizationScratchBytes: its
+  // copy of the operand, U and V' column-major, dgesdd's workspace) while it
+  // runs: all of it fresh above the operand's 7.2 MB.
+  const double bytes = 3000 * 300 * 8.0;
+  TaskGraph graph;
+  Task generate;
+  generate.kind = TaskKind::Generate;
+  DataId a = graph.addData(graph.addTask(generate), bytes);
+  Task svd;
+  svd.kind = TaskKind::Solve;
+  svd.op = CostClass::Svd;
+  svd.m = 3000;
+  svd.n = 300;
+  svd.inputs = {a};
+  graph.addData(graph.addTask(svd), bytes);
+  Schedule plan;
+  plan.placement = {{0, 0, 0, 1}, {0, 0, 1, 2}};
+  MemoryTimeline m = memoryTimeline(graph, plan, 1);
+  double lapack = cmmrt::factorizationScratchBytes(CostClass::Svd, 3000, 300);
+  EXPECT_GT(lapack, 2 * bytes);
+  EXPECT_DOUBLE_EQ(m.freshTaskBytes[1], bytes + 2 * bytes + lapack);
+  EXPECT_DOUBLE_EQ(m.peakBytes[0], 4 * bytes + lapack);
 }
 
 TEST(MemoryTimeline, HeapTilesFaultAboveTheirOwnPeak) {

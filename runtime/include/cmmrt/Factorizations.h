@@ -22,6 +22,7 @@
 #define CMMRT_FACTORIZATIONS_H
 
 #include "cmmrt/Matrix.h"
+#include "cmmrt/Plan.h"
 
 #include <string>
 
@@ -42,6 +43,17 @@ bool allFinite(const Matrix &a);
 /// allFinite is left.
 bool cholesky(const Matrix &a, Matrix &r, std::string &error,
               bool knownSymmetric = false);
+
+/// The bytes qr, svd (with or without vectors), symmetricEigen and
+/// leastSquares (one right-hand side) allocate beyond their operands and
+/// results for the factorization class `cost` of a `longer` x `shorter`
+/// operand: LAPACK's column-major copy it overwrites, its column-major
+/// results and its workspaces (as LAPACK's own workspace query gives them);
+/// 0 for the other classes. A task's fresh pages include them (the
+/// planner's first touch, Scheduling/MemoryTimeline.h): a 20000 x 100 SVD
+/// allocates 32 MB of them beside its 16 MB operand and 16 MB of U.
+double factorizationScratchBytes(plan::CostClass cost, double longer,
+                                 double shorter);
 
 /// Thin QR of an m x n a, m >= n: q m x n with orthonormal columns, r n x n
 /// upper-triangular with a non-negative diagonal.
