@@ -63,21 +63,27 @@ int dim(int64_t d) { return static_cast<int>(d); }
 int workSize(double query) { return std::max(1, static_cast<int>(query)); }
 
 // The workspaces the routines below allocate, as LAPACK's queries give
-// them (in doubles; the integer workspaces in ints), at least 1.
+// them (in doubles; the integer workspaces in ints), at least 1:
 // factorizationScratchBytes counts the same for the planner. A query reads
 // no array.
+
+/// dgeqrf's workspace for an m x n matrix.
 double geqrfWork(int m, int n) {
   int lwork = -1, info = 0;
   double query = 0, none = 0;
   dgeqrf_(&m, &n, &none, &m, &none, &query, &lwork, &info);
   return std::max(1.0, query);
 }
+
+/// dorgqr's workspace for forming the thin Q of an m x n matrix.
 double orgqrWork(int m, int n) {
   int lwork = -1, info = 0;
   double query = 0, none = 0;
   dorgqr_(&m, &n, &n, &none, &m, &none, &query, &lwork, &info);
   return std::max(1.0, query);
 }
+
+/// dgesdd's workspace (jobz "S": the thin vectors; "N": values only).
 double gesddWork(const char *jobz, int m, int n) {
   int k = std::min(m, n), ldu = std::max(m, 1), ldvt = std::max(k, 1);
   int lwork = -1, info = 0, iwork = 0;
@@ -86,7 +92,11 @@ double gesddWork(const char *jobz, int m, int n) {
           &lwork, &iwork, &info);
   return std::max(1.0, query);
 }
+
+/// dgesdd's integer workspace: 8 min(m, n).
 int gesddIntWork(int m, int n) { return 8 * std::max(std::min(m, n), 1); }
+
+/// dsyevd's workspaces (jobz "V": with the vectors), doubles and ints.
 std::pair<double, int> syevdWork(const char *jobz, int n) {
   int lwork = -1, liwork = -1, iquery = 0, info = 0;
   double query = 0, none = 0;
@@ -94,6 +104,8 @@ std::pair<double, int> syevdWork(const char *jobz, int n) {
           &info);
   return {std::max(1.0, query), std::max(1, iquery)};
 }
+
+/// dgelsd's workspaces for nrhs right-hand sides, doubles and ints.
 std::pair<double, int> gelsdWork(int m, int n, int nrhs) {
   int ldb = std::max(m, n), rank = 0, lwork = -1, iquery = 0, info = 0;
   double query = 0, none = 0, rcond = 0;
@@ -481,35 +493,39 @@ double cmmrt::factorizationScratchBytes(plan::CostClass cost, double longer,
                                         double shorter) {
   using plan::CostClass;
   const double word = sizeof(double), intWord = sizeof(int);
+  const double m = longer, n = shorter, mn = m * n;
   // Beyond LAPACK's 32-bit sizes a workspace query's answer overflows (and
-  // the runtime could not run the task): the copies alone, for the memory
-  // check.
-  const bool queries =
-      longer * shorter * 4 <= double(std::numeric_limits<int>::max());
-  int m = dim(int64_t(longer)), n = dim(int64_t(shorter)), k = std::min(m, n);
-  const double mn = double(m) * n;
+  // the runtime could not run the task; a square dgesdd asks for about
+  // 4 n^2): the copies alone, for the memory check.
+  const bool queries = mn * 8 <= double(std::numeric_limits<int>::max());
+  const int mi = queries ? dim(int64_t(m)) : 0,
+            ni = queries ? dim(int64_t(n)) : 0;
   switch (cost) {
-  case CostClass::Qr: // the copy Q is formed in, tau, the larger workspace
-    return word * (mn + n +
-                   (queries ? std::max(geqrfWork(m, n), orgqrWork(m, n)) : 0));
+  case CostClass::Qr: { // the copy Q is formed in, tau, the workspaces
+    // dorgqr's workspace replaces dgeqrf's; a larger one is allocated
+    // while the other is still held.
+    double geqrf = queries ? geqrfWork(mi, ni) : 0,
+           orgqr = queries ? orgqrWork(mi, ni) : 0;
+    return word * (mn + n + geqrf + (orgqr > geqrf ? orgqr : 0));
+  }
   case CostClass::Svd: // the copy, the values, U and V' column-major
-    return word * (mn + k + double(m) * k + double(k) * n +
-                   (queries ? gesddWork("S", m, n) : 0)) +
-           intWord * gesddIntWork(m, n);
+    return word * (mn + n + m * n + n * n +
+                   (queries ? gesddWork("S", mi, ni) : 0)) +
+           intWord * (queries ? gesddIntWork(mi, ni) : 8 * n);
   case CostClass::SvdVals:
-    return word * (mn + k + 2 + (queries ? gesddWork("N", m, n) : 0)) +
-           intWord * gesddIntWork(m, n);
+    return word * (mn + n + 2 + (queries ? gesddWork("N", mi, ni) : 0)) +
+           intWord * (queries ? gesddIntWork(mi, ni) : 8 * n);
   case CostClass::Eig:
   case CostClass::EigVals: { // the copy the vectors overwrite, the values
     auto [lwork, liwork] =
-        queries ? syevdWork(cost == CostClass::Eig ? "V" : "N", n)
+        queries ? syevdWork(cost == CostClass::Eig ? "V" : "N", ni)
                 : std::pair<double, int>{0.0, 0};
-    return word * (double(n) * n + n + lwork) + intWord * liwork;
+    return word * (n * n + n + lwork) + intWord * liwork;
   }
   case CostClass::Lstsq: { // the copy, x, the values; one right-hand side
     auto [lwork, liwork] =
-        queries ? gelsdWork(m, n, 1) : std::pair<double, int>{0.0, 0};
-    return word * (mn + std::max(m, n) + k + lwork) + intWord * liwork;
+        queries ? gelsdWork(mi, ni, 1) : std::pair<double, int>{0.0, 0};
+    return word * (mn + m + n + lwork) + intWord * liwork;
   }
   default:
     return 0;

@@ -94,8 +94,8 @@ limit = 60 if ranks <= (os.cpu_count() or 1) else 120
 check(prov["seconds"]["total"] < limit,
       "--quick took %.1f s (limit %d)" % (prov["seconds"]["total"], limit))
 tolerance = prov["sampling"]["tolerance"]
-# The ranks of a host time a signature in the first round only when one
-# call of it took a signature's whole time cap on any of them.
+# The ranks time a signature in the first round only when one call of it
+# took a signature's whole time cap on any of them (they decide together).
 first_round = {}
 for fit in prov["fits"]:
     for cls, rep in fit["classes"].items():

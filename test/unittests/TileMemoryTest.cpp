@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -152,6 +153,15 @@ TEST_F(TileMemoryTest, FreedHeapMemoryStaysWithTheProcess) {
   for (void *t : tiles)
     releaseTileMemory(t, bytes);
   EXPECT_GE(mallinfo2().arena, held.arena);
+  // A buffer that is not a tile (a kernel's scratch vector) under
+  // kMallocMmapThresholdBytes stays in the heap too (glibc's default maps
+  // from 128 KiB).
+  const size_t scratch = 320 * 1000;
+  ASSERT_LT(scratch, kMallocMmapThresholdBytes);
+  size_t mappedBeforeScratch = mallinfo2().hblkhd;
+  void *p = std::malloc(scratch);
+  EXPECT_EQ(mallinfo2().hblkhd, mappedBeforeScratch);
+  std::free(p);
 }
 
 TEST_F(TileMemoryTest, ScratchBuffersReuseTheTilesPages) {

@@ -172,10 +172,10 @@ struct ComputeProfile {
 /// Every cost class's polynomial, fitted over its bench sizes; the ranks of
 /// `comm` start each size together. The sizes are timed in `passes` rounds
 /// over all classes and each signature's time is the median of its rounds'
-/// means: this VM has phases of seconds in which DGEMM runs at half its rate
-/// (one profile's 512 x 512 x 64 product measured 2.6x another's), and a
-/// phase spans a few signatures of one round, not one signature of every
-/// round.
+/// means (one round for a signature whose one call takes the time cap): this VM
+/// has phases of seconds in which DGEMM runs at half its rate (one profile's
+/// 512 x 512 x 64 product measured 2.6x another's), and a phase spans a few
+/// signatures of one round, not one signature of every round.
 ComputeProfile profileCompute(const SamplingRule &rule,
                               MPI_Comm comm = MPI_COMM_WORLD) {
   ComputeProfile out;
@@ -212,8 +212,10 @@ ComputeProfile profileCompute(const SamplingRule &rule,
         // A signature one call of which takes a signature's whole time cap
         // (an eigendecomposition of 2000: 0.8 s, timed in --quick because
         // LAPACK's rate past the cache is not a fit's extrapolation from
-        // inside it) is timed in the first round only. The ranks decide
-        // together: their barriers must pair.
+        // inside it) is timed in the first round only, where its one sample
+        // is the warm-up call (its fresh pages included: about 96 MB, a few
+        // per cent of eig's 0.8 s). The ranks decide together: their
+        // barriers must pair.
         if (round > 0) {
           double first = signatures[c][i].roundMeans.front(), longest = 0;
           MPI_Allreduce(&first, &longest, 1, MPI_DOUBLE, MPI_MAX, comm);

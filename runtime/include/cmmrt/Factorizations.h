@@ -51,7 +51,9 @@ bool cholesky(const Matrix &a, Matrix &r, std::string &error,
 /// results and its workspaces (as LAPACK's own workspace query gives them);
 /// 0 for the other classes. A task's fresh pages include them (the
 /// planner's first touch, Scheduling/MemoryTimeline.h): a 20000 x 100 SVD
-/// allocates 32 MB of them beside its 16 MB operand and 16 MB of U.
+/// allocates 32 MB of them beside its 16 MB operand and 16 MB of U. Not
+/// counted: least squares' further right-hand sides, and pinv's row-major
+/// U and V (pinv is costed as its SVD).
 double factorizationScratchBytes(plan::CostClass cost, double longer,
                                  double shorter);
 

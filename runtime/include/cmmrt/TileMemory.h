@@ -43,11 +43,11 @@ constexpr size_t kPooledBufferBytes = size_t(1) << 16;
 constexpr size_t kMallocMmapThresholdBytes = size_t(1) << 20;
 
 /// Makes malloc keep the memory freed tiles give back (no trimming of its
-/// heap, nothing below kMallocMmapThresholdBytes served by a fresh mapping), so
-/// small tiles, like pooled ones, fault their pages in once, up to the peak
-/// (glibc otherwise trims and remaps, and a plan of 320 KB tiles paid page
-/// faults on most of them: 3-8x their time). Generated programs and
-/// cmm-profile call it first.
+/// heap, nothing below kMallocMmapThresholdBytes served by a fresh mapping),
+/// so small tiles, like pooled ones, fault their pages in once, up to the
+/// peak (glibc otherwise trims and remaps: a plan of 320 KB tiles, heap tiles
+/// until 2026-11-30, paid page faults on most of them, 3-8x their time).
+/// Generated programs and cmm-profile call it first.
 void keepFreedHeapMemory();
 
 /// A block of at least `bytes` bytes (page aligned when pooled). Like
