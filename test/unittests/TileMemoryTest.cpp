@@ -129,6 +129,19 @@ TEST_F(TileMemoryTest, CopiesAndMovesKeepValues) {
   EXPECT_EQ(c.data()[600 * 600 - 1], double(600 * 600 - 1));
 }
 
+TEST_F(TileMemoryTest, TilesOfAFewHundredKilobytesArePooled) {
+  // k-means' 2000 x 32 tiles (512 KB) come from the pool, whose fresh blocks
+  // arrive populated on the task threads, not from malloc's heap, whose
+  // pages fault one by one inside the kernel (a 1 MB tile of `2 * X`: 0.6 ms
+  // from the heap, 0.35 ms pooled).
+  const size_t bytes = 2000 * 32 * sizeof(double);
+  TileMemoryStats before = tileMemoryStats();
+  void *block = allocateTileMemory(bytes);
+  EXPECT_EQ(tileMemoryStats().freshBlocks, before.freshBlocks + 1);
+  releaseTileMemory(block, bytes);
+  EXPECT_GE(tileMemoryStats().keptBytes, before.keptBytes + bytes);
+}
+
 TEST_F(TileMemoryTest, FreedHeapMemoryStaysWithTheProcess) {
   // 64 tiles of 40 KB (below the pool's threshold: malloc's) freed
   // together: with glibc's defaults the heap is trimmed on free, and the
