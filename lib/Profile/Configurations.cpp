@@ -3,13 +3,12 @@
 #include "cmm/Profile/Configurations.h"
 
 #include "cmm/Profile/TaskBench.h"
+#include "cmmrt/BlasThreads.h"
 
 #include <algorithm>
 #include <chrono>
 #include <memory>
 #include <thread>
-
-extern "C" void openblas_set_num_threads(int);
 
 using namespace cmm::profile;
 
@@ -29,7 +28,7 @@ std::vector<Split> cmm::profile::runnableSplits(unsigned cores) {
 Sampled cmm::profile::timeSplit(Split split, int64_t size,
                                 const SamplingRule &rule,
                                 unsigned restoreThreads) {
-  openblas_set_num_threads(int(split.threads));
+  cmmrt::setBlasThreads(int(split.threads));
   // Each worker its own operands (out of cache, as TaskBench reads them).
   std::vector<std::unique_ptr<TaskBench>> benches;
   for (unsigned w = 0; w < split.workers; ++w)
@@ -48,6 +47,6 @@ Sampled cmm::profile::timeSplit(Split split, int64_t size,
         .count();
   };
   Sampled s = sampleUntilConfident(round, rule);
-  openblas_set_num_threads(int(restoreThreads));
+  cmmrt::setBlasThreads(int(restoreThreads));
   return s;
 }

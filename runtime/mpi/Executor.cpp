@@ -2,6 +2,7 @@
 
 #include "cmmrt/Executor.h"
 
+#include "cmmrt/BlasThreads.h"
 #include "cmmrt/ChromeTrace.h"
 #include "cmmrt/DistributedGemm.h"
 #include "cmmrt/Format.h"
@@ -46,9 +47,6 @@
 #include <thread>
 #include <tuple>
 #include <vector>
-
-// OpenBLAS's thread count (process-wide in Debian's default pthread build).
-extern "C" void openblas_set_num_threads(int);
 
 using namespace cmmrt;
 using namespace cmmrt::plan;
@@ -1020,7 +1018,7 @@ double Executor::run() {
   // One worker: it gets the node's BLAS threads; several: one each.
   int workers = plan.workers[rank];
   int blasThreads = taskThreadsOf(workers, plan.threads[rank]);
-  openblas_set_num_threads(blasThreads);
+  setBlasThreads(blasThreads);
   // ... and its other tasks split their rows over as many cores.
   setTaskThreads(blasThreads);
   // mpirun binds each rank to one core by default, which would run every

@@ -27,6 +27,7 @@
 #include "cmm/Profile/Statistics.h"
 #include "cmm/Profile/TaskBench.h"
 #include "cmm/Scheduling/MachineModel.h"
+#include "cmmrt/BlasThreads.h"
 #include "cmmrt/Placement.h"
 #include "cmmrt/RowBands.h"
 #include "cmmrt/TileMemory.h"
@@ -60,7 +61,6 @@ namespace json = llvm::json;
 using cmmrt::plan::CostClass;
 using cmmrt::plan::kNumCostClasses;
 
-extern "C" void openblas_set_num_threads(int);
 extern "C" char *openblas_get_config(void);
 
 static cl::OptionCategory category("cmm-profile options");
@@ -776,7 +776,7 @@ int main(int argc, char **argv) {
   MPI_Allgather(&hostLeader, 1, MPI_INT, hostLeaders.data(), 1, MPI_INT,
                 MPI_COMM_WORLD);
   unsigned threads = std::max(1u, host.cores / unsigned(hostRanks));
-  openblas_set_num_threads(int(threads));
+  cmmrt::setBlasThreads(int(threads));
   // mpirun binds each rank to one core by default: the profile would then
   // time every BLAS thread on that core, and the model would be wrong.
   cpu_set_t cpus;
@@ -836,10 +836,10 @@ int main(int argc, char **argv) {
   std::optional<ComputeProfile> alone;
   if (masterHostRanks > 1) {
     if (rank == 0) {
-      openblas_set_num_threads(int(host.cores));
+      cmmrt::setBlasThreads(int(host.cores));
       cmmrt::setTaskThreads(int(host.cores));
       alone = profileCompute(rule, MPI_COMM_SELF);
-      openblas_set_num_threads(int(threads));
+      cmmrt::setBlasThreads(int(threads));
       cmmrt::setTaskThreads(int(threads));
     }
     sleepingBarrier();
@@ -1084,6 +1084,9 @@ int main(int argc, char **argv) {
       {"blas", openblas_get_config()},
       {"openblas_coretype",
        coretype ? json::Value(coretype) : json::Value(nullptr)},
+      // log2 of the ticks OpenBLAS's threads spin after a call
+      // (cmmrt/BlasThreads.h); 0: OpenBLAS's default.
+      {"openblas_thread_timeout", int64_t(cmmrt::blasSpinLog2Ticks())},
       {"sampling", json::Object{{"tolerance", rule.tolerance},
                                 {"confidence", rule.confidence},
                                 {"min_reps", int64_t(rule.minReps)},

@@ -1,0 +1,45 @@
+//===- BlasThreads.cpp - The BLAS threads of a process ---------*- C++ -*-===//
+
+#include "cmmrt/BlasThreads.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+// OpenBLAS's thread count (process-wide in Debian's default pthread build).
+extern "C" void openblas_set_num_threads(int);
+
+// OpenBLAS reads OPENBLAS_THREAD_TIMEOUT when the library loads, before
+// main; these let a running process re-read it and restart its threads.
+// Weak: with another BLAS they are null, and nothing changes.
+extern "C" {
+__attribute__((weak)) void openblas_read_env(void);
+__attribute__((weak)) int openblas_thread_timeout(void);
+__attribute__((weak)) int blas_thread_shutdown_(void);
+__attribute__((weak)) int blas_thread_init(void);
+}
+
+namespace {
+void shortenBlasSpin() {
+  if (std::getenv("OPENBLAS_THREAD_TIMEOUT") || !openblas_read_env ||
+      !blas_thread_shutdown_ || !blas_thread_init)
+    return;
+  setenv("OPENBLAS_THREAD_TIMEOUT",
+         std::to_string(cmmrt::kBlasSpinLog2Ticks).c_str(), 0);
+  // The threads read the timeout when they start: stop them (they sleep
+  // before a process's first product), re-read it, start them again.
+  blas_thread_shutdown_();
+  openblas_read_env();
+  blas_thread_init();
+}
+} // namespace
+
+void cmmrt::setBlasThreads(int threads) {
+  static std::once_flag once;
+  std::call_once(once, shortenBlasSpin);
+  openblas_set_num_threads(threads);
+}
+
+int cmmrt::blasSpinLog2Ticks() {
+  return openblas_thread_timeout ? openblas_thread_timeout() : 0;
+}
