@@ -1,10 +1,15 @@
 //===- BlasThreads.cpp - The BLAS threads of a process ---------*- C++ -*-===//
 
 #include "cmmrt/BlasThreads.h"
+#include "cmmrt/RowBands.h"
 
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <vector>
+
+#include <pthread.h>
+#include <sched.h>
 
 // OpenBLAS's thread count (process-wide in Debian's default pthread build).
 extern "C" void openblas_set_num_threads(int);
@@ -20,9 +25,10 @@ __attribute__((weak)) int blas_thread_init(void);
 }
 
 namespace {
-void shortenBlasSpin() {
-  if (std::getenv("OPENBLAS_THREAD_TIMEOUT") || !openblas_read_env ||
-      !blas_thread_shutdown_ || !blas_thread_init)
+/// Restarts OpenBLAS's threads with a short spin (unless the user set
+/// one) on the band helpers' cores (when the executor chose cores).
+void restartBlasThreads() {
+  if (!openblas_read_env || !blas_thread_shutdown_ || !blas_thread_init)
     return;
   setenv("OPENBLAS_THREAD_TIMEOUT",
          std::to_string(cmmrt::kBlasSpinLog2Ticks).c_str(), 0);
@@ -30,13 +36,21 @@ void shortenBlasSpin() {
   // before a process's first product), re-read it, start them again.
   blas_thread_shutdown_();
   openblas_read_env();
+  // A thread starts with its creator's cores: make them the helpers'.
+  std::vector<int> cores = cmmrt::taskCores();
+  cpu_set_t own;
+  bool bound = cores.size() > 1 &&
+               pthread_getaffinity_np(pthread_self(), sizeof own, &own) == 0 &&
+               cmmrt::bindThreadToCores({cores.begin() + 1, cores.end()});
   blas_thread_init();
+  if (bound)
+    pthread_setaffinity_np(pthread_self(), sizeof own, &own);
 }
 } // namespace
 
 void cmmrt::setBlasThreads(int threads) {
   static std::once_flag once;
-  std::call_once(once, shortenBlasSpin);
+  std::call_once(once, restartBlasThreads);
   openblas_set_num_threads(threads);
 }
 

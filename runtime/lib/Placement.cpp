@@ -106,3 +106,25 @@ std::string cmmrt::describeCrowding(const std::vector<CrowdedHost> &crowded) {
   }
   return out;
 }
+
+std::vector<int> cmmrt::taskCoresOf(const std::vector<int> &threads, int rank,
+                                    const std::vector<int> &hostRanks,
+                                    const std::vector<int> &allowed) {
+  auto threadsOf = [&](int r) {
+    return r >= 0 && size_t(r) < threads.size() ? threads[size_t(r)] : 0;
+  };
+  if (threadsOf(rank) <= 1)
+    return {};
+  size_t first = 0, total = 0;
+  for (int r : hostRanks) {
+    if (threadsOf(r) <= 1)
+      continue;
+    if (r < rank)
+      first += size_t(threadsOf(r));
+    total += size_t(threadsOf(r));
+  }
+  if (total > allowed.size())
+    return {};
+  return {allowed.begin() + long(first),
+          allowed.begin() + long(first + size_t(threadsOf(rank)))};
+}

@@ -4,10 +4,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <utility>
+
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 
 using namespace cmmrt;
 
@@ -27,6 +32,15 @@ public:
 private:
   bool outer;
 };
+
+/// How long a helper stays awake after its band before it sleeps. A
+/// helper that slept runs its next band late and slow: the scheduler often
+/// wakes it on its caller's core, where it waits for the caller's band to
+/// end (a 200 us band of a 2-band call after a 2 ms idle gap started its
+/// helper 205 us late at the median, 20 us on a core of its own), and an
+/// idle core of a VM halts and wakes cold. OpenBLAS's threads spin as long
+/// after a call (cmmrt/BlasThreads.h).
+constexpr std::chrono::microseconds kHelperSpin{100};
 
 /// Helper threads that sleep until a band is theirs. They live as long as
 /// the process (detached: a program's exit does not wait for them).
@@ -49,6 +63,7 @@ public:
       totalRows = rows;
       pending = threads - 1;
       ++generation;
+      latest.store(generation, std::memory_order_release);
     }
     wake.notify_all();
     {
@@ -61,7 +76,28 @@ public:
     return true;
   }
 
+  /// Binds the helpers started so far to their cores of `cores` (helper i
+  /// to cores[i]), or to the process's cores when it has none for them.
+  void bindHelpers(const std::vector<int> &cores) {
+    std::lock_guard<std::mutex> turn(callers);
+    for (size_t i = 0; i < helperThreads.size(); ++i)
+      bindHelper(helperThreads[i], int(i) + 1, cores);
+  }
+
 private:
+  static void bindHelper(pthread_t helper, int index,
+                         const std::vector<int> &cores) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (size_t(index) < cores.size())
+      CPU_SET(cores[size_t(index)], &set);
+    // The main thread's cores (a pid's are its main thread's), which the
+    // runtime never binds: the launcher's binding of the rank, if any.
+    else if (sched_getaffinity(getpid(), sizeof set, &set) != 0)
+      return;
+    pthread_setaffinity_np(helper, sizeof set, &set);
+  }
+
   static int64_t bandEnd(int band, int bands, int64_t rows) {
     return rows * (band + 1) / bands;
   }
@@ -74,7 +110,13 @@ private:
         std::lock_guard<std::mutex> lock(mutex);
         now = generation; // a helper serves the calls after its start
       }
-      std::thread([this, index, now] { serve(index, now); }).detach();
+      std::thread helper([this, index, now] { serve(index, now); });
+      // Its core from the start: a helper that inherited its caller's
+      // (the worker's) core would wait there for the caller's band.
+      if (std::vector<int> cores = taskCores(); size_t(index) < cores.size())
+        bindHelper(helper.native_handle(), index, cores);
+      helperThreads.push_back(helper.native_handle());
+      helper.detach();
       ++started;
     }
   }
@@ -83,6 +125,17 @@ private:
     InBand band; // a helper runs nothing but bands
     std::unique_lock<std::mutex> lock(mutex);
     for (;;) {
+      if (generation == seen) {
+        // Stay awake a while, yielding the core to any other thread that
+        // wants it: the next task's band then starts on this core at once
+        // (kHelperSpin).
+        lock.unlock();
+        auto until = std::chrono::steady_clock::now() + kHelperSpin;
+        while (latest.load(std::memory_order_acquire) == seen &&
+               std::chrono::steady_clock::now() < until)
+          std::this_thread::yield();
+        lock.lock();
+      }
       wake.wait(lock, [&] { return generation != seen; });
       seen = generation;
       if (index >= bands)
@@ -106,7 +159,10 @@ private:
   int64_t totalRows = 0;
   int pending = 0;
   uint64_t generation = 0;
+  /// `generation`, for the helpers' spin to read without the mutex.
+  std::atomic<uint64_t> latest{0};
   int started = 0; // helpers (touched only under `callers`)
+  std::vector<pthread_t> helperThreads; // the same, by index - 1
 };
 
 std::atomic<int> threadsPerTask{1};
@@ -123,6 +179,38 @@ void cmmrt::setTaskThreads(int threads) {
 }
 
 int cmmrt::taskThreads() { return threadsPerTask; }
+
+namespace {
+std::mutex coresMutex;
+std::vector<int> &coresOfTasks() {
+  static std::vector<int> *cores = new std::vector<int>; // outlives helpers
+  return *cores;
+}
+} // namespace
+
+void cmmrt::setTaskCores(std::vector<int> cores) {
+  {
+    std::lock_guard<std::mutex> lock(coresMutex);
+    coresOfTasks() = cores;
+  }
+  pool().bindHelpers(cores);
+}
+
+std::vector<int> cmmrt::taskCores() {
+  std::lock_guard<std::mutex> lock(coresMutex);
+  return coresOfTasks();
+}
+
+bool cmmrt::bindThreadToCores(const std::vector<int> &cores) {
+  if (cores.empty())
+    return false;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int core : cores)
+    if (core >= 0 && core < CPU_SETSIZE)
+      CPU_SET(core, &set);
+  return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
+}
 
 /// Runs fn over bands of [0, rows), or once inline when the task is small,
 /// has one thread, is itself a band, or (with `ifFree`) finds the helpers

@@ -514,6 +514,10 @@ int Executor::stealableInput(
 }
 
 void Executor::worker(int w) {
+  // A lone worker on its own core, its band helpers on the next ones.
+  if (std::vector<int> cores = taskCores();
+      !cores.empty() && plan.workers[rank] == 1)
+    bindThreadToCores({cores[0]});
   int32_t current = -1;
   try {
     workerTasks(w, current);
@@ -948,6 +952,9 @@ struct SharedCommunicators {
   std::vector<MPI_Comm> pool;
   MPI_Comm gang = MPI_COMM_NULL; // gangComm
   std::map<std::vector<int32_t>, MPI_Comm> gangs;
+  /// The world ranks on this rank's host, in rank order; empty until the
+  /// first run asks (a collective).
+  std::vector<int> hostRanks;
 };
 
 int freeSharedCommunicators(MPI_Comm, int, void *state, void *) {
@@ -1015,6 +1022,35 @@ double Executor::run() {
     gangComms[gang] = made->second;
   }
 
+  // The task threads' cores, chosen once per process (the band helpers and
+  // OpenBLAS's threads live as long as it) before the first setBlasThreads.
+  if (shared.hostRanks.empty()) {
+    MPI_Comm host;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank,
+                        MPI_INFO_NULL, &host);
+    int size = 1;
+    MPI_Comm_size(host, &size);
+    shared.hostRanks.resize(size_t(size));
+    MPI_Allgather(&rank, 1, MPI_INT, shared.hostRanks.data(), 1, MPI_INT, host);
+    MPI_Comm_free(&host);
+    static bool placed = false;
+    if (!placed && options.bindThreads) {
+      placed = true;
+      std::vector<int> allowed;
+      cpu_set_t own;
+      if (sched_getaffinity(0, sizeof own, &own) == 0)
+        for (int c = 0; c < CPU_SETSIZE; ++c)
+          if (CPU_ISSET(c, &own))
+            allowed.push_back(c);
+      std::vector<unsigned> planned = plannedCores(plan);
+      std::vector<int> threads(size_t(plan.nodes));
+      for (int32_t r = 0; r < plan.nodes; ++r)
+        threads[size_t(r)] =
+            planned[size_t(r)] ? taskThreadsOf(plan.workers[r], plan.threads[r])
+                               : 0;
+      setTaskCores(taskCoresOf(threads, rank, shared.hostRanks, allowed));
+    }
+  }
   // One worker: it gets the node's BLAS threads; several: one each.
   int workers = plan.workers[rank];
   int blasThreads = taskThreadsOf(workers, plan.threads[rank]);
@@ -1279,9 +1315,11 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
     options.trace = t;
   if (const char *t = std::getenv("CMM_RECV_TIMEOUT"))
     options.recvTimeout = std::atof(t);
-  std::string priority = "realtime";
+  std::string priority = "realtime", binding = "cores";
   if (const char *p = std::getenv("CMM_COMM_PRIORITY"))
     priority = p;
+  if (const char *b = std::getenv("CMM_BIND_THREADS"))
+    binding = b;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--stats")
@@ -1292,6 +1330,8 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
       options.recvTimeout = std::atof(arg.c_str() + 15);
     else if (arg.rfind("--comm-priority=", 0) == 0)
       priority = arg.substr(16);
+    else if (arg.rfind("--bind-threads=", 0) == 0)
+      binding = arg.substr(15);
     else if (arg.rfind("--dump-prints=", 0) == 0) {
       options.dumpPrints = arg.substr(14);
       options.keepPrinted = true;
@@ -1299,7 +1339,7 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
       error = "unknown option '" + arg +
               "' (options: --stats, --strict-placement, "
               "--recv-timeout=SECONDS, --comm-priority=realtime|normal, "
-              "--dump-prints=DIR, --help)";
+              "--bind-threads=cores|none, --dump-prints=DIR, --help)";
       return false;
     }
   }
@@ -1309,6 +1349,12 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
     return false;
   }
   options.realtimeCommunicators = priority == "realtime";
+  if (binding != "cores" && binding != "none") {
+    error = "unknown thread binding '" + binding +
+            "' (--bind-threads or CMM_BIND_THREADS: cores or none)";
+    return false;
+  }
+  options.bindThreads = binding == "cores";
   if (!(options.recvTimeout > 0)) {
     error = "the receive timeout must be a positive number of seconds";
     return false;
@@ -1621,6 +1667,9 @@ int cmmrt::runProgram(const ProgramInfo &program, void (*body)(ProgramRun &),
           "(default 60; also CMM_RECV_TIMEOUT)\n"
           "  --comm-priority=P    realtime (default: communicator threads "
           "as SCHED_FIFO where permitted) or normal; also CMM_COMM_PRIORITY\n"
+          "  --bind-threads=B     cores (default: a lone worker and its "
+          "helper threads each on a core of their own) or none; also "
+          "CMM_BIND_THREADS\n"
           "  --dump-prints=DIR    every printed matrix also as "
           "DIR/print<N>.npy\n"
           "  --help, -h           this text\n"

@@ -129,3 +129,29 @@ TEST(PlacementTest, HostCoresIgnoreTheRanksOwnBinding) {
   int cores = inConfinedChild([] { return int(cmmrt::thisRankHost().cores); });
   EXPECT_EQ(cores, CPU_COUNT(&mine));
 }
+
+TEST(PlacementTest, ALoneRanksTaskThreadsTakeTheFirstCores) {
+  using V = std::vector<int>;
+  EXPECT_EQ(taskCoresOf({2}, 0, {0}, {0, 1}), (V{0, 1}));
+  EXPECT_EQ(taskCoresOf({2}, 0, {0}, {3, 5, 7}), (V{3, 5}));
+  // One task thread, or more threads than cores: left to the scheduler.
+  EXPECT_EQ(taskCoresOf({1}, 0, {0}, {0, 1}), V{});
+  EXPECT_EQ(taskCoresOf({4}, 0, {0}, {0, 1}), V{});
+}
+
+TEST(PlacementTest, RanksOfAHostTakeDisjointCores) {
+  using V = std::vector<int>;
+  // Two ranks of two threads on a 4-core host, in rank order.
+  EXPECT_EQ(taskCoresOf({2, 2}, 0, {0, 1}, {0, 1, 2, 3}), (V{0, 1}));
+  EXPECT_EQ(taskCoresOf({2, 2}, 1, {0, 1}, {0, 1, 2, 3}), (V{2, 3}));
+  // ... on a 2-core host they do not fit: neither is bound.
+  EXPECT_EQ(taskCoresOf({2, 2}, 0, {0, 1}, {0, 1}), V{});
+  EXPECT_EQ(taskCoresOf({2, 2}, 1, {0, 1}, {0, 1}), V{});
+  // A master-only plan: the idle rank (0 threads) and a rank of one
+  // thread leave the cores to the one that runs two.
+  EXPECT_EQ(taskCoresOf({2, 0}, 0, {0, 1}, {0, 1}), (V{0, 1}));
+  EXPECT_EQ(taskCoresOf({2, 1}, 0, {0, 1}, {0, 1}), (V{0, 1}));
+  // Ranks on other hosts do not count: rank 2 is alone on its host.
+  EXPECT_EQ(taskCoresOf({2, 2, 2}, 2, {2}, {0, 1}), (V{0, 1}));
+  EXPECT_EQ(taskCoresOf({2, 2, 2}, 1, {0, 1}, {0, 1, 2, 3}), (V{2, 3}));
+}

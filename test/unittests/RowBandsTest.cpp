@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include <sched.h>
+
 using namespace cmmrt;
 
 namespace {
@@ -213,3 +215,48 @@ TEST(RowBands, IfFreeRunsInlineWhileTheHelpersAreBusy) {
 }
 
 } // namespace
+
+namespace {
+/// The cores this thread may run on.
+std::vector<int> allowedCores() {
+  cpu_set_t set;
+  std::vector<int> cores;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set))
+        cores.push_back(c);
+  return cores;
+}
+} // namespace
+
+TEST(RowBands, HelpersRunOnTheirTaskCores) {
+  std::vector<int> cores = allowedCores();
+  if (cores.size() < 2)
+    GTEST_SKIP() << "needs 2 cores, this thread may use " << cores.size();
+  TaskThreads threads(2);
+  // Helpers made before and after the cores are set are both bound.
+  bandsOf(1 << 9, 1 << 9);
+  std::vector<int> mine = {cores[1], cores[0]};
+  setTaskCores(mine);
+  EXPECT_EQ(taskCores(), mine);
+  std::atomic<int> helperCore{-1};
+  forEachRowBand(1 << 9, 1 << 9, [&](int64_t first, int64_t) {
+    if (first != 0)
+      helperCore = sched_getcpu();
+  });
+  EXPECT_EQ(helperCore.load(), cores[0]);
+  // The caller binds itself (the executor's worker does).
+  ASSERT_TRUE(bindThreadToCores({cores[1]}));
+  EXPECT_EQ(sched_getcpu(), cores[1]);
+  EXPECT_EQ(allowedCores(), std::vector<int>{cores[1]});
+  EXPECT_TRUE(bindThreadToCores(cores));
+  // No cores: helpers run on the process's (its main thread's) again.
+  setTaskCores({});
+  std::atomic<int> helperCores{0};
+  forEachRowBand(1 << 9, 1 << 9, [&](int64_t first, int64_t) {
+    if (first != 0)
+      helperCores = int(allowedCores().size());
+  });
+  EXPECT_EQ(size_t(helperCores.load()), cores.size());
+  EXPECT_FALSE(bindThreadToCores({}));
+}

@@ -25,11 +25,12 @@ namespace cmmrt {
 constexpr int kBlasSpinLog2Ticks = 18;
 
 /// Sets the threads of this process's BLAS calls. The first call also
-/// shortens OpenBLAS's spin to kBlasSpinLog2Ticks (restarting its threads,
-/// which sleep at that point), unless the user's environment sets
-/// OPENBLAS_THREAD_TIMEOUT or the BLAS is not OpenBLAS. Every program and
-/// cmm-profile set their threads here, so the model is measured as the
-/// programs run.
+/// restarts OpenBLAS's threads (they sleep at that point; nothing happens
+/// with another BLAS): with a spin of kBlasSpinLog2Ticks unless the user's
+/// environment sets OPENBLAS_THREAD_TIMEOUT, and on the band helpers'
+/// cores when the executor chose cores (RowBands.h, setTaskCores) before.
+/// Every program and cmm-profile set their threads here, so the model is
+/// measured as the programs run.
 void setBlasThreads(int threads);
 
 /// OpenBLAS's spin after a call as log2 of TSC ticks (its

@@ -20,7 +20,8 @@
 // Options of a generated program: --stats (predicted vs measured makespan,
 // bytes moved, cache hits, and task time per cost class, so a user sees
 // which term of the model is off), --recv-timeout=SECONDS,
-// --comm-priority=realtime|normal (CMM_COMM_PRIORITY), --dump-prints=DIR
+// --comm-priority=realtime|normal (CMM_COMM_PRIORITY),
+// --bind-threads=cores|none (CMM_BIND_THREADS), --dump-prints=DIR
 // (each printed matrix also as DIR/print<N>.npy, as the interpreter's
 // --dump-prints). CMM_TRACE=file.json writes the measured schedule as Chrome
 // trace events; CMM_RECV_TIMEOUT sets the timeout.
@@ -58,6 +59,10 @@ struct ExecOptions {
   /// Communicator threads at real-time priority where permitted
   /// (cmmrt/ThreadPriority.h; --comm-priority, CMM_COMM_PRIORITY).
   bool realtimeCommunicators = true;
+  /// A rank's lone worker and its band helpers (and OpenBLAS's threads)
+  /// bound to cores of their own where the host has them (RowBands.h,
+  /// setTaskCores; --bind-threads=cores|none, CMM_BIND_THREADS).
+  bool bindThreads = true;
   /// Rank 0 writes the program's outputs while the run goes on
   /// (cmmrt/Outputs.h), as generated programs do; without it (tests) they
   /// are only collected in ExecResult.

@@ -50,6 +50,16 @@ std::vector<unsigned> plannedCores(const plan::Plan &plan);
 std::vector<CrowdedHost> crowdedHosts(const std::vector<RankHost> &hosts,
                                       const std::vector<unsigned> &planned);
 
+/// The cores of `rank`'s task threads (RowBands.h, setTaskCores), where
+/// `threads[r]` is rank r's task threads (taskThreadsOf; 0 for a rank the
+/// plan leaves idle), `hostRanks` the ranks on its host and `allowed` the
+/// cores the rank may use, in order: the host's ranks of more than one
+/// task thread each take that many of `allowed`, in rank order, when
+/// together they fit; otherwise none (the scheduler places the threads).
+/// A rank of one task thread gets none.
+std::vector<int> taskCoresOf(const std::vector<int> &threads, int rank,
+                             const std::vector<int> &hostRanks,
+                             const std::vector<int> &allowed);
 /// "rank 0 on a, rank 1 on b": the start-up report of --stats.
 std::string describePlacement(const std::vector<RankHost> &hosts);
 

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace cmmrt {
 
@@ -35,6 +36,17 @@ inline int taskThreadsOf(int workers, int threadsPerWorker) {
 void setTaskThreads(int threads);
 int taskThreads();
 
+/// The cores a rank's task threads run on: the worker's first, then one
+/// per band helper; empty (the default): wherever the scheduler puts them.
+/// The executor chooses them (Executor.cpp, taskCoresOf) before the first
+/// banded call. Left to the scheduler, a helper woken after an idle gap
+/// was often put on its caller's core and ran its band after the caller's
+/// (DFT n = 1024 on one rank: 33.6 ms, 26.6 pinned; docs/runtime.md).
+void setTaskCores(std::vector<int> cores);
+std::vector<int> taskCores();
+/// Binds the calling thread to `cores` (all of them: it may run on any);
+/// false when `cores` is empty or the system refuses.
+bool bindThreadToCores(const std::vector<int> &cores);
 /// Calls fn(firstRow, endRow) over disjoint bands covering [0, rows), on up
 /// to taskThreads() threads when rows x cols is at least kMinBandedElements
 /// (else once, inline), and returns when all are done. Callers from several
