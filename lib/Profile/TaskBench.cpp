@@ -3,6 +3,7 @@
 #include "cmm/Profile/TaskBench.h"
 
 #include "cmmrt/FactorizationCosts.h"
+#include "cmmrt/Factorizations.h"
 #include "cmmrt/Kernels.h"
 #include "cmmrt/TaskKernels.h"
 
@@ -145,15 +146,22 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k,
     op.b = 1;
     break;
   case CostClass::Solve: {
-    // inv of an n x n matrix (m = n = k, docs/machine-model.md "Solves").
+    // inv of an n x n matrix (m = n = k, docs/machine-model.md "Solves"),
+    // or with k < m an LU solve A \ b of one right-hand side (k its flops
+    // in the inverse's units, as the tiler counts it).
     task.kind = TaskKind::Solve;
-    op.code = OpCode::Inv;
-    op.rows = op.cols = op.inRows = op.inCols = outRows = outCols = m;
+    bool inverse = k >= m;
+    op.code = inverse ? OpCode::Inv : OpCode::Solve;
+    op.a = int64_t(cmmrt::SolveMethod::General);
+    op.rows = op.inRows = op.inCols = outRows = m;
+    op.cols = outCols = inverse ? m : 1;
     Matrix a = operand(m, m, 1);
     for (int64_t i = 0; i < m; ++i)
       a(i, i) += double(m);
     operands.push_back(std::move(a));
-    sig = {double(m), double(m), double(m), 0};
+    if (!inverse)
+      operands.push_back(operand(m, 1, 2));
+    sig = {double(m), double(m), inverse ? double(m) : double(k), 0};
     break;
   }
   case CostClass::Qr:
@@ -300,7 +308,7 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
     // Matrix-vector products (a vector operand runs dgemv), both ways: A * x
     // streams A as m x k (the mk term), x' * A as k x n (the nk term), and a
     // small one for their per-call cost; and outer products.
-    for (double s : quick ? std::vector<double>{200, 1000}
+    for (double s : quick ? std::vector<double>{200, 1000, 3000}
                           : std::vector<double>{200, 1000, 3000}) {
       out.push_back({s, 1, s, 0});
       out.push_back({1, s, s, 0});
@@ -315,10 +323,19 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
   }
   case CostClass::Solve: {
     std::vector<int64_t> sizes =
-        quick ? std::vector<int64_t>{8, 32, 100, 300, 600}
+        quick ? std::vector<int64_t>{8, 32, 100, 300, 600, 1500}
               : std::vector<int64_t>{8, 32, 100, 250, 500, 1000, 1500};
     for (int64_t s : sizes)
       out.push_back({double(s), double(s), double(s), 0});
+    // Solves of one right-hand side: an inverse's n^2 work (its mn term)
+    // is not an LU solve's, and Leontief's 3000 solve ran at 0.8 of a fit
+    // over inverses alone.
+    for (int64_t s : sizes)
+      if (s >= 100)
+        out.push_back({double(s), double(s),
+                       cmmrt::wholeTaskDepth(cmmrt::luSolveFlops(double(s), 1),
+                                             double(s), double(s)),
+                       0});
     break;
   }
   case CostClass::SingleGemm: {
@@ -424,6 +441,10 @@ Terms cmm::profile::fittedTerms(CostClass cost) {
     // 3 % and 1 % with m, 11 % and 16 % without).
     return terms({One, M, MN, MNK});
   case CostClass::Solve:
+    // Inverses (k = n) and LU solves (k = n/3 + r) share n^3 in mnk but not
+    // their n^2 work: mk (= n k) lets an inverse's be its own (rms 21 %
+    // over both without it).
+    return terms({One, MN, MK, MNK});
   case CostClass::Potrf:
   case CostClass::Trsm:
   case CostClass::Syrk:

@@ -297,6 +297,37 @@ TEST(ProfileBench, FactorizationsAreTimedAtTheShapesTheirClassesCost) {
   EXPECT_DOUBLE_EQ(cmmrt::luSolveFlops(12, 1), 1440);
 }
 
+TEST(ProfileBench, SolvesAreTimedAsInversesAndAsOneRightHandSide) {
+  // An inverse's n^2 work is not an LU solve's: both are timed, each at the
+  // k the tiler gives it (k = n for inv, n/3 + r for A \ b), and the fit
+  // has a term to tell them apart (Leontief's 3000 solve ran at 0.8 of a
+  // fit over inverses alone).
+  using cmmrt::plan::CostClass;
+  for (bool quick : {true, false}) {
+    unsigned inverses = 0, solves = 0;
+    for (const Observation &o : benchSizes(CostClass::Solve, quick)) {
+      EXPECT_EQ(o.m, o.n);
+      if (o.k == o.m) {
+        ++inverses;
+        continue;
+      }
+      ++solves;
+      EXPECT_EQ(o.k,
+                cmmrt::wholeTaskDepth(cmmrt::luSolveFlops(o.m, 1), o.m, o.m));
+    }
+    EXPECT_GE(inverses, 5u);
+    EXPECT_GE(solves, 4u);
+  }
+  EXPECT_TRUE(fittedTerms(CostClass::Solve)[MK]);
+  EXPECT_TRUE(fittedTerms(CostClass::Solve)[MNK]);
+  TaskBench inverse(CostClass::Solve, 60, 60, 60);
+  TaskBench solve(CostClass::Solve, 60, 60, 21);
+  EXPECT_EQ(inverse.signature().k, 60);
+  EXPECT_EQ(solve.signature().k, 21);
+  EXPECT_GT(inverse.run(), 0.0);
+  EXPECT_GT(solve.run(), 0.0);
+}
+
 // Table 3's splits, as the runtime can run them (one worker of t threads or
 // w single-threaded workers), powers of two and all the cores.
 TEST(ProfileConfigurations, RunnableSplitsByHand) {
