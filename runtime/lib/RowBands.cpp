@@ -78,8 +78,10 @@ public:
 
   /// Binds the helpers started so far to their cores of `cores` (helper i
   /// to cores[i]), or to the process's cores when it has none for them.
+  /// Not from inside a band (the caller holds `callers`).
   void bindHelpers(const std::vector<int> &cores) {
     std::lock_guard<std::mutex> turn(callers);
+    boundHelpers = int(cores.size());
     for (size_t i = 0; i < helperThreads.size(); ++i)
       bindHelper(helperThreads[i], int(i) + 1, cores);
   }
@@ -89,7 +91,8 @@ private:
                          const std::vector<int> &cores) {
     cpu_set_t set;
     CPU_ZERO(&set);
-    if (size_t(index) < cores.size())
+    if (size_t(index) < cores.size() && cores[size_t(index)] >= 0 &&
+        cores[size_t(index)] < CPU_SETSIZE)
       CPU_SET(cores[size_t(index)], &set);
     // The main thread's cores (a pid's are its main thread's), which the
     // runtime never binds: the launcher's binding of the rank, if any.
@@ -113,8 +116,7 @@ private:
       std::thread helper([this, index, now] { serve(index, now); });
       // Its core from the start: a helper that inherited its caller's
       // (the worker's) core would wait there for the caller's band.
-      if (std::vector<int> cores = taskCores(); size_t(index) < cores.size())
-        bindHelper(helper.native_handle(), index, cores);
+      bindHelper(helper.native_handle(), index, taskCores());
       helperThreads.push_back(helper.native_handle());
       helper.detach();
       ++started;
@@ -123,9 +125,16 @@ private:
 
   void serve(int index, uint64_t seen) {
     InBand band; // a helper runs nothing but bands
+    // At normal priority even when a real-time communicator thread made it
+    // (its spin would otherwise keep normal threads off its core).
+    sched_param normal{};
+    pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
     std::unique_lock<std::mutex> lock(mutex);
     for (;;) {
-      if (generation == seen) {
+      // Only a helper with a core of its own spins: elsewhere it would take
+      // CPU from the threads it shares a core with.
+      if (generation == seen &&
+          index < boundHelpers.load(std::memory_order_relaxed)) {
         // Stay awake a while, yielding the core to any other thread that
         // wants it: the next task's band then starts on this core at once
         // (kHelperSpin).
@@ -163,6 +172,8 @@ private:
   std::atomic<uint64_t> latest{0};
   int started = 0; // helpers (touched only under `callers`)
   std::vector<pthread_t> helperThreads; // the same, by index - 1
+  /// Helpers 1 .. boundHelpers - 1 have a core of their own (setTaskCores).
+  std::atomic<int> boundHelpers{0};
 };
 
 std::atomic<int> threadsPerTask{1};

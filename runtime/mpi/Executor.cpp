@@ -516,7 +516,7 @@ int Executor::stealableInput(
 void Executor::worker(int w) {
   // A lone worker on its own core, its band helpers on the next ones.
   if (std::vector<int> cores = taskCores();
-      !cores.empty() && plan.workers[rank] == 1)
+      options.bindThreads && !cores.empty() && plan.workers[rank] == 1)
     bindThreadToCores({cores[0]});
   int32_t current = -1;
   try {
