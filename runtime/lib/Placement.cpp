@@ -128,3 +128,13 @@ std::vector<int> cmmrt::taskCoresOf(const std::vector<int> &threads, int rank,
   return {allowed.begin() + long(first),
           allowed.begin() + long(first + size_t(threadsOf(rank)))};
 }
+
+std::vector<int> cmmrt::allowedCores() {
+  std::vector<int> cores;
+  cpu_set_t own;
+  if (sched_getaffinity(0, sizeof own, &own) == 0)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &own))
+        cores.push_back(c);
+  return cores;
+}

@@ -33,6 +33,16 @@ private:
   bool outer;
 };
 
+/// `cores` as a mask (cores outside CPU_SETSIZE left out).
+cpu_set_t cpuSetOf(const std::vector<int> &cores) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int core : cores)
+    if (core >= 0 && core < CPU_SETSIZE)
+      CPU_SET(core, &set);
+  return set;
+}
+
 /// How long a helper stays awake after its band before it sleeps. A
 /// helper that slept runs its next band late and slow: the scheduler often
 /// wakes it on its caller's core, where it waits for the caller's band to
@@ -90,10 +100,9 @@ private:
   static void bindHelper(pthread_t helper, int index,
                          const std::vector<int> &cores) {
     cpu_set_t set;
-    CPU_ZERO(&set);
     if (size_t(index) < cores.size() && cores[size_t(index)] >= 0 &&
         cores[size_t(index)] < CPU_SETSIZE)
-      CPU_SET(cores[size_t(index)], &set);
+      set = cpuSetOf({cores[size_t(index)]});
     // The main thread's cores (a pid's are its main thread's), which the
     // runtime never binds: the launcher's binding of the rank, if any.
     else if (sched_getaffinity(getpid(), sizeof set, &set) != 0)
@@ -215,11 +224,7 @@ std::vector<int> cmmrt::taskCores() {
 bool cmmrt::bindThreadToCores(const std::vector<int> &cores) {
   if (cores.empty())
     return false;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (int core : cores)
-    if (core >= 0 && core < CPU_SETSIZE)
-      CPU_SET(core, &set);
+  cpu_set_t set = cpuSetOf(cores);
   return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
 }
 

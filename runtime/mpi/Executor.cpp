@@ -1036,19 +1036,14 @@ double Executor::run() {
     static bool placed = false;
     if (!placed && options.bindThreads) {
       placed = true;
-      std::vector<int> allowed;
-      cpu_set_t own;
-      if (sched_getaffinity(0, sizeof own, &own) == 0)
-        for (int c = 0; c < CPU_SETSIZE; ++c)
-          if (CPU_ISSET(c, &own))
-            allowed.push_back(c);
       std::vector<unsigned> planned = plannedCores(plan);
       std::vector<int> threads(size_t(plan.nodes));
       for (int32_t r = 0; r < plan.nodes; ++r)
         threads[size_t(r)] =
             planned[size_t(r)] ? taskThreadsOf(plan.workers[r], plan.threads[r])
                                : 0;
-      setTaskCores(taskCoresOf(threads, rank, shared.hostRanks, allowed));
+      setTaskCores(
+          taskCoresOf(threads, rank, shared.hostRanks, allowedCores()));
     }
   }
   // One worker: it gets the node's BLAS threads; several: one each.

@@ -2,6 +2,7 @@
 
 #include "cmmrt/RowBands.h"
 #include "cmmrt/Kernels.h"
+#include "cmmrt/Placement.h"
 #include "cmmrt/Random.h"
 
 #include <gtest/gtest.h>
@@ -214,19 +215,6 @@ TEST(RowBands, IfFreeRunsInlineWhileTheHelpersAreBusy) {
   EXPECT_EQ(bands, 2);
 }
 
-} // namespace
-
-namespace {
-/// The cores this thread may run on.
-std::vector<int> allowedCores() {
-  cpu_set_t set;
-  std::vector<int> cores;
-  if (sched_getaffinity(0, sizeof set, &set) == 0)
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &set))
-        cores.push_back(c);
-  return cores;
-}
 } // namespace
 
 TEST(RowBands, HelpersRunOnTheirTaskCores) {

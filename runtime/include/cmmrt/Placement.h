@@ -50,6 +50,9 @@ std::vector<unsigned> plannedCores(const plan::Plan &plan);
 std::vector<CrowdedHost> crowdedHosts(const std::vector<RankHost> &hosts,
                                       const std::vector<unsigned> &planned);
 
+/// The cores the calling thread may run on, in order (its affinity mask;
+/// empty if it cannot be read).
+std::vector<int> allowedCores();
 /// The cores of `rank`'s task threads (RowBands.h, setTaskCores), where
 /// `threads[r]` is rank r's task threads (taskThreadsOf; 0 for a rank the
 /// plan leaves idle), `hostRanks` the ranks on its host and `allowed` the
