@@ -23,9 +23,9 @@ std::vector<FirstTouchSample> cmm::profile::measureFirstTouch(size_t blockBytes,
   std::vector<FirstTouchSample> samples;
   std::vector<void *> mapped;
   for (unsigned b = 0; b < blocks; ++b) {
-    void *p = mmap(nullptr, blockBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
+    // Mapped as the runtime's pool maps a fresh block (in huge pages).
+    void *p = cmmrt::mapFreshMemory(blockBytes);
+    if (!p)
       break;
     mapped.push_back(p);
     FirstTouchSample s;

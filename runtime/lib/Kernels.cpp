@@ -10,6 +10,10 @@
 
 #include <cblas.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -339,20 +343,28 @@ void cmmrt::mapValues(MapFn fn, double *x, int64_t n) {
 
 namespace {
 /// Reductions by max and min with Julia's rules (NaN anywhere gives NaN;
-/// -0 counts below +0) at the speed of plain compares: the loops select
-/// without branches and keep a NaN probe (x - x is NaN for NaN and Inf),
-/// so they vectorise; the rare cases (a NaN or Inf seen, a zero result
-/// whose sign matters) are settled afterwards by `settle`.
+/// -0 counts below +0) at the speed of a sum: the loops keep plain compares
+/// (MAXPD/MINPD, which pass over a NaN) and a running sum as a probe (NaN
+/// once a NaN is seen; compares alone get every Inf right); the rare cases
+/// (a NaN probe, a zero result whose sign matters) are settled afterwards
+/// by `settle`, which rescans.
 template <bool IsMax> inline double better(double acc, double x) {
   return IsMax ? (x > acc ? x : acc) : (x < acc ? x : acc);
 }
+
+#if defined(__SSE2__)
+/// `better` on two lanes: MAXPD(x, acc) is x > acc ? x : acc, lane by lane.
+template <bool IsMax> inline __m128d better(__m128d acc, __m128d x) {
+  return IsMax ? _mm_max_pd(x, acc) : _mm_min_pd(x, acc);
+}
+#endif
 
 /// The exact result for elements x[0], x[stride], ... given the plain
 /// compares' `acc` and `probe`.
 template <bool IsMax>
 double settle(double acc, double probe, const double *x, int64_t n,
               int64_t stride) {
-  if (probe != probe) // NaN or Inf seen: NaN if any is NaN
+  if (std::isnan(probe)) // a NaN seen (or +Inf and -Inf)
     for (int64_t e = 0; e < n; ++e)
       if (std::isnan(x[e * stride]))
         return std::numeric_limits<double>::quiet_NaN();
@@ -363,25 +375,39 @@ double settle(double acc, double probe, const double *x, int64_t n,
   return acc;
 }
 
-/// One row's (or a whole tile's) extremum: four independent running
-/// extrema, as four running sums, so that compares do not wait in line.
+/// One row's (or a whole tile's) extremum: eight lanes of independent
+/// running extrema, as a sum keeps several partial sums, so that compares
+/// do not wait in line (rows of 32, k-means' distances, run at a sum's
+/// rate: 0.5 -> 0.2 ns per element hot).
 template <bool IsMax> double extremumOf(const double *x, int64_t n) {
   const double start = IsMax ? -INFINITY : INFINITY;
-  double acc[4] = {start, start, start, start}, probe[4] = {0, 0, 0, 0};
+  double acc = start, probe = 0;
   int64_t e = 0;
-  for (; e + 4 <= n; e += 4)
-    for (int l = 0; l < 4; ++l) {
-      acc[l] = better<IsMax>(acc[l], x[e + l]);
-      probe[l] += x[e + l] - x[e + l];
+#if defined(__SSE2__)
+  if (n >= 8) {
+    __m128d a0 = _mm_set1_pd(start), a1 = a0, a2 = a0, a3 = a0;
+    __m128d p0 = _mm_setzero_pd(), p1 = p0;
+    for (; e + 8 <= n; e += 8) {
+      __m128d x0 = _mm_loadu_pd(x + e), x1 = _mm_loadu_pd(x + e + 2);
+      __m128d x2 = _mm_loadu_pd(x + e + 4), x3 = _mm_loadu_pd(x + e + 6);
+      a0 = better<IsMax>(a0, x0);
+      a1 = better<IsMax>(a1, x1);
+      a2 = better<IsMax>(a2, x2);
+      a3 = better<IsMax>(a3, x3);
+      p0 = _mm_add_pd(p0, _mm_add_pd(x0, x1));
+      p1 = _mm_add_pd(p1, _mm_add_pd(x2, x3));
     }
-  for (; e < n; ++e) {
-    acc[0] = better<IsMax>(acc[0], x[e]);
-    probe[0] += x[e] - x[e];
+    __m128d a = better<IsMax>(better<IsMax>(a0, a1), better<IsMax>(a2, a3));
+    __m128d p = _mm_add_pd(p0, p1);
+    acc = better<IsMax>(_mm_cvtsd_f64(a), _mm_cvtsd_f64(_mm_unpackhi_pd(a, a)));
+    probe = _mm_cvtsd_f64(p) + _mm_cvtsd_f64(_mm_unpackhi_pd(p, p));
   }
-  double r = better<IsMax>(better<IsMax>(acc[0], acc[1]),
-                           better<IsMax>(acc[2], acc[3]));
-  return settle<IsMax>(r, (probe[0] + probe[1]) + (probe[2] + probe[3]), x, n,
-                       1);
+#endif
+  for (; e < n; ++e) {
+    acc = better<IsMax>(acc, x[e]);
+    probe += x[e];
+  }
+  return settle<IsMax>(acc, probe, x, n, 1);
 }
 
 /// Column extrema (dim = 1) row by row into `r` (cache order: the inner
@@ -394,7 +420,7 @@ template <bool IsMax> void columnExtrema(const Matrix &a, Matrix &r) {
     const double *row = a.data() + i * a.cols();
     for (int64_t j = 0; j < a.cols(); ++j) {
       acc[j] = better<IsMax>(acc[j], row[j]);
-      probe[j] += row[j] - row[j];
+      probe[j] += row[j];
     }
   }
   for (int64_t j = 0; j < a.cols(); ++j)

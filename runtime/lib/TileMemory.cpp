@@ -3,12 +3,15 @@
 #include "cmmrt/TileMemory.h"
 #include "cmmrt/RowBands.h"
 
+#include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <iterator>
 #include <map>
 #include <mutex>
 #include <new>
+#include <string>
 
 #include <malloc.h>
 #include <sys/mman.h>
@@ -26,6 +29,39 @@ size_t pageSize() {
 size_t pooledBytes(size_t bytes) {
   size_t page = pageSize();
   return (bytes + page - 1) / page * page;
+}
+
+/// The size of a transparent huge page (hpage_pmd_size), or 0 when the
+/// kernel has none or will not give them (enabled = never).
+size_t hugePageBytes() {
+  static const size_t bytes = [] {
+    auto readLine = [](const char *path) {
+      std::string line;
+      if (FILE *f = std::fopen(path, "r")) {
+        char buffer[128];
+        if (std::fgets(buffer, sizeof buffer, f))
+          line = buffer;
+        std::fclose(f);
+      }
+      return line;
+    };
+    if (readLine("/sys/kernel/mm/transparent_hugepage/enabled")
+            .find("[never]") != std::string::npos)
+      return size_t(0);
+    size_t huge = size_t(std::strtoull(
+        readLine("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size").c_str(),
+        nullptr, 10));
+    // A sane power of two above the page size, or none.
+    return huge > pageSize() && (huge & (huge - 1)) == 0 ? huge : size_t(0);
+  }();
+  return bytes;
+}
+
+/// Fresh blocks are mapped in whole huge pages (the rest of the last one
+/// kept for the next requests).
+size_t mappedBytes(size_t bytes) {
+  size_t huge = hugePageBytes();
+  return huge ? (bytes + huge - 1) / huge * huge : bytes;
 }
 
 /// The kept (freed, still mapped) pages: runs of pages by address, adjacent
@@ -103,11 +139,41 @@ Pool &pool() {
 }
 } // namespace
 
+void *cmmrt::mapFreshMemory(size_t bytes) {
+  size_t huge = hugePageBytes();
+  if (!huge || bytes < huge) {
+    void *block = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return block == MAP_FAILED ? nullptr : block;
+  }
+  // Over-map by one huge page and unmap the unaligned ends.
+  size_t span = bytes + huge;
+  void *mapped = mmap(nullptr, span, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapped == MAP_FAILED)
+    return nullptr;
+  char *raw = static_cast<char *>(mapped);
+  char *start = reinterpret_cast<char *>(
+      (reinterpret_cast<uintptr_t>(raw) + huge - 1) / huge * huge);
+  if (start > raw)
+    munmap(raw, size_t(start - raw));
+  if (char *end = start + bytes; end < raw + span)
+    munmap(end, size_t(raw + span - end));
+  // Failure (a kernel without THP) leaves ordinary pages.
+  (void)madvise(start, bytes, MADV_HUGEPAGE);
+  return start;
+}
+
 void cmmrt::populateFreshPages(void *block, size_t bytes) {
 #ifdef MADV_POPULATE_WRITE
-  // Bands of whole pages; each page counts as its doubles toward the
+  // Bands of whole pages (whole huge pages in a block of them: a huge page
+  // is faulted in at once); each page counts as its doubles toward the
   // banding threshold.
   size_t page = pageSize();
+  if (size_t huge = hugePageBytes();
+      huge && bytes >= 2 * huge &&
+      reinterpret_cast<uintptr_t>(block) % huge == 0)
+    page = huge;
   char *first = static_cast<char *>(block);
   int64_t pages = int64_t(bytes / page);
   forEachRowBandIfFree(
@@ -140,6 +206,8 @@ void *cmmrt::allocateTileMemory(size_t bytes) {
   Pool &p = pool();
   {
     std::lock_guard<std::mutex> lock(p.mutex);
+    p.stats.liveBytes += size;
+    p.stats.peakLiveBytes = std::max(p.stats.peakLiveBytes, p.stats.liveBytes);
     if (uintptr_t at = p.take(size)) {
       p.stats.keptBytes -= size;
       ++p.stats.reusedBlocks;
@@ -148,16 +216,24 @@ void *cmmrt::allocateTileMemory(size_t bytes) {
     ++p.stats.freshBlocks;
     p.stats.freshBytes += size;
   }
-  void *block = mmap(nullptr, size, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (block == MAP_FAILED) {
+  size_t mapped = mappedBytes(size);
+  void *block = mapFreshMemory(mapped);
+  if (!block) {
     // Kept blocks of other sizes may be what is missing.
     std::lock_guard<std::mutex> lock(p.mutex);
     p.unmapKept();
-    block = mmap(nullptr, size, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (block == MAP_FAILED)
+    block = mapFreshMemory(mapped);
+    if (!block) {
+      p.stats.liveBytes -= size;
       throw std::bad_alloc();
+    }
+  }
+  if (mapped > size) {
+    // Kept even past the cap (by less than a huge page): unmapped, it would
+    // split the huge page the new block lives in.
+    std::lock_guard<std::mutex> lock(p.mutex);
+    p.keep(reinterpret_cast<uintptr_t>(block) + size, mapped - size);
+    p.stats.keptBytes += mapped - size;
   }
   populateFreshPages(block, size);
   return block;
@@ -174,6 +250,7 @@ void cmmrt::releaseTileMemory(void *block, size_t bytes) {
   Pool &p = pool();
   {
     std::lock_guard<std::mutex> lock(p.mutex);
+    p.stats.liveBytes -= size;
     if (p.stats.keptBytes + size <= p.cap) {
       p.keep(reinterpret_cast<uintptr_t>(block), size);
       p.stats.keptBytes += size;
@@ -193,6 +270,7 @@ void cmmrt::trimTileMemory() {
   Pool &p = pool();
   std::lock_guard<std::mutex> lock(p.mutex);
   p.unmapKept();
+  p.stats.peakLiveBytes = p.stats.liveBytes;
 }
 
 void cmmrt::setTileMemoryCap(size_t bytes) {

@@ -372,8 +372,8 @@ TEST(Factorizations, Triangles) {
 
 // The planner's count of a factorization's working memory
 // (factorizationScratchBytes, which its first-touch charge and memory check
-// use) is what the routine allocates: the tile pool's fresh bytes over one
-// call from an empty pool, less its results. Buffers under the pool's
+// use) is what the routine allocates: the peak of the tile pool's live
+// bytes over one call, less its results. Buffers under the pool's
 // threshold come from malloc, not the pool (the values, tau, the integer
 // workspace; least squares' x here): the tolerance.
 TEST(Factorizations, ScratchBytesAreWhatTheRoutinesAllocate) {
@@ -384,9 +384,9 @@ TEST(Factorizations, ScratchBytesAreWhatTheRoutinesAllocate) {
   };
   auto freshBytesOf = [](auto &&call) {
     trimTileMemory();
-    uint64_t before = tileMemoryStats().freshBytes;
+    uint64_t before = tileMemoryStats().liveBytes;
     call();
-    return double(tileMemoryStats().freshBytes - before);
+    return double(tileMemoryStats().peakLiveBytes - before);
   };
   const double tolerance = 2.0 * kPooledBufferBytes;
   std::string error;

@@ -304,6 +304,54 @@ TEST(Kernels, ReductionsAlongEachDimensionMatchOneElementAtATime) {
   }
 }
 
+TEST(Kernels, ExtremaSettleTheCasesTheVectorLoopPassesOver) {
+  // The row and whole-matrix loops run eight lanes of MAXPD/MINPD (which
+  // pass over a NaN) with a running sum as the probe that sends them to a
+  // rescan: each case below is one the plain compares alone get wrong, or
+  // one where the probe is not finite without a NaN.
+  const int64_t cols = 35; // four blocks of eight and a tail of three
+  auto row = [&](auto value) {
+    Matrix m(1, cols);
+    for (int64_t j = 0; j < cols; ++j)
+      m(0, j) = value(j);
+    return m;
+  };
+  auto both = [](const Matrix &m, ReduceFn fn) {
+    double byRow = reduce(fn, m, 2)(0, 0), whole = reduce(fn, m, 0)(0, 0);
+    EXPECT_EQ(std::signbit(byRow), std::signbit(whole));
+    if (std::isnan(byRow) || std::isnan(whole))
+      EXPECT_TRUE(std::isnan(byRow) && std::isnan(whole));
+    else
+      EXPECT_EQ(byRow, whole);
+    return byRow;
+  };
+  for (int64_t at : {0, 9, 31, 33}) { // a NaN in a lane, and in the tail
+    Matrix m = row([&](int64_t j) { return j == at ? NAN : double(j); });
+    EXPECT_TRUE(std::isnan(both(m, ReduceFn::Max))) << at;
+    EXPECT_TRUE(std::isnan(both(m, ReduceFn::Min))) << at;
+  }
+  // Sums that overflow to Inf (no NaN, no Inf in the data).
+  Matrix huge = row([](int64_t j) { return 1e308 + j * 1e292; });
+  EXPECT_EQ(both(huge, ReduceFn::Max), 1e308 + 34 * 1e292);
+  EXPECT_EQ(both(huge, ReduceFn::Min), 1e308);
+  // +Inf and -Inf together (the probe is NaN) and no NaN.
+  Matrix infs = row([](int64_t j) {
+    return j == 4 ? INFINITY : j == 30 ? -INFINITY : double(j);
+  });
+  EXPECT_EQ(both(infs, ReduceFn::Max), INFINITY);
+  EXPECT_EQ(both(infs, ReduceFn::Min), -INFINITY);
+  // Zeros of both signs in different lanes and the tail, all else negative
+  // (max) or positive (min): the sign the rules want wins.
+  Matrix negatives = row([](int64_t j) {
+    return j == 3 ? -0.0 : j == 34 ? 0.0 : -1.0 - j;
+  });
+  EXPECT_FALSE(std::signbit(both(negatives, ReduceFn::Max)));
+  Matrix positives = row([](int64_t j) {
+    return j == 5 ? 0.0 : j == 33 ? -0.0 : 1.0 + j;
+  });
+  EXPECT_TRUE(std::signbit(both(positives, ReduceFn::Min)));
+}
+
 TEST(Kernels, InverseAndSolve) {
   Matrix a = make(2, 2, {4, 7, 2, 6}); // det = 10
   Matrix inv;
