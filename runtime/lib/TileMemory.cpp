@@ -175,13 +175,15 @@ void cmmrt::populateFreshPages(void *block, size_t bytes) {
       reinterpret_cast<uintptr_t>(block) % huge == 0)
     page = huge;
   char *first = static_cast<char *>(block);
-  int64_t pages = int64_t(bytes / page);
+  // The last band ends with the block, part way into its last (huge) page.
+  int64_t pages = int64_t((bytes + page - 1) / page);
   forEachRowBandIfFree(
       pages, int64_t(page / sizeof(double)), [&](int64_t begin, int64_t end) {
+        size_t from = size_t(begin) * page;
+        size_t to = std::min(size_t(end) * page, bytes);
         // Failure (an old kernel, or no memory yet) leaves the pages to
         // fault when written, which reports a lack of memory as it did.
-        (void)madvise(first + begin * page, size_t(end - begin) * page,
-                      MADV_POPULATE_WRITE);
+        (void)madvise(first + from, to - from, MADV_POPULATE_WRITE);
       });
 #else
   (void)block;

@@ -206,7 +206,7 @@ TEST_F(TileMemoryTest, ScratchBuffersReuseTheTilesPages) {
 // MADV_POPULATE_WRITE per band), so the kernel that writes it takes no page
 // faults. mincore is the oracle: resident pages before any write.
 TEST_F(TileMemoryTest, FreshBlocksArriveWithTheirPages) {
-  const size_t page = size_t(sysconf(_SC_PAGESIZE)), bytes = 300 * page + 24;
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
   void *probe = mmap(nullptr, page, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(probe, MAP_FAILED);
@@ -214,20 +214,24 @@ TEST_F(TileMemoryTest, FreshBlocksArriveWithTheirPages) {
   munmap(probe, page);
   if (!canPopulate)
     GTEST_SKIP() << "this kernel has no MADV_POPULATE_WRITE (Linux 5.14)";
-  for (int threads : {1, 2}) {
-    setTaskThreads(threads);
-    ASSERT_GE(bytes, kPooledBufferBytes);
-    uint64_t fresh = tileMemoryStats().freshBlocks;
-    void *block = allocateTileMemory(bytes);
-    ASSERT_EQ(tileMemoryStats().freshBlocks, fresh + 1);
-    size_t pages = (bytes + page - 1) / page;
-    std::vector<unsigned char> resident(pages);
-    ASSERT_EQ(mincore(block, pages * page, resident.data()), 0);
-    for (size_t i = 0; i < pages; ++i)
-      ASSERT_TRUE(resident[i] & 1) << "page " << i << " on " << threads;
-    releaseTileMemory(block, bytes);
-    trimTileMemory();
-  }
+  // Small pages, and a block of huge pages (populated in huge-page bands)
+  // that ends part way into its last one.
+  for (size_t bytes : {300 * page + 24, (size_t(5) << 20) + 24})
+    for (int threads : {1, 2}) {
+      setTaskThreads(threads);
+      ASSERT_GE(bytes, kPooledBufferBytes);
+      uint64_t fresh = tileMemoryStats().freshBlocks;
+      void *block = allocateTileMemory(bytes);
+      ASSERT_EQ(tileMemoryStats().freshBlocks, fresh + 1);
+      size_t pages = (bytes + page - 1) / page;
+      std::vector<unsigned char> resident(pages);
+      ASSERT_EQ(mincore(block, pages * page, resident.data()), 0);
+      for (size_t i = 0; i < pages; ++i)
+        ASSERT_TRUE(resident[i] & 1)
+            << "page " << i << " of " << pages << " on " << threads;
+      releaseTileMemory(block, bytes);
+      trimTileMemory();
+    }
   setTaskThreads(1);
 }
 
