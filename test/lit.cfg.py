@@ -26,11 +26,11 @@ for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
-# A sanitizer build's options and the lit test's own Open MPI session base
-# (test/CMakeLists.txt) reach the tools.
+# A sanitizer build's options, the lit test's own Open MPI session base and
+# its MPI layer (test/CMakeLists.txt) reach the tools.
 for var in ("ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS",
             "OMPI_MCA_mca_base_component_disable_dlclose",
-            "OMPI_MCA_orte_tmpdir_base"):
+            "OMPI_MCA_orte_tmpdir_base", "OMPI_MCA_pml"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 # The feature `sanitize`: the end-to-end sweeps that take minutes under ASan

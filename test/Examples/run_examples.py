@@ -1,8 +1,8 @@
 """Runs every program in examples/ at its test size (the `# test:` line holds
 its cmmc flags, e.g. `-D n=200`): it must trace, round-trip through cmm-opt
-(custom and generic form), run in the reference interpreter twice with the
-same output, and print well-formed lines. New examples join automatically.
-usage: run_examples.py EXAMPLES_DIR WORKDIR
+(custom and generic form), run in the reference interpreter twice (--runs)
+with the same output, and print well-formed lines. New examples join automatically.
+usage: run_examples.py EXAMPLES_DIR WORKDIR [--runs=2]
 """
 
 import os
@@ -27,6 +27,10 @@ def run(cmd, cwd, stdin=None):
 
 def main():
     examples, work = sys.argv[1], sys.argv[2]
+    runs = 2
+    for arg in sys.argv[3:]:
+        if arg.startswith("--runs="):
+            runs = int(arg[len("--runs="):])
     programs = list(cmm_examples.programs(examples, work))
     assert len(programs) >= 4, "expected at least 4 examples"
     for prog, flags in programs:
@@ -38,8 +42,9 @@ def main():
         assert run(["cmm-opt"], work, generic) == once, \
             "%s: generic form does not round-trip" % prog
         out1 = run(["cmmc", prog, "--interpret"] + flags, work)
-        out2 = run(["cmmc", prog, "--interpret"] + flags, work)
-        assert out1 == out2, "%s: two runs printed differently" % prog
+        for _ in range(runs - 1):
+            again = run(["cmmc", prog, "--interpret"] + flags, work)
+            assert again == out1, "%s: two runs printed differently" % prog
         lines = out1.splitlines()
         assert lines, "%s printed nothing" % prog
         for line in lines:

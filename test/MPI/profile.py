@@ -5,6 +5,7 @@ finished within a minute, ranks sharing rank 0's host gave it a master
 alone, and cmmc plans with it. Timings themselves are not
 asserted (they are the machine's).
 usage: profile.py CMM_PROFILE CMMC COST_CLASSES_DEF EXAMPLE RANKS WORKDIR
+       [cmm-profile options]
 """
 
 import json
@@ -14,7 +15,8 @@ import re
 import subprocess
 import sys
 
-profile, cmmc, classes_def, example, ranks, work = sys.argv[1:]
+profile, cmmc, classes_def, example, ranks, work = sys.argv[1:7]
+extra = sys.argv[7:]
 ranks = int(ranks)
 os.makedirs(work, exist_ok=True)
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
@@ -48,7 +50,7 @@ def poly(a, m, n, k):
 
 
 model_path = os.path.join(work, "model.json")
-run = subprocess.run(MPIRUN + [profile, "--quick", "-o", model_path],
+run = subprocess.run(MPIRUN + [profile, "--quick", "-o", model_path] + extra,
                      env=ENV, capture_output=True, text=True, timeout=300)
 if run.returncode != 0:
     sys.exit("cmm-profile failed (%d):\n%s%s" % (run.returncode, run.stdout,

@@ -8,7 +8,7 @@ scheduled IR and the generated C++ of
 
 must be identical byte for byte (both carry source locations,
 --mlir-print-debuginfo, so generated programs point at the .cmm file).
-usage: routes.py EXAMPLES_DIR [MODEL.json] [-- extra cmmc/pipeline flags]
+usage: routes.py EXAMPLES_DIR [MODEL.json] [--nodes=1,2,4]
 """
 
 import glob
@@ -70,11 +70,16 @@ ROOT = "."
 
 def main():
     global ROOT
-    examples = os.path.abspath(sys.argv[1])
+    args = [a for a in sys.argv[1:] if not a.startswith("--nodes=")]
+    node_counts = [1, 2, 4]
+    for a in sys.argv[1:]:
+        if a.startswith("--nodes="):
+            node_counts = [int(n) for n in a[len("--nodes="):].split(",")]
+    examples = os.path.abspath(args[0])
     ROOT = os.path.dirname(examples)
-    model = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else ""
+    model = os.path.abspath(args[1]) if len(args) > 1 else ""
     programs = sorted(glob.glob(os.path.join(examples, "*.cmm")))
-    jobs = [(p, n) for p in programs for n in (1, 2, 4)]
+    jobs = [(p, n) for p in programs for n in node_counts]
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(lambda j: check(j[0], j[1], model), jobs))
     problems = [p for r in results for p in r]
