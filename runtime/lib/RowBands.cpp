@@ -1,6 +1,7 @@
 //===- RowBands.cpp - One task's rows on several cores ---------*- C++ -*-===//
 
 #include "cmmrt/RowBands.h"
+#include "cmmrt/ThreadPriority.h"
 
 #include <algorithm>
 #include <atomic>
@@ -136,8 +137,7 @@ private:
     InBand band; // a helper runs nothing but bands
     // At normal priority even when a real-time communicator thread made it
     // (its spin would otherwise keep normal threads off its core).
-    sched_param normal{};
-    pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
+    cmmrt::dropToNormalPriority();
     std::unique_lock<std::mutex> lock(mutex);
     for (;;) {
       // Only a helper with a core of its own spins: elsewhere it would take

@@ -16,6 +16,7 @@
 #include "cmmrt/Startup.h"
 #include "cmmrt/TaskKernels.h"
 #include "cmmrt/ThreadPriority.h"
+#include "cmmrt/ThreadTeam.h"
 #include "cmmrt/TileMemory.h"
 #include "cmmrt/TraceLayout.h"
 
@@ -294,6 +295,9 @@ private:
   /// workers after them).
   int communicatorsUp = 0;
   std::condition_variable communicatorUp;
+  /// The cores the process may run on (the main thread's), for a kept
+  /// worker thread an earlier run bound to one of them.
+  std::vector<int> processCores;
 
   std::atomic<long long> bytesSent{0}, bytesReceived{0}, cacheHits{0};
   std::atomic<long long> tasksRun{0};
@@ -302,8 +306,9 @@ private:
   /// CPU seconds (user and system) the calling thread, or with
   /// RUSAGE_SELF the whole process, has used.
   static double cpuSeconds(int who = RUSAGE_THREAD);
-  /// Adds the calling thread's CPU seconds to `total` (under statsMutex).
-  void addThreadCpu(double &total);
+  /// Adds the CPU seconds the calling thread used since it had used
+  /// `before` to `total` (under statsMutex): threads are kept across runs.
+  void addThreadCpu(double &total, double before);
   std::mutex statsMutex;
   double workerCpu = 0, communicatorCpu = 0; // this rank's threads, summed
   /// Measured on this rank, by CostClass; the last entry the sends.
@@ -514,10 +519,15 @@ int Executor::stealableInput(
 }
 
 void Executor::worker(int w) {
-  // A lone worker on its own core, its band helpers on the next ones.
+  // A lone worker on its own core, its band helpers on the next ones. The
+  // thread is kept across runs (workerTeam): bound by an earlier run, it
+  // gets the process's cores back for a run that binds no worker.
+  thread_local bool bound = false;
   if (std::vector<int> cores = taskCores();
       options.bindThreads && !cores.empty() && plan.workers[rank] == 1)
-    bindThreadToCores({cores[0]});
+    bound = bindThreadToCores({cores[0]}) || bound;
+  else if (bound && bindThreadToCores(processCores))
+    bound = false;
   int32_t current = -1;
   try {
     workerTasks(w, current);
@@ -904,8 +914,8 @@ double Executor::cpuSeconds(int who) {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-void Executor::addThreadCpu(double &total) {
-  double seconds = cpuSeconds();
+void Executor::addThreadCpu(double &total, double before) {
+  double seconds = cpuSeconds() - before;
   std::lock_guard<std::mutex> lock(statsMutex);
   total += seconds;
 }
@@ -915,7 +925,16 @@ void Executor::communicator(int c) {
   // slack (a 10 us sleep took 60-90 us: most of a small transfer's time).
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
   ++communicatorsRun;
-  if (options.realtimeCommunicators && raiseToRealtimePriority())
+  // The thread is kept across runs (communicatorTeam), at the priority the
+  // last one gave it.
+  bool realtime = atRealtimePriority();
+  if (options.realtimeCommunicators && !realtime)
+    realtime = raiseToRealtimePriority();
+  else if (!options.realtimeCommunicators && realtime) {
+    dropToNormalPriority();
+    realtime = false;
+  }
+  if (realtime)
     ++realtimeCommunicators;
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -968,6 +987,21 @@ int freeSharedCommunicators(MPI_Comm, int, void *state, void *) {
       MPI_Comm_free(&c);
   *shared = SharedCommunicators();
   return MPI_SUCCESS;
+}
+
+/// The worker and communicator threads of every plan run of the process
+/// (cmmrt/ThreadTeam.h), each role a team of its own: a kept communicator
+/// thread keeps its real-time priority, and a worker its core binding.
+/// Never destroyed, like the communicators: at exit their threads wait for
+/// a job that will not come.
+ThreadTeam &communicatorTeam() {
+  static ThreadTeam *team = new ThreadTeam("cmm-comm");
+  return *team;
+}
+
+ThreadTeam &workerTeam() {
+  static ThreadTeam *team = new ThreadTeam("cmm-worker");
+  return *team;
 }
 
 SharedCommunicators &sharedCommunicators() {
@@ -1071,40 +1105,44 @@ double Executor::run() {
                  rank, CPU_COUNT(&cpus), workers, blasThreads);
   }
 
-  MPI_Barrier(MPI_COMM_WORLD);
-  begin = Clock::now();
-  std::vector<std::thread> threads;
-  // Communicator threads with nothing to do are not started. The others
-  // start first, and the workers once each is up: a thread made after the
-  // workers waits for a core before it can raise its priority, and their
-  // BLAS threads hold both cores of a 2-core node (in a loop body's plan,
-  // run once per trip, the first tile left 1.2 ms late every trip).
-  int communicators = 0;
+  // Communicators with nothing to do get no thread.
+  std::vector<int> active;
   for (int c = 0; c < plan.communicators[rank]; ++c) {
     bool any = false;
     for (int32_t i = 0; i < plan.numTransfers && !any; ++i) {
       const Transfer &x = plan.transfers[i];
       any = serves(c, x);
     }
-    if (!any)
-      continue;
-    ++communicators;
-    threads.emplace_back([this, c] {
-      communicator(c);
-      addThreadCpu(communicatorCpu);
-      finished();
-    });
+    if (any)
+      active.push_back(c);
   }
+  int communicators = int(active.size());
+  int started = communicators + workers;
+  processCores = allowedCores(); // this thread's: the workers' are bound
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  begin = Clock::now();
+  // The communicators start first, and the workers once each is up: a
+  // thread made after the workers waits for a core before it can raise its
+  // priority, and their BLAS threads hold both cores of a 2-core node (in a
+  // loop body's plan, run once per trip, the first tile left 1.2 ms late
+  // every trip).
+  communicatorTeam().start(communicators, [this, active](int i) {
+    double before = cpuSeconds();
+    communicator(active[size_t(i)]);
+    addThreadCpu(communicatorCpu, before);
+    finished();
+  });
   {
     std::unique_lock<std::mutex> lock(mutex);
     communicatorUp.wait(lock, [&] { return communicatorsUp == communicators; });
   }
-  for (int w = 0; w < workers; ++w)
-    threads.emplace_back([this, w] {
-      worker(w);
-      addThreadCpu(workerCpu);
-      finished();
-    });
+  workerTeam().start(workers, [this](int w) {
+    double before = cpuSeconds();
+    worker(w);
+    addThreadCpu(workerCpu, before);
+    finished();
+  });
   // Rank 0 writes each output once it and those before it are complete.
   // After a task failed: the outputs before it are written once
   // complete (or after half the receive timeout, before the other ranks
@@ -1113,7 +1151,7 @@ double Executor::run() {
     std::unique_lock<std::mutex> lock(mutex);
     Clock::time_point giveUp = Clock::time_point::max();
     long long outputsWritten = 0; // outputsStored when last written
-    while (threadsDone < int(threads.size())) {
+    while (threadsDone < started) {
       if (failedOp >= 0) {
         if (giveUp == Clock::time_point::max())
           giveUp = Clock::now() +
@@ -1131,7 +1169,7 @@ double Executor::run() {
       long long stored = outputsStored;
       int32_t failed = failedOp;
       progress.wait_for(lock, std::chrono::milliseconds(50), [&] {
-        return threadsDone >= int(threads.size()) || failedOp != failed ||
+        return threadsDone >= started || failedOp != failed ||
                outputsStored != stored;
       });
     }
@@ -1142,8 +1180,8 @@ double Executor::run() {
       fail(message, op);
     }
   }
-  for (std::thread &t : threads)
-    t.join();
+  communicatorTeam().wait();
+  workerTeam().wait();
   if (writer) {
     writeCompleteOutputs(INT32_MAX);
     writer->finish();

@@ -9,15 +9,22 @@
 
 #include "cmmrt/Executor.h"
 #include "cmmrt/Format.h"
+#include "cmmrt/Placement.h"
 #include "cmmrt/PlanTables.h"
 #include "cmmrt/Program.h"
 #include "cmmrt/Random.h"
+#include "cmmrt/RowBands.h"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <vector>
 
 using namespace cmmrt;
@@ -125,6 +132,97 @@ TEST(Executor, RingThroughEveryRank) {
   EXPECT_EQ(result.bytesReceived, 6 * 8 * (size > 1 ? size : 0));
   EXPECT_EQ(result.cacheHits, 0);
   EXPECT_EQ(result.liveSlots, 0);
+}
+
+// The executor's worker and communicator threads are kept across runs
+// (cmmrt/ThreadTeam.h), found by their names in /proc/self/task. A kept
+// worker runs where the run binds it (a lone worker of several threads on
+// cores chosen for it, else anywhere the process may run), and a run at
+// normal priority drops the real-time policy an earlier run gave its
+// communicators.
+namespace {
+struct ThreadState {
+  pid_t tid = 0;
+  std::vector<int> cores;
+  int policy = -1;
+};
+
+std::vector<ThreadState> threadsNamed(const std::string &name) {
+  std::vector<ThreadState> found;
+  for (const auto &entry :
+       std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(entry.path() / "comm");
+    std::string threadName;
+    std::getline(comm, threadName);
+    if (threadName != name)
+      continue;
+    pid_t tid = pid_t(std::stol(entry.path().filename().string()));
+    ThreadState state;
+    state.tid = tid;
+    cpu_set_t set;
+    if (sched_getaffinity(tid, sizeof set, &set) == 0)
+      for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set))
+          state.cores.push_back(c);
+    state.policy = sched_getscheduler(tid);
+    found.push_back(state);
+  }
+  // In the order they were made: a team's thread i serves job i.
+  std::sort(
+      found.begin(), found.end(),
+      [](const ThreadState &a, const ThreadState &b) { return a.tid < b.tid; });
+  return found;
+}
+
+/// A tile from rank 0 to rank 1 and back: both ranks run a communicator.
+const Plan &pingPong(PlanBuilder &b) {
+  int32_t fill = b.op(OpCode::Fill, 2, 2, 3.0);
+  int32_t twice = b.op(OpCode::Scale, 2, 2, 2.0);
+  int32_t print = b.op(OpCode::Print, 2, 2);
+  int32_t tile = b.task(TaskKind::Generate, fill, 0, {}, 2, 2);
+  int32_t there = b.send(tile, 1, 0);
+  int32_t doubled = b.task(TaskKind::Elementwise, twice, 1, {there}, 2, 2);
+  b.task(TaskKind::Gather, print, 0, {b.send(doubled, 0, 0)});
+  return b.finish();
+}
+} // namespace
+
+TEST(Executor, ThreadsAreKeptAcrossRunsAsEachRunWantsThem) {
+  if (worldSize() < 2)
+    GTEST_SKIP() << "needs two ranks";
+  PlanBuilder first(worldSize()), second(worldSize()), third(worldSize());
+  ExecResult result;
+  executePlan(pingPong(first), ExecOptions{}, result);
+  size_t workers = threadsNamed("cmm-worker").size();
+  size_t comms = threadsNamed("cmm-comm").size();
+  executePlan(pingPong(second), ExecOptions{}, result);
+  std::vector<ThreadState> keptWorkers = threadsNamed("cmm-worker");
+  std::vector<ThreadState> keptComms = threadsNamed("cmm-comm");
+  EXPECT_EQ(keptWorkers.size(), workers) << "a second run made new workers";
+  EXPECT_EQ(keptComms.size(), comms) << "a second run made new communicators";
+  ASSERT_GE(keptWorkers.size(), 1u);
+  int rank = worldRank();
+  if (rank < 2)
+    ASSERT_GE(keptComms.size(), 1u);
+
+  // One worker a rank: bound where the executor chose cores for it
+  // (taskCores), else where the process may run.
+  std::vector<int> process = allowedCores();
+  std::vector<int> cores = taskCores();
+  std::vector<int> bound = cores.empty() ? process : std::vector<int>{cores[0]};
+  EXPECT_EQ(keptWorkers[0].cores, bound);
+  if (rank < 2 && geteuid() == 0)
+    EXPECT_EQ(keptComms[0].policy, SCHED_FIFO) << "rank " << rank;
+
+  ExecOptions unbound;
+  unbound.bindThreads = false;
+  unbound.realtimeCommunicators = false;
+  executePlan(pingPong(third), unbound, result);
+  // The threads that ran this plan's jobs (a team's others wait as they
+  // were: earlier tests ran two communicators).
+  EXPECT_EQ(threadsNamed("cmm-worker")[0].cores, process);
+  if (rank < 2)
+    EXPECT_EQ(threadsNamed("cmm-comm")[0].policy, SCHED_OTHER);
 }
 
 // A value in pieces (an export kept where its tiles were made): each rank

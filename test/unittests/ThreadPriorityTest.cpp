@@ -52,4 +52,24 @@ TEST(ThreadPriorityTest, RaisesOnlyTheCallingThread) {
   EXPECT_EQ(policyOf(pthread_self()), before) << "the caller's thread only";
 }
 
+TEST(ThreadPriorityTest, DropsBackToNormalAndSaysWhichItRunsAt) {
+  // A kept communicator thread raised for one run and dropped for the next
+  // (cmmrt/ThreadTeam.h), and a band helper made by a real-time thread.
+  bool raised = false, realtimeAfterRaise = false, realtimeAfterDrop = true;
+  int policyAfterDrop = -1;
+  std::thread t([&] {
+    raised = cmmrt::raiseToRealtimePriority();
+    realtimeAfterRaise = cmmrt::atRealtimePriority();
+    cmmrt::dropToNormalPriority();
+    realtimeAfterDrop = cmmrt::atRealtimePriority();
+    policyAfterDrop = policyOf(pthread_self());
+  });
+  t.join();
+  EXPECT_EQ(realtimeAfterRaise, raised);
+  EXPECT_EQ(raised, realtimeAllowed());
+  EXPECT_FALSE(realtimeAfterDrop);
+  EXPECT_EQ(policyAfterDrop, SCHED_OTHER);
+  EXPECT_FALSE(cmmrt::atRealtimePriority()) << "the test's own thread";
+}
+
 } // namespace

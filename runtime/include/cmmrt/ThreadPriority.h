@@ -21,6 +21,12 @@ namespace cmmrt {
 /// Returns false, changing nothing, where that is not permitted (a process
 /// without CAP_SYS_NICE and without an RLIMIT_RTPRIO allowance).
 bool raiseToRealtimePriority();
+/// Moves the calling thread back to SCHED_OTHER (a thread that inherited or
+/// kept a real-time policy it should not have: a band helper made by a
+/// communicator, a kept communicator thread of a run at normal priority).
+void dropToNormalPriority();
+/// Whether the calling thread runs at a real-time policy.
+bool atRealtimePriority();
 
 } // namespace cmmrt
 
