@@ -1348,7 +1348,8 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
     options.trace = t;
   if (const char *t = std::getenv("CMM_RECV_TIMEOUT"))
     options.recvTimeout = std::atof(t);
-  std::string priority = "realtime", binding = "cores";
+  // Normal priority by default (docs/runtime.md, "Communicator priority").
+  std::string priority = "normal", binding = "cores";
   if (const char *p = std::getenv("CMM_COMM_PRIORITY"))
     priority = p;
   if (const char *b = std::getenv("CMM_BIND_THREADS"))
@@ -1371,14 +1372,14 @@ bool parseOptions(int argc, char **argv, Options &options, std::string &error) {
     } else {
       error = "unknown option '" + arg +
               "' (options: --stats, --strict-placement, "
-              "--recv-timeout=SECONDS, --comm-priority=realtime|normal, "
+              "--recv-timeout=SECONDS, --comm-priority=normal|realtime, "
               "--bind-threads=cores|none, --dump-prints=DIR, --help)";
       return false;
     }
   }
   if (priority != "realtime" && priority != "normal") {
     error = "unknown communicator priority '" + priority +
-            "' (--comm-priority or CMM_COMM_PRIORITY: realtime or normal)";
+            "' (--comm-priority or CMM_COMM_PRIORITY: normal or realtime)";
     return false;
   }
   options.realtimeCommunicators = priority == "realtime";
@@ -1698,8 +1699,8 @@ int cmmrt::runProgram(const ProgramInfo &program, void (*body)(ProgramRun &),
           "nodes share a host too small for them (default: a warning)\n"
           "  --recv-timeout=S     seconds a send or receive may wait "
           "(default 60; also CMM_RECV_TIMEOUT)\n"
-          "  --comm-priority=P    realtime (default: communicator threads "
-          "as SCHED_FIFO where permitted) or normal; also CMM_COMM_PRIORITY\n"
+          "  --comm-priority=P    normal (default) or realtime (communicator "
+          "threads as SCHED_FIFO where permitted); also CMM_COMM_PRIORITY\n"
           "  --bind-threads=B     cores (default: a lone worker and its "
           "helper threads each on a core of their own) or none; also "
           "CMM_BIND_THREADS\n"

@@ -230,8 +230,9 @@ def main():
                  "--tile-sizes=%d" % tile] + flags + level + extra, work)
             out_dir = os.path.join(work, "out-" + tag)
             os.makedirs(out_dir)
-            # Communicator threads at real-time priority by default, at
-            # normal priority on the --O0 runs (cmmrt/ThreadPriority.h).
+            # Communicator threads at real-time priority on the default
+            # level's runs, at normal priority (the default) on the --O0
+            # runs (cmmrt/ThreadPriority.h), so both are tested.
             priority = "normal" if level else "realtime"
             # One rank starts as the program's --help says, directly (an
             # MPI singleton); at --O0 under mpirun, so both starts run.

@@ -191,11 +191,13 @@ TEST(Executor, ThreadsAreKeptAcrossRunsAsEachRunWantsThem) {
   if (worldSize() < 2)
     GTEST_SKIP() << "needs two ranks";
   PlanBuilder first(worldSize()), second(worldSize()), third(worldSize());
+  ExecOptions realtime;
+  realtime.realtimeCommunicators = true;
   ExecResult result;
-  executePlan(pingPong(first), ExecOptions{}, result);
+  executePlan(pingPong(first), realtime, result);
   size_t workers = threadsNamed("cmm-worker").size();
   size_t comms = threadsNamed("cmm-comm").size();
-  executePlan(pingPong(second), ExecOptions{}, result);
+  executePlan(pingPong(second), realtime, result);
   std::vector<ThreadState> keptWorkers = threadsNamed("cmm-worker");
   std::vector<ThreadState> keptComms = threadsNamed("cmm-comm");
   EXPECT_EQ(keptWorkers.size(), workers) << "a second run made new workers";

@@ -20,7 +20,7 @@
 // Options of a generated program: --stats (predicted vs measured makespan,
 // bytes moved, cache hits, and task time per cost class, so a user sees
 // which term of the model is off), --recv-timeout=SECONDS,
-// --comm-priority=realtime|normal (CMM_COMM_PRIORITY),
+// --comm-priority=normal|realtime (CMM_COMM_PRIORITY),
 // --bind-threads=cores|none (CMM_BIND_THREADS), --dump-prints=DIR
 // (each printed matrix also as DIR/print<N>.npy, as the interpreter's
 // --dump-prints). CMM_TRACE=file.json writes the measured schedule as Chrome
@@ -57,8 +57,9 @@ struct ExecOptions {
   /// keeps only its line, made from the tiles.
   bool keepPrinted = false;
   /// Communicator threads at real-time priority where permitted
-  /// (cmmrt/ThreadPriority.h; --comm-priority, CMM_COMM_PRIORITY).
-  bool realtimeCommunicators = true;
+  /// (cmmrt/ThreadPriority.h; --comm-priority=realtime, CMM_COMM_PRIORITY;
+  /// off by default: docs/runtime.md, "Communicator priority").
+  bool realtimeCommunicators = false;
   /// A rank's lone worker and its band helpers (and OpenBLAS's threads)
   /// bound to cores of their own where the host has them (RowBands.h,
   /// setTaskCores; --bind-threads=cores|none, CMM_BIND_THREADS).

@@ -8,7 +8,11 @@
 // core free), and each such miss holds up every transfer queued behind it
 // on that communicator. As SCHED_FIFO at the lowest real-time priority the
 // same sleep never overslept by more than 78 us, and since the thread
-// sleeps between its few polls it takes little from the workers.
+// sleeps between its few polls it takes little from the workers. But each
+// poll takes a worker's core at once, and where workers hold every core
+// that starved them (spmv on 2 ranks of a 2-core VM: 0.82 s against 0.14 at
+// normal priority), so real-time communicators are an option
+// (--comm-priority=realtime), not the default (docs/runtime.md).
 //
 //===----------------------------------------------------------------------===//
 
