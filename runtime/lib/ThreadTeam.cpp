@@ -4,6 +4,8 @@
 
 #include <pthread.h>
 
+#include <algorithm>
+
 using namespace cmmrt;
 
 ThreadTeam::~ThreadTeam() {
@@ -22,15 +24,12 @@ void ThreadTeam::start(int count, std::function<void(int)> fn) {
     std::unique_lock<std::mutex> lock(mutex);
     done.wait(lock, [&] { return running == 0; });
     job = std::move(fn);
-    ++generation;
-    // A new thread waits for the lock, then finds its job given.
+    // A new thread waits for the lock, then finds its job pending.
     while (int(threads.size()) < count) {
-      given.push_back(0);
-      ran.push_back(0);
+      pending.push_back(0);
       threads.emplace_back(&ThreadTeam::serve, this, int(threads.size()));
     }
-    for (int i = 0; i < count; ++i)
-      given[size_t(i)] = generation;
+    std::fill(pending.begin(), pending.begin() + count, 1);
     running = count;
   }
   wake.notify_all();
@@ -51,11 +50,8 @@ void ThreadTeam::serve(int index) {
   pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
   std::unique_lock<std::mutex> lock(mutex);
   for (;;) {
-    wake.wait(lock, [&] {
-      return stopping || given[size_t(index)] > ran[size_t(index)];
-    });
-    long long generationGiven = given[size_t(index)];
-    if (generationGiven == ran[size_t(index)])
+    wake.wait(lock, [&] { return stopping || pending[size_t(index)]; });
+    if (!pending[size_t(index)])
       return; // stopping, and nothing left to run
     lock.unlock();
     // `job` is not replaced while a job of its start runs (start() waits
@@ -63,7 +59,7 @@ void ThreadTeam::serve(int index) {
     // overlap.
     job(index);
     lock.lock();
-    ran[size_t(index)] = generationGiven;
+    pending[size_t(index)] = 0;
     if (--running == 0)
       done.notify_all();
   }

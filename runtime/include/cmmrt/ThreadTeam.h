@@ -52,10 +52,9 @@ private:
   mutable std::mutex mutex;
   std::condition_variable wake, done;
   std::vector<std::thread> threads;
-  /// Per thread: the generation of the last job it was given and ran.
-  std::vector<long long> given, ran;
+  /// Per thread: whether it has a job of the last start still to run.
+  std::vector<char> pending;
   std::function<void(int)> job;
-  long long generation = 0;
   int running = 0;
   bool stopping = false;
 };
