@@ -14,10 +14,10 @@ packages=(
 if [ "${1:-}" = "--bench" ]; then
   packages+=(octave libscalapack-openmpi-dev)
 fi
-# --fuzz: clang and its sanitizer and libFuzzer runtimes (the sanitizer
-# build of make check-sanitize and make check-fuzz).
+# --fuzz: clang, its sanitizer and libFuzzer runtimes and its linker (the
+# sanitizer build of make check-sanitize and make check-fuzz).
 if [ "${1:-}" = "--fuzz" ]; then
-  packages+=(clang-22 libclang-rt-22-dev)
+  packages+=(clang-22 libclang-rt-22-dev lld-22)
 fi
 
 missing=()

@@ -51,7 +51,7 @@
 // PARTIAL: nullptr, 0, kGangNodes, 1};
 
 // CHECK: // Plan: 2 node(s), tile size 5, scheduler heft, predicted makespan
-// CHECK: #include "cmmrt/Executor.h"
+// CHECK: #include "cmmrt/Plan.h"
 // The runtime's table layout is the one this program was generated for.
 // CHECK: static_assert(cmmrt::plan::kPlanAbiVersion == [[#]],
 // CHECK: const Op kOps[] = {

@@ -69,7 +69,7 @@ bool cmmc::compileProgram(StringRef cppPath, StringRef outputPath,
   std::string libDir = runtimeDir("CMM_RUNTIME_LIBRARY_DIR", "lib");
   SmallString<256> runtimeLib(libDir), runtimeHeader(includeDir);
   sys::path::append(runtimeLib, "libcmmrt_mpi.a");
-  sys::path::append(runtimeHeader, "cmmrt", "Executor.h");
+  sys::path::append(runtimeHeader, "cmmrt", "Plan.h");
   if (!sys::fs::exists(runtimeLib) || !sys::fs::exists(runtimeHeader)) {
     error = "the cmm runtime is missing (" +
             (sys::fs::exists(runtimeLib) ? runtimeHeader : runtimeLib)

@@ -47,12 +47,13 @@ std::string quote(StringRef text) {
   return out + "\"";
 }
 
-/// A C++ double literal that reads back as `v` exactly.
+/// A C++ double literal that reads back as `v` exactly (the non-finite
+/// ones are Plan.h's constants: a program needs no <cmath>).
 std::string literal(double v) {
   if (std::isnan(v))
-    return "NAN";
+    return "cmmrt::plan::kNaN";
   if (std::isinf(v))
-    return v > 0 ? "INFINITY" : "-INFINITY";
+    return v > 0 ? "cmmrt::plan::kInfinity" : "-cmmrt::plan::kInfinity";
   std::string s = cmmrt::shortest(v);
   if (s.find_first_of(".e") == std::string::npos)
     s += ".0";
@@ -555,11 +556,11 @@ void CppEmitter::emitHeader(bool program, bool anyKernels) {
         "-lcmmrt -lopenblas\n"
      << "// Run:   mpirun -np " << nodes << " ./a.out [--stats]\n\n"
      << (program ? "#include \"cmmrt/Program.h\"\n"
-                 : "#include \"cmmrt/Executor.h\"\n")
+                 : "#include \"cmmrt/Plan.h\"\n")
      << (!anyKernels
              ? ""
              : "#include \"cmmrt/Scalar.h\"\n#include \"cmmrt/VectorMath.h\"\n")
-     << "\n#include <cmath>\n\n"
+     << "\n"
      << "static_assert(cmmrt::plan::kPlanAbiVersion == "
      << cmmrt::plan::kPlanAbiVersion
      << ",\n              \"this program was generated for another version of "

@@ -47,9 +47,6 @@ class EventList;
 
 class Environment;
 
-/// Runs `plan` on MPI_COMM_WORLD; returns the process exit code.
-int runPlan(const plan::Plan &plan, int argc, char **argv);
-
 struct ExecOptions {
   double recvTimeout = 60.0; // seconds a receive or send may wait
   std::string trace;         // CMM_TRACE: Chrome trace events file

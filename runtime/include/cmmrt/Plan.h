@@ -15,8 +15,14 @@
 #include "cmmrt/Fused.h"
 
 #include <cstdint>
+#include <limits>
 
 namespace cmmrt::plan {
+
+/// The non-finite constants of generated tables and kernels, so a program
+/// needs no <cmath> (parsing it was a third of a program's compile).
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 /// The version of these tables: a generated program static-asserts the
 /// version its compiler wrote against, so a program built with another
@@ -188,5 +194,14 @@ struct Plan {
 };
 
 } // namespace cmmrt::plan
+
+namespace cmmrt {
+/// Runs `plan` on MPI_COMM_WORLD and returns the process exit code: the
+/// `main` of a generated program (cmmrt_mpi, runtime/mpi/Executor.cpp).
+/// Declared here, beside the tables, so a program includes only this
+/// header: its precompiled form loads in a third less time than the
+/// executor's (0.19 against 0.30 s of each program's compile).
+int runPlan(const plan::Plan &plan, int argc, char **argv);
+} // namespace cmmrt
 
 #endif // CMMRT_PLAN_H

@@ -245,7 +245,7 @@ private:
 };
 
 /// The main function of a generated program with run-time control flow:
-/// `body` is its control code. As runPlan (Executor.h) otherwise.
+/// `body` is its control code. As runPlan (Plan.h) otherwise.
 int runProgram(const ProgramInfo &program, void (*body)(ProgramRun &), int argc,
                char **argv);
 
