@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <string>
 
 #include <sys/mman.h>
 
@@ -55,4 +57,23 @@ cmm::profile::firstTouchPerByte(const std::vector<FirstTouchSample> &samples) {
   for (const FirstTouchSample &s : samples)
     perByte.push_back(s.perByte());
   return std::max(0.0, median(std::move(perByte)));
+}
+
+bool cmm::profile::hostReclaimsFreedMemory() {
+  // /sys/bus/virtio/devices/virtioN: `device` 0x0005 is a balloon; its
+  // `features` is one '0'/'1' per feature bit, bit 5 free page reporting.
+  for (int i = 0; i < 64; ++i) {
+    std::string dir = "/sys/bus/virtio/devices/virtio" + std::to_string(i);
+    std::ifstream device(dir + "/device");
+    if (!device)
+      continue;
+    std::string id, features;
+    device >> id;
+    if (id != "0x0005")
+      continue;
+    std::ifstream(dir + "/features") >> features;
+    if (features.size() > 5 && features[5] == '1')
+      return true;
+  }
+  return false;
 }

@@ -790,11 +790,21 @@ int main(int argc, char **argv) {
 
   // Fresh pages: blocks big enough to be page-bound, a footprint the
   // node's share of memory holds (co-located ranks fault together). Timed
-  // first, while the process is as small as a program starting: on this VM
-  // faults cost 0.47 ns/B while a process holds under about 1 GB and 2.5
-  // ns/B above (the hypervisor backs the pages anew), and the compute
-  // profile's large operands would put every block in the second regime.
+  // first, while the process is as small as a program starting. Where the
+  // host takes freed memory back (a virtio balloon's free page reporting),
+  // every rank first waits until what was freed before it started (another
+  // profile, a program run a moment ago) is reported: a program a user
+  // starts writes into reported memory (2.1 ns/B here), and blocks freed
+  // under 2 s before cost 0.07 ns/B; a 2-rank profile started right after
+  // a 1-rank one measured the second price and predicted markov's 2-rank
+  // run at a sixth of its time (docs/machine-model.md).
   MPI_Barrier(MPI_COMM_WORLD);
+  const double touchWait =
+      hostReclaimsFreedMemory() ? kFreedMemoryReportingSeconds : 0.0;
+  if (touchWait > 0) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(touchWait));
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
   size_t touchBlock = size_t(quick ? 64 : 128) << 20;
   unsigned touchBlocks = quick ? 4 : 8;
   touchBlock = std::min<size_t>(
@@ -910,6 +920,7 @@ int main(int argc, char **argv) {
                  {"memory_bytes", host.memoryBytes / hostRanks},
                  {"first_touch", firstTouch},
                  {"first_touch_measured", std::move(touchReport)},
+                 {"first_touch_wait_s", touchWait},
                  {"task_overhead", overhead.overhead},
                  {"cache_bytes", hotTasks.empty() ? 0.0 : cacheBytes},
                  {"hot_factor", hotFactor},
@@ -1015,6 +1026,8 @@ int main(int argc, char **argv) {
         {"classes", *o.get("fits")},
         // [bytes, first write s, second write s] per fresh block.
         {"first_touch_measured", *o.get("first_touch_measured")},
+        // Seconds waited for freed memory to go back to the host first.
+        {"first_touch_wait_s", *o.get("first_touch_wait_s")},
         // [tasks, seconds] per chain of 1 x 1 tasks.
         {"task_overhead_measured", *o.get("task_overhead_measured")},
         // [class, m, n, k, cold s, hot s] per streaming task (CacheReuse.h).
@@ -1118,8 +1131,13 @@ int main(int argc, char **argv) {
                                 rule.confidence);
   llvm::errs() << llvm::formatv(
       "  first touch  rank 0: {0:f2} ns per byte of fresh pages ({1} blocks of "
-      "{2} MiB)\n",
-      firstTouch * 1e9, touches.size(), touchBlock >> 20);
+      "{2} MiB{3})\n",
+      firstTouch * 1e9, touches.size(), touchBlock >> 20,
+      touchWait > 0 ? llvm::formatv(", after {0} s for freed memory to go "
+                                    "back to the host",
+                                    touchWait)
+                          .str()
+                    : std::string());
   llvm::errs() << llvm::formatv(
       "  task overhead rank 0: {0:f2} us per task in the executor\n",
       overhead.overhead * 1e6);
