@@ -54,8 +54,8 @@ cmm::profile::firstTouchPerByte(const std::vector<FirstTouchSample> &samples) {
   if (samples.empty())
     return 0;
   std::vector<double> perByte;
-  for (const FirstTouchSample &s : samples)
-    perByte.push_back(s.perByte());
+  for (size_t i = samples.size() / 2; i < samples.size(); ++i)
+    perByte.push_back(samples[i].perByte());
   return std::max(0.0, median(std::move(perByte)));
 }
 

@@ -149,11 +149,13 @@ for fit in prov["fits"]:
         check(rep["capped"] > 0 or (hw is not None and hw <= round_tolerance),
               "rank %d %s: a round's half-width %s above %g and not capped"
               % (r, cls, hw, round_tolerance))
-    # First touch: the median over the recorded fresh blocks of
-    # (first write - second write) / bytes, not below 0.
+    # First touch: the median over the later half of the recorded fresh
+    # blocks (in the order written) of (first write - second write) / bytes,
+    # not below 0.
     blocks = fit["first_touch_measured"]
     check(len(blocks) >= 1, "rank %d: no first-touch blocks" % r)
-    per_byte = sorted((first - second) / size for size, first, second in blocks)
+    per_byte = sorted((first - second) / size
+                      for size, first, second in blocks[len(blocks) // 2:])
     mid = len(per_byte) // 2
     median = per_byte[mid] if len(per_byte) % 2 else \
         (per_byte[mid - 1] + per_byte[mid]) / 2
@@ -261,6 +263,12 @@ if host0["host_ranks"] > 1:
           % (alone.get("threads_per_worker"), host0["host_cores"]))
     check(sorted(rep.get("classes", {})) == sorted(TIMED),
           "master_alone classes %s" % sorted(rep.get("classes", {})))
+    # --quick halves its time cap per signature (the minute above).
+    cap = prov["sampling"]["max_seconds"] / (
+        2 if prov["sampling"]["quick"] else 1)
+    check(rep.get("max_seconds") == cap,
+          "master_alone timed with a cap of %s s per signature, expected %g"
+          % (rep.get("max_seconds"), cap))
     for cls, fit in rep.get("classes", {}).items():
         rel = [poly(alone["time"][cls], m, n, k) / t - 1
                for m, n, k, t, _ in fit["measured"]]
