@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -62,16 +63,14 @@ cmm::profile::firstTouchPerByte(const std::vector<FirstTouchSample> &samples) {
 bool cmm::profile::hostReclaimsFreedMemory() {
   // /sys/bus/virtio/devices/virtioN: `device` 0x0005 is a balloon; its
   // `features` is one '0'/'1' per feature bit, bit 5 free page reporting.
-  for (int i = 0; i < 64; ++i) {
-    std::string dir = "/sys/bus/virtio/devices/virtio" + std::to_string(i);
-    std::ifstream device(dir + "/device");
-    if (!device)
-      continue;
+  std::error_code ec;
+  for (const auto &entry :
+       std::filesystem::directory_iterator("/sys/bus/virtio/devices", ec)) {
     std::string id, features;
-    device >> id;
+    std::ifstream(entry.path() / "device") >> id;
     if (id != "0x0005")
       continue;
-    std::ifstream(dir + "/features") >> features;
+    std::ifstream(entry.path() / "features") >> features;
     if (features.size() > 5 && features[5] == '1')
       return true;
   }

@@ -8,6 +8,7 @@ usage: profile.py CMM_PROFILE CMMC COST_CLASSES_DEF EXAMPLE RANKS WORKDIR
        [cmm-profile options]
 """
 
+import glob
 import json
 import math
 import os
@@ -40,8 +41,7 @@ def check(ok, what):
 def host_reclaims_freed_memory():
     """A virtio balloon (device 0x0005) with free page reporting: the
     features file is one '0'/'1' per bit, bit 5 VIRTIO_BALLOON_F_REPORTING."""
-    import glob as _glob
-    for d in _glob.glob("/sys/bus/virtio/devices/virtio*"):
+    for d in glob.glob("/sys/bus/virtio/devices/virtio*"):
         try:
             device = open(os.path.join(d, "device")).read().strip()
             features = open(os.path.join(d, "features")).read().strip()

@@ -2,10 +2,11 @@
 under mpirun on NP ranks against the reference interpreter.
 
 One rank (started directly at the default level, under mpirun at --O0)
-runs one tile per matrix and about a third of it (ragged edges). Several ranks run the two smaller ones on two busy ranks
-without a master alone (Inputs/two-busy-ranks.json, whose plans use every
-rank), one tile per matrix on the built-in model (whose plans may leave
-ranks idle) and with dynamic tiling forced (sub-tiles merged). Every rank
+runs one tile per matrix and about a third of it (ragged edges). Several
+ranks run about half and a third on two busy ranks without a master
+alone (Inputs/two-busy-ranks.json, whose plans use every rank), one tile
+per matrix on the built-in model (whose plans may leave ranks idle) and
+with dynamic tiling forced (sub-tiles merged). Every rank
 count also runs every product forced to be a COSMA distributed product;
 several ranks also with the c5 model's three workers per node and with a
 slow master (gangs of some nodes). Four ranks run what their partition

@@ -792,12 +792,13 @@ int main(int argc, char **argv) {
   // node's share of memory holds (co-located ranks fault together). Timed
   // first, while the process is as small as a program starting. Where the
   // host takes freed memory back (a virtio balloon's free page reporting),
-  // every rank first waits until what was freed before it started (another
-  // profile, a program run a moment ago) is reported: a program a user
+  // every rank first waits for what was freed before it started (another
+  // profile, a program run a moment ago) to be reported: a program a user
   // starts writes into reported memory (2.1 ns/B here), and blocks freed
-  // under 2 s before cost 0.07 ns/B; a 2-rank profile started right after
-  // a 1-rank one measured the second price and predicted markov's 2-rank
-  // run at a sixth of its time (docs/machine-model.md).
+  // seconds before cost 0.07 ns/B; a 2-rank profile started right after a
+  // 1-rank one measured the second price and predicted markov's 2-rank run
+  // at a sixth of its time. The wait covers part of a large free only
+  // (firstTouchPerByte; docs/machine-model.md).
   MPI_Barrier(MPI_COMM_WORLD);
   const double touchWait =
       hostReclaimsFreedMemory() ? kFreedMemoryReportingSeconds : 0.0;

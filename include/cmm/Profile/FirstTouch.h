@@ -45,15 +45,18 @@ double firstTouchPerByte(const std::vector<FirstTouchSample> &samples);
 /// Whether this machine hands the memory its processes free back to the
 /// hypervisor: a virtio balloon with free page reporting
 /// (VIRTIO_BALLOON_F_REPORTING, feature bit 5, read from sysfs). Linux
-/// reports free blocks about 2 s after they are freed; until then a new
-/// process gets them without the hypervisor's faults (measured here: 0.07
-/// ns per byte of first touch against 2.1 on reported memory), so a
-/// program's first touch costs what it costs only on memory freed more
-/// than that long ago, as when a user starts a program.
+/// starts reporting free blocks 2 s after they are freed and reports about
+/// a sixteenth of a free list per 2 s pass; until a block is reported a new
+/// process gets it without the hypervisor's faults (measured here: 0.07-0.2
+/// ns per byte of first touch against 2.1 on reported memory; 2 GiB freed
+/// left about 640 MiB unreported after 3 s, 128 MiB after 10 s), so a
+/// program's first touch costs what it costs only on memory freed long
+/// enough ago, as when a user starts a program.
 bool hostReclaimsFreedMemory();
 
-/// The seconds to wait, on such a machine, for memory freed before to be
-/// reported: Linux's page-reporting delay (2 s) with a margin.
+/// The seconds to wait, on such a machine, before timing first touch:
+/// Linux's page-reporting delay (2 s) and one pass. Not enough after a
+/// large free (above), which firstTouchPerByte's later half allows for.
 constexpr double kFreedMemoryReportingSeconds = 3.0;
 
 } // namespace cmm::profile
