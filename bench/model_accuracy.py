@@ -7,17 +7,22 @@ that many nodes of a machine model, run it with `--stats` (which prints the plan
 measured one) and report the median measured / predicted over `--repeat`
 runs. The runs are interleaved: every configuration runs once per round, so
 the VM's slow minutes spread over many configurations. Runs measured under `--floor`
-seconds (start-up jitter) are listed but not counted. Consecutive runs are
-`--gap` seconds apart: by default the wait the models' profiles made before
-timing first touch (`first_touch_wait_s`: 3 s on a VM whose balloon takes
-freed memory back, where a run started sooner reuses the last run's pages
-at a thirtieth of the price a user's program pays), 0 elsewhere. The summary is what
+seconds (start-up jitter) are listed but not counted. Where the host takes
+freed memory back (a virtio balloon with free page reporting), memory a
+process freed in the last seconds is not yet reported and a new process
+faults it in at a thirtieth of the price a program started on an idle
+machine pays; before each run a helper process writes fresh blocks on each
+CPU in turn until it is past that memory (three blocks in a row fresh to the
+host on every CPU, as cmm-profile's first-touch probe; about 1.2 s a run
+here) and holds them until the run ends, so each run starts as on an idle
+machine (`--no-drain`: runs see what the last one
+freed). `--gap` seconds between runs (default 0). The summary is what
 issue 15 asks of the model: the share of runs within [0.8, 1.25] and the
 geometric mean of |log(measured / predicted)|.
 
 usage: bench/model_accuracy.py [--build=DIR] [--model=1:m1.json,2:m2.json]
            [--ranks=1,2] [--repeat=3] [--only=markov,...] [--floor=0.02]
-           [--gap=SECONDS]
+           [--gap=SECONDS] [--no-drain]
        (--model: a machine model per rank count, as cmm-profile wrote it
        with that many ranks; absent: the built-in model)
 """
@@ -74,19 +79,64 @@ def run_one(exe, ranks, workdir):
     return float(m.group(2) or m.group(1)), float(m.group(3))
 
 
-def profile_wait(model_paths, root):
-    """The longest wait for freed memory that the models' profiles made
-    before timing first touch (the built-in model's when none is given)."""
-    if not model_paths:
-        model_paths = glob.glob(os.path.join(root, "models", "builtin",
-                                             "*.json"))
-    wait = 0.0
-    for path in model_paths:
-        with open(path) as f:
-            prov = json.load(f).get("provenance") or {}
-        for fit in prov.get("fits", []):
-            wait = max(wait, float(fit.get("first_touch_wait_s", 0.0)))
-    return wait
+def host_reclaims_freed_memory():
+    """A virtio balloon (device 0x0005) with free page reporting (feature
+    bit 5), as cmm::profile::hostReclaimsFreedMemory reads it."""
+    for d in glob.glob("/sys/bus/virtio/devices/virtio*"):
+        try:
+            device = open(os.path.join(d, "device")).read().strip()
+            features = open(os.path.join(d, "features")).read().strip()
+        except OSError:
+            continue
+        if device == "0x0005" and len(features) > 5 and features[5] == "1":
+            return True
+    return False
+
+
+# Writes 64 MiB blocks (in huge pages, as the runtime maps tiles) on each
+# CPU in turn (a page fault takes memory from its CPU's own free list first)
+# until the last three on every CPU cost 10x a second write or more (fresh
+# to the host, FirstTouch.h) or it holds half the memory available, says how
+# many, and holds them until its standard input closes.
+DRAIN = r"""
+import mmap, os, sys, time
+import numpy as np
+block, limit, held = 64 << 20, int(sys.argv[1]), []
+cpus = sorted(os.sched_getaffinity(0))
+fresh = dict.fromkeys(cpus, 0)
+while min(fresh.values()) < 3 and (len(held) + 1) * block <= limit:
+    cpu = cpus[len(held) % len(cpus)]
+    os.sched_setaffinity(0, [cpu])
+    m = mmap.mmap(-1, block, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    m.madvise(mmap.MADV_HUGEPAGE)
+    a = np.frombuffer(m, dtype=np.uint8)
+    t0 = time.perf_counter(); a.fill(1)
+    t1 = time.perf_counter(); a.fill(2)
+    t2 = time.perf_counter()
+    held.append((m, a))
+    fresh[cpu] = fresh[cpu] + 1 if (t1 - t0) - (t2 - t1) >= 10 * (t2 - t1) else 0
+print(len(held), flush=True)
+sys.stdin.read()
+"""
+
+
+def start_drain():
+    """A helper holding the memory freed in the last seconds (DRAIN)."""
+    available = 0
+    for line in open("/proc/meminfo"):
+        if line.startswith("MemAvailable:"):
+            available = int(line.split()[1]) * 1024
+    helper = subprocess.Popen([sys.executable, "-c", DRAIN,
+                               str(available // 2)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
+    helper.stdout.readline()
+    return helper
+
+
+def stop_drain(helper):
+    helper.stdin.close()
+    helper.wait()
 
 
 def main():
@@ -99,7 +149,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="")
     ap.add_argument("--floor", type=float, default=0.02)
-    ap.add_argument("--gap", type=float, default=None)
+    ap.add_argument("--gap", type=float, default=0.0)
+    ap.add_argument("--no-drain", action="store_true")
     a = ap.parse_args()
     cmmc = os.path.join(a.build, "bin", "cmmc")
     models = {}
@@ -107,9 +158,10 @@ def main():
         ranks, path = entry.split(":", 1)
         models[int(ranks)] = os.path.abspath(path)
     only = set(filter(None, a.only.split(",")))
-    gap = a.gap if a.gap is not None else profile_wait(list(models.values()),
-                                                       a.root)
-    print("runs %g s apart" % gap, file=sys.stderr)
+    drain = host_reclaims_freed_memory() and not a.no_drain
+    print("runs %g s apart%s" % (a.gap, ", each after draining the memory "
+                                 "freed before it" if drain else ""),
+          file=sys.stderr)
     rows, counted = [], []
     print("| program | size | ranks | predicted s | measured s (median of %d) "
           "| measured / predicted |" % a.repeat)
@@ -136,8 +188,13 @@ def main():
                     configs.append((name, label, ranks, exe, [], []))
         for round_ in range(a.repeat):
             for name, label, ranks, exe, predicted, measured in configs:
-                time.sleep(gap)
-                p, m = run_one(exe, ranks, workdir)
+                time.sleep(a.gap)
+                helper = start_drain() if drain else None
+                try:
+                    p, m = run_one(exe, ranks, workdir)
+                finally:
+                    if helper:
+                        stop_drain(helper)
                 predicted.append(p)
                 measured.append(m)
             print("round %d of %d done" % (round_ + 1, a.repeat),

@@ -21,11 +21,27 @@ static double now() {
       .count();
 }
 
-std::vector<FirstTouchSample> cmm::profile::measureFirstTouch(size_t blockBytes,
-                                                              unsigned blocks) {
+bool FirstTouchSample::freshToHost() const {
+  return firstSeconds - secondSeconds >= kFreshToHostRatio * secondSeconds;
+}
+
+/// Whether the last `count` samples were all fresh to the host.
+static bool endsFreshToHost(const std::vector<FirstTouchSample> &samples,
+                            unsigned count) {
+  return samples.size() >= count &&
+         std::all_of(samples.end() - count, samples.end(),
+                     [](const FirstTouchSample &s) { return s.freshToHost(); });
+}
+
+std::vector<FirstTouchSample>
+cmm::profile::measureFirstTouch(size_t blockBytes, unsigned minBlocks,
+                                unsigned maxBlocks, bool probeReclaimed) {
   std::vector<FirstTouchSample> samples;
   std::vector<void *> mapped;
-  for (unsigned b = 0; b < blocks; ++b) {
+  for (unsigned b = 0; b < std::max(minBlocks, maxBlocks); ++b) {
+    if (b >= minBlocks &&
+        (!probeReclaimed || endsFreshToHost(samples, kReclaimedBlocks)))
+      break;
     // Mapped as the runtime's pool maps a fresh block (in huge pages).
     void *p = cmmrt::mapFreshMemory(blockBytes);
     if (!p)
@@ -51,12 +67,17 @@ std::vector<FirstTouchSample> cmm::profile::measureFirstTouch(size_t blockBytes,
 }
 
 double
-cmm::profile::firstTouchPerByte(const std::vector<FirstTouchSample> &samples) {
-  if (samples.empty())
-    return 0;
+cmm::profile::firstTouchPerByte(const std::vector<FirstTouchSample> &samples,
+                                bool hostReclaims) {
+  bool anyFresh = std::any_of(
+      samples.begin(), samples.end(),
+      [](const FirstTouchSample &s) { return s.freshToHost(); });
   std::vector<double> perByte;
-  for (size_t i = samples.size() / 2; i < samples.size(); ++i)
-    perByte.push_back(samples[i].perByte());
+  for (const FirstTouchSample &s : samples)
+    if (!hostReclaims || !anyFresh || s.freshToHost())
+      perByte.push_back(s.perByte());
+  if (perByte.empty())
+    return 0;
   return std::max(0.0, median(std::move(perByte)));
 }
 

@@ -1807,6 +1807,20 @@ int cmmrt::runProgram(const ProgramInfo &program, void (*body)(ProgramRun &),
                  "%.4g, communicator threads %.4g, whole processes %.4g\n",
                  result.workerCpuSeconds, result.communicatorCpuSeconds,
                  result.processCpuSeconds);
+  if (options.stats) {
+    // The pool's fresh pages are what the model's first touch prices
+    // (docs/machine-model.md); --emit=plan prints the plan's predicted
+    // peak of live tiles per node beside it.
+    TileMemoryStats memory = tileMemoryStats();
+    double local[2] = {double(memory.freshBytes), double(memory.peakLiveBytes)};
+    double most[2] = {0, 0};
+    MPI_Reduce(local, most, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+      std::fprintf(stderr,
+                   "cmm stats: tile memory, largest rank: %.4g MB written "
+                   "fresh, peak %.4g MB live\n",
+                   most[0] / 1e6, most[1] / 1e6);
+  }
   if (options.stats && rank == 0 && result.sparseTiles > 0)
     std::fprintf(
         stderr,

@@ -149,27 +149,43 @@ for fit in prov["fits"]:
         check(rep["capped"] > 0 or (hw is not None and hw <= round_tolerance),
               "rank %d %s: a round's half-width %s above %g and not capped"
               % (r, cls, hw, round_tolerance))
-    # First touch: the median over the later half of the recorded fresh
-    # blocks (in the order written) of (first write - second write) / bytes,
-    # not below 0.
+    # First touch: the median over the recorded fresh blocks of
+    # (first write - second write) / bytes, not below 0; where the host
+    # reclaims freed memory (a virtio balloon with free page reporting,
+    # feature bit 5), over the blocks fresh to the host (extra time >= 10x
+    # the second write's) when any was, and the probe wrote on until the
+    # last three were (or a quarter of the rank's memory share).
+    reclaims = host_reclaims_freed_memory()
+    check(fit.get("host_reclaims_freed_memory") == reclaims,
+          "rank %d: host_reclaims_freed_memory %s, sysfs says %s"
+          % (r, fit.get("host_reclaims_freed_memory"), reclaims))
     blocks = fit["first_touch_measured"]
-    check(len(blocks) >= 1, "rank %d: no first-touch blocks" % r)
-    per_byte = sorted((first - second) / size
-                      for size, first, second in blocks[len(blocks) // 2:])
-    mid = len(per_byte) // 2
-    median = per_byte[mid] if len(per_byte) % 2 else \
-        (per_byte[mid - 1] + per_byte[mid]) / 2
+    minimum = 4  # --quick
+    check(len(blocks) >= minimum, "rank %d: %d first-touch blocks, expected "
+          "at least %d" % (r, len(blocks), minimum))
+    fresh = [first - second >= 10 * second for _, first, second in blocks]
+    share = nodes[r]["memory_bytes"] / 4  # memory_bytes: the rank's share
+    if reclaims:
+        ends_fresh = all(fresh[-3:])
+        check(ends_fresh or
+              (len(blocks) + 1) * blocks[0][0] > share,
+              "rank %d: first-touch probe stopped at %d blocks, the last "
+              "three not all fresh to the host (%s)" % (r, len(blocks), fresh))
+        check(len(blocks) == minimum or not all(fresh[-4:-1]),
+              "rank %d: first-touch probe wrote on past three fresh blocks"
+              % r)
+    else:
+        check(len(blocks) == minimum,
+              "rank %d: %d first-touch blocks without a reclaiming host"
+              % (r, len(blocks)))
+    priced = [b for b, f in zip(blocks, fresh)
+              if f or not reclaims or not any(fresh)]
+    median = median_of([(first - second) / size
+                        for size, first, second in priced])
     got = nodes[r]["first_touch_s_per_byte"]
     check(abs(got - max(0.0, median)) <= 1e-9 * max(1e-9, abs(median)) + 1e-18,
           "rank %d: first_touch_s_per_byte %g, recomputed %g"
           % (r, got, max(0.0, median)))
-    # Timed after waiting for freed memory to go back to the host where a
-    # virtio balloon reports free pages (feature bit 5), at once otherwise.
-    wait = 3.0 if host_reclaims_freed_memory() else 0.0
-    check(fit.get("first_touch_wait_s") == wait,
-          "rank %d: first_touch_wait_s %s, expected %g (the sysfs virtio "
-          "balloon's free page reporting)" % (r, fit.get("first_touch_wait_s"),
-                                              wait))
     # Task overhead: the slope of the executor chain's time over its two
     # lengths, less the chain task's own time (elementwise at 1 x 1), not
     # below 0.

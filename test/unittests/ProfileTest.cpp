@@ -8,6 +8,7 @@
 
 #include "cmm/Profile/Configurations.h"
 #include "cmm/Profile/Fit.h"
+#include "cmm/Profile/FirstTouch.h"
 #include "cmm/Profile/Statistics.h"
 #include "cmm/Profile/TaskBench.h"
 #include "cmmrt/FactorizationCosts.h"
@@ -357,4 +358,58 @@ TEST(ProfileConfigurations, ASplitIsTimedAndTheThreadsRestored) {
   timeSplit({1, 1}, 64, rule, 1);
   EXPECT_EQ(openblas_get_num_threads(), 1);
   openblas_set_num_threads(before);
+}
+
+static FirstTouchSample touchSample(double extraPerByte, double secondPerByte) {
+  FirstTouchSample s;
+  s.bytes = 1 << 20;
+  s.secondSeconds = secondPerByte * s.bytes;
+  s.firstSeconds = s.secondSeconds + extraPerByte * s.bytes;
+  return s;
+}
+
+TEST(ProfileFirstTouch, FreshToTheHostAtTenSecondWrites) {
+  // Per byte as measured here (ns): memory freed a moment ago 0.06-0.13
+  // extra over a 0.03-0.05 second write; memory the host took back 1.4-2.3.
+  EXPECT_FALSE(touchSample(0.13e-9, 0.038e-9).freshToHost());
+  EXPECT_FALSE(touchSample(0.214e-9, 0.026e-9).freshToHost()); // straddles
+  EXPECT_TRUE(touchSample(0.30e-9, 0.030e-9).freshToHost());
+  EXPECT_TRUE(touchSample(2.2e-9, 0.027e-9).freshToHost());
+}
+
+TEST(ProfileFirstTouch, PricedByTheBlocksFreshToAReclaimingHost) {
+  // A 2-rank profile right after a 1-rank one (ns/B, blocks in order).
+  std::vector<FirstTouchSample> blocks;
+  for (double extra : {0.07, 0.06, 0.10, 0.06, 0.21, 2.31, 2.29, 2.05})
+    blocks.push_back(touchSample(extra * 1e-9, 0.026e-9));
+  EXPECT_NEAR(firstTouchPerByte(blocks, /*hostReclaims=*/true), 2.29e-9,
+              1e-15);
+  // Elsewhere every block counts: median of the eight.
+  EXPECT_NEAR(firstTouchPerByte(blocks, /*hostReclaims=*/false),
+              (0.21e-9 + 0.10e-9) / 2, 1e-15);
+  // No block fresh to the host (the probe's bound): all of them.
+  blocks.resize(5);
+  EXPECT_NEAR(firstTouchPerByte(blocks, /*hostReclaims=*/true), 0.07e-9,
+              1e-15);
+  EXPECT_EQ(firstTouchPerByte({}, true), 0);
+  // Never below 0 (a second write slower than the first).
+  EXPECT_EQ(firstTouchPerByte({touchSample(-1e-11, 0.03e-9)}, false), 0);
+}
+
+TEST(ProfileFirstTouch, WritesTheMinimumWithoutProbing) {
+  std::vector<FirstTouchSample> blocks =
+      measureFirstTouch(size_t(4) << 20, 3, 50, /*probeReclaimed=*/false);
+  ASSERT_EQ(blocks.size(), 3u);
+  for (const FirstTouchSample &b : blocks) {
+    EXPECT_EQ(b.bytes, double(4 << 20));
+    EXPECT_GT(b.firstSeconds, 0);
+    EXPECT_GT(b.secondSeconds, 0);
+  }
+  // Probing stops at the bound or after three blocks fresh to the host.
+  blocks = measureFirstTouch(size_t(4) << 20, 2, 6, /*probeReclaimed=*/true);
+  ASSERT_GE(blocks.size(), 2u);
+  ASSERT_LE(blocks.size(), 6u);
+  if (blocks.size() < 6)
+    for (size_t i = blocks.size() - kReclaimedBlocks; i < blocks.size(); ++i)
+      EXPECT_TRUE(blocks[i].freshToHost()) << i;
 }

@@ -792,27 +792,30 @@ int main(int argc, char **argv) {
   // node's share of memory holds (co-located ranks fault together). Timed
   // first, while the process is as small as a program starting. Where the
   // host takes freed memory back (a virtio balloon's free page reporting),
-  // every rank first waits for what was freed before it started (another
-  // profile, a program run a moment ago) to be reported: a program a user
-  // starts writes into reported memory (2.1 ns/B here), and blocks freed
-  // seconds before cost 0.07 ns/B; a 2-rank profile started right after a
-  // 1-rank one measured the second price and predicted markov's 2-rank run
-  // at a sixth of its time. The wait covers part of a large free only
-  // (firstTouchPerByte; docs/machine-model.md).
+  // what another process freed in the seconds before (another profile, a
+  // program run a moment ago) is not yet reported and costs a thirtieth of
+  // what a program a user starts pays (a 2-rank profile started right
+  // after a 1-rank one measured the cheap price and predicted markov's
+  // 2-rank run at a sixth of its time): there, each rank writes blocks
+  // until it is past that memory, up to a quarter of its share of the
+  // node's memory (docs/machine-model.md).
   MPI_Barrier(MPI_COMM_WORLD);
-  const double touchWait =
-      hostReclaimsFreedMemory() ? kFreedMemoryReportingSeconds : 0.0;
-  if (touchWait > 0) {
-    std::this_thread::sleep_for(std::chrono::duration<double>(touchWait));
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
+  const bool hostReclaims = hostReclaimsFreedMemory();
   size_t touchBlock = size_t(quick ? 64 : 128) << 20;
-  unsigned touchBlocks = quick ? 4 : 8;
-  touchBlock = std::min<size_t>(
-      touchBlock, size_t(host.memoryBytes / hostRanks / 4 / touchBlocks));
+  const unsigned touchBlocks = quick ? 4 : 8;
+  const double touchShare = host.memoryBytes / hostRanks / 4;
+  touchBlock = std::min<size_t>(touchBlock, size_t(touchShare / touchBlocks));
   std::vector<FirstTouchSample> touches =
-      measureFirstTouch(touchBlock, touchBlocks);
-  double firstTouch = firstTouchPerByte(touches);
+      measureFirstTouch(touchBlock, touchBlocks,
+                        unsigned(touchShare / double(touchBlock)), hostReclaims);
+  double firstTouch = firstTouchPerByte(touches, hostReclaims);
+  if (hostReclaims && !touches.empty() && !touches.back().freshToHost())
+    llvm::errs() << llvm::formatv(
+        "cmm-profile: rank {0}: warning: {1} MiB of fresh blocks never reached "
+        "memory the host had taken back (other processes freed more in the "
+        "last seconds); first touch is priced low. Profile again on an idle "
+        "machine\n",
+        rank, (touchBlock >> 20) * touches.size());
   json::Array touchReport;
   for (const FirstTouchSample &t : touches)
     touchReport.push_back(
@@ -928,7 +931,7 @@ int main(int argc, char **argv) {
                  {"memory_bytes", host.memoryBytes / hostRanks},
                  {"first_touch", firstTouch},
                  {"first_touch_measured", std::move(touchReport)},
-                 {"first_touch_wait_s", touchWait},
+                 {"host_reclaims_freed_memory", hostReclaims},
                  {"task_overhead", overhead.overhead},
                  {"cache_bytes", hotTasks.empty() ? 0.0 : cacheBytes},
                  {"hot_factor", hotFactor},
@@ -1034,8 +1037,9 @@ int main(int argc, char **argv) {
         {"classes", *o.get("fits")},
         // [bytes, first write s, second write s] per fresh block.
         {"first_touch_measured", *o.get("first_touch_measured")},
-        // Seconds waited for freed memory to go back to the host first.
-        {"first_touch_wait_s", *o.get("first_touch_wait_s")},
+        // Whether the host takes freed memory back (FirstTouch.h): the price
+        // is then that of the blocks fresh to the host.
+        {"host_reclaims_freed_memory", *o.get("host_reclaims_freed_memory")},
         // [tasks, seconds] per chain of 1 x 1 tasks.
         {"task_overhead_measured", *o.get("task_overhead_measured")},
         // [class, m, n, k, cold s, hot s] per streaming task (CacheReuse.h).
@@ -1142,11 +1146,13 @@ int main(int argc, char **argv) {
       "  first touch  rank 0: {0:f2} ns per byte of fresh pages ({1} blocks of "
       "{2} MiB{3})\n",
       firstTouch * 1e9, touches.size(), touchBlock >> 20,
-      touchWait > 0 ? llvm::formatv(", after {0} s for freed memory to go "
-                                    "back to the host",
-                                    touchWait)
-                          .str()
-                    : std::string());
+      hostReclaims ? llvm::formatv(", {0} fresh to the host",
+                                   llvm::count_if(touches,
+                                                  [](const FirstTouchSample &t) {
+                                                    return t.freshToHost();
+                                                  }))
+                         .str()
+                   : std::string());
   llvm::errs() << llvm::formatv(
       "  task overhead rank 0: {0:f2} us per task in the executor\n",
       overhead.overhead * 1e6);

@@ -23,41 +23,50 @@ struct FirstTouchSample {
   double secondSeconds = 0; // writing it again
   double bytes = 0;
   double perByte() const { return (firstSeconds - secondSeconds) / bytes; }
+  /// Whether the first write paid for memory the host had to hand back:
+  /// its extra time is kFreshToHostRatio times the second write's or more.
+  /// Memory the guest freed a moment ago and the host has not taken yet
+  /// costs 1.3-3.5 second writes here (0.06-0.13 ns/B), memory the host
+  /// took back 50-80 (1.4-2.1 ns/B).
+  bool freshToHost() const;
 };
 
-/// Maps `blocks` fresh blocks of `blockBytes` one after another, all kept
-/// mapped until the end (a program's footprint grows this way, into memory
-/// the process never had), and times writing each one twice, the first
-/// time after populating its pages as the tile pool does
-/// (cmmrt::populateFreshPages).
-std::vector<FirstTouchSample> measureFirstTouch(size_t blockBytes,
-                                                unsigned blocks);
-
-/// The median of the later half of the samples' extra seconds per byte of
-/// the first write (never below 0). The kernel hands out the memory freed
-/// last first, and on a host that takes freed memory back, what was freed
-/// in the last seconds is not yet reported and faults in at a thirtieth of
-/// the price (a 2-rank profile started after a 1-rank one, blocks in order:
-/// 0.08, 0.07, 1.83, 1.69 ns/B); the later blocks are past it, where a
-/// program's large tiles are.
-double firstTouchPerByte(const std::vector<FirstTouchSample> &samples);
+constexpr double kFreshToHostRatio = 10;
 
 /// Whether this machine hands the memory its processes free back to the
 /// hypervisor: a virtio balloon with free page reporting
 /// (VIRTIO_BALLOON_F_REPORTING, feature bit 5, read from sysfs). Linux
 /// starts reporting free blocks 2 s after they are freed and reports about
-/// a sixteenth of a free list per 2 s pass; until a block is reported a new
-/// process gets it without the hypervisor's faults (measured here: 0.07-0.2
-/// ns per byte of first touch against 2.1 on reported memory; 2 GiB freed
-/// left about 640 MiB unreported after 3 s, 128 MiB after 10 s), so a
-/// program's first touch costs what it costs only on memory freed long
-/// enough ago, as when a user starts a program.
+/// a sixteenth of a free list per 2 s pass, and it hands out the memory
+/// freed last first; until a block is reported a new process gets it
+/// without the hypervisor's faults (measured here: 0.07-0.2 ns per byte of
+/// first touch against 2.1 on reported memory; 2 GiB freed left about 640
+/// MiB unreported after 3 s, 128 MiB after 10 s). A program a user starts
+/// writes into reported memory.
 bool hostReclaimsFreedMemory();
 
-/// The seconds to wait, on such a machine, before timing first touch:
-/// Linux's page-reporting delay (2 s) and one pass. Not enough after a
-/// large free (above), which firstTouchPerByte's later half allows for.
-constexpr double kFreedMemoryReportingSeconds = 3.0;
+/// Maps fresh blocks of `blockBytes` one after another, all kept mapped
+/// until the end (a program's footprint grows this way, into memory the
+/// process never had), and times writing each one twice, the first time
+/// after populating its pages as the tile pool does
+/// (cmmrt::populateFreshPages). Writes `minBlocks` blocks; where
+/// `probeReclaimed` (the host reclaims freed memory), goes on until the
+/// last kReclaimedBlocks of them were fresh to the host, through whatever
+/// other processes freed recently, up to `maxBlocks` in all.
+std::vector<FirstTouchSample> measureFirstTouch(size_t blockBytes,
+                                                unsigned minBlocks,
+                                                unsigned maxBlocks,
+                                                bool probeReclaimed);
+
+/// Blocks past the recently freed memory that price a reclaiming host's
+/// first touch.
+constexpr unsigned kReclaimedBlocks = 3;
+
+/// The median of the samples' extra seconds per byte of the first write
+/// (never below 0): over the blocks fresh to the host where
+/// `hostReclaims` and any was, else over all of them.
+double firstTouchPerByte(const std::vector<FirstTouchSample> &samples,
+                         bool hostReclaims);
 
 } // namespace cmm::profile
 
