@@ -9,9 +9,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <string>
-
-#include <sys/mman.h>
 
 using namespace cmm::profile;
 
@@ -37,38 +36,40 @@ std::vector<FirstTouchSample>
 cmm::profile::measureFirstTouch(size_t blockBytes, unsigned minBlocks,
                                 unsigned maxBlocks, bool probeReclaimed) {
   std::vector<FirstTouchSample> samples;
-  std::vector<void *> mapped;
+  std::vector<void *> blocks;
   for (unsigned b = 0; b < std::max(minBlocks, maxBlocks); ++b) {
     if (b >= minBlocks &&
         (!probeReclaimed || endsFreshToHost(samples, kReclaimedBlocks)))
       break;
-    // Mapped as the runtime's pool maps a fresh block (in huge pages).
-    void *p = cmmrt::mapFreshMemory(blockBytes);
-    if (!p)
-      break;
-    mapped.push_back(p);
     FirstTouchSample s;
     s.bytes = double(blockBytes);
-    // As the runtime's pool does with a fresh block (on the profiler's one
-    // task thread).
+    // A tile as a task makes it: from the pool, which maps it fresh (the
+    // pool is empty) and populates it on the task threads.
     double t0 = now();
-    cmmrt::populateFreshPages(p, blockBytes);
+    void *p;
+    try {
+      p = cmmrt::allocateTileMemory(blockBytes);
+    } catch (const std::bad_alloc &) {
+      break;
+    }
     std::memset(p, 1, blockBytes);
     double t1 = now();
     std::memset(p, 2, blockBytes);
     double t2 = now();
+    blocks.push_back(p);
     s.firstSeconds = t1 - t0;
     s.secondSeconds = t2 - t1;
     samples.push_back(s);
   }
-  for (void *p : mapped)
-    munmap(p, blockBytes);
+  for (void *p : blocks)
+    cmmrt::releaseTileMemory(p, blockBytes);
+  cmmrt::trimTileMemory();
   return samples;
 }
 
 double
 cmm::profile::firstTouchPerByte(const std::vector<FirstTouchSample> &samples,
-                                bool hostReclaims) {
+                                bool hostReclaims, unsigned taskThreads) {
   bool anyFresh = std::any_of(
       samples.begin(), samples.end(),
       [](const FirstTouchSample &s) { return s.freshToHost(); });
@@ -78,7 +79,7 @@ cmm::profile::firstTouchPerByte(const std::vector<FirstTouchSample> &samples,
       perByte.push_back(s.perByte());
   if (perByte.empty())
     return 0;
-  return std::max(0.0, median(std::move(perByte)));
+  return std::max(0.0, median(std::move(perByte))) * std::max(1u, taskThreads);
 }
 
 bool cmm::profile::hostReclaimsFreedMemory() {

@@ -149,9 +149,10 @@ for fit in prov["fits"]:
         check(rep["capped"] > 0 or (hw is not None and hw <= round_tolerance),
               "rank %d %s: a round's half-width %s above %g and not capped"
               % (r, cls, hw, round_tolerance))
-    # First touch: the median over the recorded fresh blocks of
-    # (first write - second write) / bytes, not below 0; where the host
-    # reclaims freed memory (a virtio balloon with free page reporting,
+    # First touch: the median over the recorded fresh blocks (from the tile
+    # pool) of (first write - second write) / bytes, not below 0, times the
+    # task threads the pool populated them on; where the host reclaims
+    # freed memory (a virtio balloon with free page reporting,
     # feature bit 5), over the blocks fresh to the host (extra time >= 10x
     # the second write's) when any was, and the probe wrote on until the
     # last three were (or a quarter of the rank's memory share).
@@ -180,12 +181,13 @@ for fit in prov["fits"]:
               % (r, len(blocks)))
     priced = [b for b, f in zip(blocks, fresh)
               if f or not reclaims or not any(fresh)]
-    median = median_of([(first - second) / size
-                        for size, first, second in priced])
+    threads = [h["task_threads"] for h in prov["hosts"] if h["rank"] == r][0]
+    median = max(0.0, median_of([(first - second) / size
+                                 for size, first, second in priced]))
     got = nodes[r]["first_touch_s_per_byte"]
-    check(abs(got - max(0.0, median)) <= 1e-9 * max(1e-9, abs(median)) + 1e-18,
-          "rank %d: first_touch_s_per_byte %g, recomputed %g"
-          % (r, got, max(0.0, median)))
+    check(abs(got - median * threads) <= 1e-9 * median * threads + 1e-18,
+          "rank %d: first_touch_s_per_byte %g, recomputed %g on %d task "
+          "thread(s)" % (r, got, median * threads, threads))
     # Task overhead: the slope of the executor chain's time over its two
     # lengths, less the chain task's own time (elementwise at 1 x 1), not
     # below 0.

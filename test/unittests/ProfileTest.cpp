@@ -7,11 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "cmm/Profile/Configurations.h"
-#include "cmm/Profile/Fit.h"
 #include "cmm/Profile/FirstTouch.h"
+#include "cmm/Profile/Fit.h"
 #include "cmm/Profile/Statistics.h"
 #include "cmm/Profile/TaskBench.h"
 #include "cmmrt/FactorizationCosts.h"
+#include "cmmrt/TileMemory.h"
 
 #include <gtest/gtest.h>
 
@@ -382,21 +383,26 @@ TEST(ProfileFirstTouch, PricedByTheBlocksFreshToAReclaimingHost) {
   std::vector<FirstTouchSample> blocks;
   for (double extra : {0.07, 0.06, 0.10, 0.06, 0.21, 2.31, 2.29, 2.05})
     blocks.push_back(touchSample(extra * 1e-9, 0.026e-9));
-  EXPECT_NEAR(firstTouchPerByte(blocks, /*hostReclaims=*/true), 2.29e-9,
+  EXPECT_NEAR(firstTouchPerByte(blocks, /*hostReclaims=*/true, 1), 2.29e-9,
               1e-15);
   // Elsewhere every block counts: median of the eight.
-  EXPECT_NEAR(firstTouchPerByte(blocks, /*hostReclaims=*/false),
+  EXPECT_NEAR(firstTouchPerByte(blocks, /*hostReclaims=*/false, 1),
               (0.21e-9 + 0.10e-9) / 2, 1e-15);
+  // Thread-seconds: populated on three task threads, three times the wall
+  // time per byte.
+  EXPECT_NEAR(firstTouchPerByte(blocks, /*hostReclaims=*/true, 3), 6.87e-9,
+              1e-15);
   // No block fresh to the host (the probe's bound): all of them.
   blocks.resize(5);
-  EXPECT_NEAR(firstTouchPerByte(blocks, /*hostReclaims=*/true), 0.07e-9,
+  EXPECT_NEAR(firstTouchPerByte(blocks, /*hostReclaims=*/true, 1), 0.07e-9,
               1e-15);
-  EXPECT_EQ(firstTouchPerByte({}, true), 0);
+  EXPECT_EQ(firstTouchPerByte({}, true, 2), 0);
   // Never below 0 (a second write slower than the first).
-  EXPECT_EQ(firstTouchPerByte({touchSample(-1e-11, 0.03e-9)}, false), 0);
+  EXPECT_EQ(firstTouchPerByte({touchSample(-1e-11, 0.03e-9)}, false, 2), 0);
 }
 
 TEST(ProfileFirstTouch, WritesTheMinimumWithoutProbing) {
+  cmmrt::trimTileMemory();
   std::vector<FirstTouchSample> blocks =
       measureFirstTouch(size_t(4) << 20, 3, 50, /*probeReclaimed=*/false);
   ASSERT_EQ(blocks.size(), 3u);
@@ -405,6 +411,9 @@ TEST(ProfileFirstTouch, WritesTheMinimumWithoutProbing) {
     EXPECT_GT(b.firstSeconds, 0);
     EXPECT_GT(b.secondSeconds, 0);
   }
+  // The blocks came from the pool, which is empty again.
+  EXPECT_EQ(cmmrt::tileMemoryStats().keptBytes, 0u);
+  EXPECT_EQ(cmmrt::tileMemoryStats().liveBytes, 0u);
   // Probing stops at the bound or after three blocks fresh to the host.
   blocks = measureFirstTouch(size_t(4) << 20, 2, 6, /*probeReclaimed=*/true);
   ASSERT_GE(blocks.size(), 2u);

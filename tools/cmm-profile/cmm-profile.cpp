@@ -788,17 +788,27 @@ int main(int argc, char **argv) {
         "none\n",
         rank, CPU_COUNT(&cpus), threads);
 
-  // Fresh pages: blocks big enough to be page-bound, a footprint the
-  // node's share of memory holds (co-located ranks fault together). Timed
-  // first, while the process is as small as a program starting. Where the
-  // host takes freed memory back (a virtio balloon's free page reporting),
-  // what another process freed in the seconds before (another profile, a
-  // program run a moment ago) is not yet reported and costs a thirtieth of
-  // what a program a user starts pays (a 2-rank profile started right
-  // after a 1-rank one measured the cheap price and predicted markov's
-  // 2-rank run at a sixth of its time): there, each rank writes blocks
-  // until it is past that memory, up to a quarter of its share of the
-  // node's memory (docs/machine-model.md).
+  // The tasks run on the threads a program's lone worker gives them
+  // (cmmrt::taskThreadsOf: all of the rank's cores), as in the executor;
+  // left at 1, every banded kernel (rand, elementwise, maps, reductions,
+  // transposes) was timed on one thread and predicted up to 2x slow on a
+  // one-rank node (a 3200^2 rand: 16.9 ms predicted, 8.6 ms run), and the
+  // pool populated fresh tiles on one.
+  cmmrt::setTaskThreads(int(threads));
+  const unsigned taskThreads = unsigned(cmmrt::taskThreads());
+
+  // Fresh pages: blocks big enough to be page-bound, taken from the tile
+  // pool as a task takes a tile (mapped in huge pages and populated on the
+  // task threads), a footprint the node's share of memory holds
+  // (co-located ranks fault together). Timed first, while the process is
+  // as small as a program starting. Where the host takes freed memory back
+  // (a virtio balloon's free page reporting), what another process freed
+  // in the seconds before (another profile, a program run a moment ago) is
+  // not yet reported and costs a thirtieth of what a program a user starts
+  // pays (a 2-rank profile started right after a 1-rank one measured the
+  // cheap price and predicted markov's 2-rank run at a sixth of its time):
+  // there, each rank takes blocks until it is past that memory, up to a
+  // quarter of its share of the node's memory (docs/machine-model.md).
   MPI_Barrier(MPI_COMM_WORLD);
   const bool hostReclaims = hostReclaimsFreedMemory();
   size_t touchBlock = size_t(quick ? 64 : 128) << 20;
@@ -808,7 +818,7 @@ int main(int argc, char **argv) {
   std::vector<FirstTouchSample> touches =
       measureFirstTouch(touchBlock, touchBlocks,
                         unsigned(touchShare / double(touchBlock)), hostReclaims);
-  double firstTouch = firstTouchPerByte(touches, hostReclaims);
+  double firstTouch = firstTouchPerByte(touches, hostReclaims, taskThreads);
   if (hostReclaims && !touches.empty() && !touches.back().freshToHost())
     llvm::errs() << llvm::formatv(
         "cmm-profile: rank {0}: warning: {1} MiB of fresh blocks never reached "
@@ -820,14 +830,6 @@ int main(int argc, char **argv) {
   for (const FirstTouchSample &t : touches)
     touchReport.push_back(
         json::Array{t.bytes, t.firstSeconds, t.secondSeconds});
-  // The tasks run on the threads a program's lone worker gives them
-  // (cmmrt::taskThreadsOf: all of the rank's cores), as in the executor;
-  // left at 1, every banded kernel (rand, elementwise, maps, reductions,
-  // transposes) was timed on one thread and predicted up to 2x slow on a
-  // one-rank node (a 3200^2 rand: 16.9 ms predicted, 8.6 ms run). First
-  // touch stays a one-thread price (above): the simulator divides it over
-  // the task threads.
-  cmmrt::setTaskThreads(int(threads));
   ComputeProfile compute = profileCompute(rule);
   const int64_t computeTaskThreads = cmmrt::taskThreads();
   // Cache reuse: streaming tasks on hot operands against cold ones, the
@@ -1143,16 +1145,18 @@ int main(int argc, char **argv) {
                                 networkSeconds, rule.tolerance,
                                 rule.confidence);
   llvm::errs() << llvm::formatv(
-      "  first touch  rank 0: {0:f2} ns per byte of fresh pages ({1} blocks of "
-      "{2} MiB{3})\n",
+      "  first touch  rank 0: {0:f2} thread-ns per byte of fresh tiles ({1} "
+      "blocks of {2} MiB on {4} task thread(s){3})\n",
       firstTouch * 1e9, touches.size(), touchBlock >> 20,
-      hostReclaims ? llvm::formatv(", {0} fresh to the host",
-                                   llvm::count_if(touches,
-                                                  [](const FirstTouchSample &t) {
-                                                    return t.freshToHost();
-                                                  }))
-                         .str()
-                   : std::string());
+      hostReclaims
+          ? llvm::formatv(", {0} fresh to the host",
+                          llvm::count_if(touches,
+                                         [](const FirstTouchSample &t) {
+                                           return t.freshToHost();
+                                         }))
+                .str()
+          : std::string(),
+      taskThreads);
   llvm::errs() << llvm::formatv(
       "  task overhead rank 0: {0:f2} us per task in the executor\n",
       overhead.overhead * 1e6);

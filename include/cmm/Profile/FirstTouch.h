@@ -45,14 +45,15 @@ constexpr double kFreshToHostRatio = 10;
 /// writes into reported memory.
 bool hostReclaimsFreedMemory();
 
-/// Maps fresh blocks of `blockBytes` one after another, all kept mapped
-/// until the end (a program's footprint grows this way, into memory the
-/// process never had), and times writing each one twice, the first time
-/// after populating its pages as the tile pool does
-/// (cmmrt::populateFreshPages). Writes `minBlocks` blocks; where
-/// `probeReclaimed` (the host reclaims freed memory), goes on until the
-/// last kReclaimedBlocks of them were fresh to the host, through whatever
-/// other processes freed recently, up to `maxBlocks` in all.
+/// Takes fresh blocks of `blockBytes` from the tile pool one after another
+/// (cmmrt::allocateTileMemory: mapped new, since the pool starts empty, and
+/// populated on the task threads), all kept until the end (a program's
+/// footprint grows this way, into memory the process never had), and times
+/// taking and writing each, then writing it again. Takes `minBlocks`
+/// blocks; where `probeReclaimed` (the host reclaims freed memory), goes on
+/// until the last kReclaimedBlocks of them were fresh to the host, through
+/// whatever other processes freed recently, up to `maxBlocks` in all. The
+/// pool is emptied afterwards.
 std::vector<FirstTouchSample> measureFirstTouch(size_t blockBytes,
                                                 unsigned minBlocks,
                                                 unsigned maxBlocks,
@@ -62,11 +63,17 @@ std::vector<FirstTouchSample> measureFirstTouch(size_t blockBytes,
 /// first touch.
 constexpr unsigned kReclaimedBlocks = 3;
 
-/// The median of the samples' extra seconds per byte of the first write
-/// (never below 0): over the blocks fresh to the host where
-/// `hostReclaims` and any was, else over all of them.
+/// The node's first-touch price in thread-seconds per byte, as the model
+/// divides it over a node's task threads (Simulator.cpp): the median of the
+/// samples' extra seconds per byte of the first write (never below 0) times
+/// the `taskThreads` the pool populated them on; over the blocks fresh to
+/// the host where `hostReclaims` and any was, else over all of them. The
+/// pool's banded populate does not scale with the threads (on this VM, two
+/// threads: 754 KB tiles no faster, 67 MB blocks 1.5x), so pricing one
+/// thread's write and dividing by the threads put a one-rank plan's first
+/// touch at a third to two thirds of its time.
 double firstTouchPerByte(const std::vector<FirstTouchSample> &samples,
-                         bool hostReclaims);
+                         bool hostReclaims, unsigned taskThreads);
 
 } // namespace cmm::profile
 
