@@ -39,6 +39,8 @@ import sys
 import tempfile
 import time
 
+from host_memory import host_reclaims_freed_memory
+
 # One plan: "predicted makespan P s, measured M s"; a program with run-time
 # loops: "predicted makespan A s (at the assumed trip counts; P s at the
 # trips run), measured M s", compared at the trips run.
@@ -77,20 +79,6 @@ def run_one(exe, ranks, workdir):
     if r.returncode != 0 or not m:
         raise RuntimeError("%s failed:\n%s" % (exe, r.stderr))
     return float(m.group(2) or m.group(1)), float(m.group(3))
-
-
-def host_reclaims_freed_memory():
-    """A virtio balloon (device 0x0005) with free page reporting (feature
-    bit 5), as cmm::profile::hostReclaimsFreedMemory reads it."""
-    for d in glob.glob("/sys/bus/virtio/devices/virtio*"):
-        try:
-            device = open(os.path.join(d, "device")).read().strip()
-            features = open(os.path.join(d, "features")).read().strip()
-        except OSError:
-            continue
-        if device == "0x0005" and len(features) > 5 and features[5] == "1":
-            return True
-    return False
 
 
 # Writes 64 MiB blocks (in huge pages, as the runtime maps tiles) on each

@@ -8,13 +8,16 @@ usage: profile.py CMM_PROFILE CMMC COST_CLASSES_DEF EXAMPLE RANKS WORKDIR
        [cmm-profile options]
 """
 
-import glob
 import json
 import math
 import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "bench"))
+from host_memory import host_reclaims_freed_memory  # noqa: E402
 
 profile, cmmc, classes_def, example, ranks, work = sys.argv[1:7]
 extra = sys.argv[7:]
@@ -36,20 +39,6 @@ failures = []
 def check(ok, what):
     if not ok:
         failures.append(what)
-
-
-def host_reclaims_freed_memory():
-    """A virtio balloon (device 0x0005) with free page reporting: the
-    features file is one '0'/'1' per bit, bit 5 VIRTIO_BALLOON_F_REPORTING."""
-    for d in glob.glob("/sys/bus/virtio/devices/virtio*"):
-        try:
-            device = open(os.path.join(d, "device")).read().strip()
-            features = open(os.path.join(d, "features")).read().strip()
-        except OSError:
-            continue
-        if device == "0x0005" and len(features) > 5 and features[5] == "1":
-            return True
-    return False
 
 
 def median_of(xs):
