@@ -264,6 +264,44 @@ def main():
     expect_failure(["mpirun", "-np", "1", exe, "--bogus"], work,
                    r"cmm: rank 0: error: unknown option '--bogus'",
                    "unknown option")
+    # Bad values of the run options, on the command line or in their
+    # environment variables, are refused before the run.
+    expect_failure(["mpirun", "-np", "1", exe, "--bind-threads=sideways"], work,
+                   r"cmm: rank 0: error: unknown thread binding 'sideways' "
+                   r"\(--bind-threads or CMM_BIND_THREADS: cores or none\)",
+                   "unknown thread binding")
+    expect_failure(["mpirun", "-np", "1", exe, "--comm-priority=high"], work,
+                   r"cmm: rank 0: error: unknown communicator priority 'high' "
+                   r"\(--comm-priority or CMM_COMM_PRIORITY: normal or "
+                   r"realtime\)",
+                   "unknown communicator priority")
+    ENV["CMM_BIND_THREADS"] = "all"
+    try:
+        expect_failure(["mpirun", "-np", "1", exe], work,
+                       r"cmm: rank 0: error: unknown thread binding 'all'",
+                       "unknown thread binding in CMM_BIND_THREADS")
+    finally:
+        del ENV["CMM_BIND_THREADS"]
+    # Either binding runs the program to the interpreter's output, from the
+    # command line and from the environment (one rank: a lone worker whose
+    # threads --bind-threads=cores binds).
+    source = "A = [1 2; 3 4]\nB = A * A'\nprint(B)\nprint(sum(B, 1))\n"
+    exe_bind = compile_program(cmmc, work, "bind", source, ["--nodes=1"])
+    expected = subprocess.run([cmmc, "bind.cmm", "--interpret"], cwd=work,
+                              capture_output=True, text=True, env=ENV,
+                              timeout=120).stdout
+    assert expected.count("\n") == 2, expected
+    for name, args, env in [("--bind-threads=none", ["--bind-threads=none"], {}),
+                            ("--bind-threads=cores", ["--bind-threads=cores"],
+                             {}),
+                            ("CMM_BIND_THREADS=none", [],
+                             {"CMM_BIND_THREADS": "none"})]:
+        p = subprocess.run([exe_bind] + args, cwd=work, capture_output=True,
+                           text=True, env=dict(ENV, **env), timeout=120)
+        assert p.returncode == 0 and p.stdout == expected, \
+            "%s: exit %d, printed %r, the interpreter %r\n%s" % (
+                name, p.returncode, p.stdout, expected, p.stderr)
+        print("ok %s runs" % name)
 
     # Standard output on a full disk: the print is an error at its line
     # (not a run that exits 0 having printed nothing), from a program
