@@ -1037,7 +1037,8 @@ int main(int argc, char **argv) {
     fits.push_back(json::Object{
         {"rank", r},
         {"classes", *o.get("fits")},
-        // [bytes, first write s, second write s] per fresh block.
+        // [bytes, s to take it from the pool and write it, s to write it
+        // again] per fresh block.
         {"first_touch_measured", *o.get("first_touch_measured")},
         // Whether the host takes freed memory back (FirstTouch.h): the price
         // is then that of the blocks fresh to the host.
