@@ -831,7 +831,6 @@ int main(int argc, char **argv) {
     touchReport.push_back(
         json::Array{t.bytes, t.firstSeconds, t.secondSeconds});
   ComputeProfile compute = profileCompute(rule);
-  const int64_t computeTaskThreads = cmmrt::taskThreads();
   // Cache reuse: streaming tasks on hot operands against cold ones, the
   // ranks of a host together (their caches are the host's).
   double cacheBytes = lastLevelCacheBytes();
@@ -929,7 +928,7 @@ int main(int argc, char **argv) {
                  {"host_cores", int64_t(host.cores)},
                  {"host_ranks", int64_t(hostRanks)},
                  {"threads", int64_t(threads)},
-                 {"task_threads", computeTaskThreads},
+                 {"task_threads", int64_t(taskThreads)},
                  {"memory_bytes", host.memoryBytes / hostRanks},
                  {"first_touch", firstTouch},
                  {"first_touch_measured", std::move(touchReport)},
@@ -1024,16 +1023,16 @@ int main(int argc, char **argv) {
     model.nodes.push_back(node);
     if (names.find(hostName) == std::string::npos)
       names += (names.empty() ? "" : ", ") + hostName;
-    hosts.push_back(
-        json::Object{{"rank", r},
-                     {"host", hostName},
-                     {"cpu", o.getString("cpu")->str()},
-                     {"host_cores", *o.getInteger("host_cores")},
-                     {"host_ranks", *o.getInteger("host_ranks")},
-                     {"threads", *o.getInteger("threads")},
-                     // The threads its banded kernels were timed on.
-                     {"task_threads", *o.getInteger("task_threads")},
-                     {"compute_seconds", *o.getNumber("compute_seconds")}});
+    hosts.push_back(json::Object{
+        {"rank", r},
+        {"host", hostName},
+        {"cpu", o.getString("cpu")->str()},
+        {"host_cores", *o.getInteger("host_cores")},
+        {"host_ranks", *o.getInteger("host_ranks")},
+        {"threads", *o.getInteger("threads")},
+        // The threads its banded kernels and first touch were timed on.
+        {"task_threads", *o.getInteger("task_threads")},
+        {"compute_seconds", *o.getNumber("compute_seconds")}});
     fits.push_back(json::Object{
         {"rank", r},
         {"classes", *o.get("fits")},
