@@ -38,7 +38,9 @@ static tg::NodeAttr toNodeAttr(MLIRContext *context, const NodeSpec &n) {
       nonZero(n.sendCpuPerByte),
       splits.empty() ? DenseF64ArrayAttr() : b.getDenseF64ArrayAttr(splits),
       nonZero(n.cacheBytes),
-      n.cacheBytes > 0 ? b.getF64FloatAttr(n.hotFactor) : FloatAttr());
+      n.cacheBytes > 0 ? b.getF64FloatAttr(n.hotFactor) : FloatAttr(),
+      n.hugePageBytes > 0 ? b.getI64IntegerAttr(int64_t(n.hugePageBytes))
+                          : IntegerAttr());
 }
 
 tg::MachineAttr cmm::planning::toMachineAttr(MLIRContext *context,
@@ -82,6 +84,8 @@ static bool fromNodeAttr(tg::NodeAttr n, NodeSpec &node, std::string &error) {
         std::pair{n.getHotFactor(), &node.hotFactor}})
     if (attr)
       *out = attr.getValueAsDouble();
+  if (IntegerAttr huge = n.getHugePageBytes())
+    node.hugePageBytes = double(huge.getInt());
   if (DenseF64ArrayAttr splits = n.getConfigurations())
     for (int64_t i = 0; i + 2 < splits.size(); i += 3)
       node.configurations.push_back(

@@ -419,6 +419,7 @@ public:
                                            "communicators",
                                            "memory_bytes",
                                            "first_touch_s_per_byte",
+                                           "huge_page_bytes",
                                            "task_overhead_s",
                                            "network_bandwidth_Bps",
                                            "receive_cpu_s",
@@ -466,6 +467,10 @@ public:
           return false;
     if (const json::Value *x = o->get("cache_bytes"))
       if (!nonNegativeNumber(*x, field(path, "cache_bytes"), node.cacheBytes))
+        return false;
+    if (const json::Value *x = o->get("huge_page_bytes"))
+      if (!nonNegativeNumber(*x, field(path, "huge_page_bytes"),
+                             node.hugePageBytes))
         return false;
     if (const json::Value *x = o->get("hot_factor")) {
       std::optional<double> f = x->getAsNumber();
@@ -744,6 +749,8 @@ std::string cmm::scheduling::printMachineModel(const MachineModel &model) {
           j.attribute("communicators", static_cast<int64_t>(n.communicators));
           number("memory_bytes", n.memoryBytes);
           number("first_touch_s_per_byte", n.firstTouch);
+          if (n.hugePageBytes > 0)
+            number("huge_page_bytes", n.hugePageBytes);
           number("task_overhead_s", n.taskOverhead);
           bandwidth("network_bandwidth_Bps", n.networkBandwidth);
           number("receive_cpu_s", n.receiveCpu);

@@ -25,15 +25,18 @@ struct Event {
   double delta;  // bytes: > 0 allocated, < 0 released
   long producer; // task id, or -(transfer index + 1); for allocations
   bool pooled;   // from the runtime's tile pool, else from malloc's heap
+  double block;  // bytes of each block allocated (delta may be several)
 };
 } // namespace
 
-MemoryTimeline cmm::scheduling::memoryTimeline(const TaskGraph &graph,
-                                               const Schedule &plan,
-                                               unsigned numNodes) {
+MemoryTimeline
+cmm::scheduling::memoryTimeline(const TaskGraph &graph, const Schedule &plan,
+                                unsigned numNodes,
+                                const std::vector<double> &hugePageBytes) {
   MemoryTimeline out;
   out.peakBytes.assign(numNodes, 0.0);
   out.freshTaskBytes.assign(graph.size(), 0.0);
+  out.bandedTaskBytes.assign(graph.size(), 0.0);
   out.freshTransferBytes.assign(plan.transfers.size(), 0.0);
 
   std::map<std::pair<DataId, unsigned>, Copy> copies;
@@ -100,12 +103,12 @@ MemoryTimeline cmm::scheduling::memoryTimeline(const TaskGraph &graph,
     bool pooled = c.bytes >= double(cmmrt::kPooledBufferBytes);
     for (const auto &[time, producer] : c.made)
       if (producer < 0 || !outputInPlace[producer])
-        events[node].push_back({time, c.bytes, producer, pooled});
+        events[node].push_back({time, c.bytes, producer, pooled, c.bytes});
     // A copy never read stays to the end; a stolen one lives on as the
     // output of its reader.
     if (c.lastUse >= 0 && !c.stolen)
       events[node].push_back(
-          {c.lastUse, -c.bytes * double(c.made.size()), 0, pooled});
+          {c.lastUse, -c.bytes * double(c.made.size()), 0, pooled, c.bytes});
   }
   // A task over whole operands (TaskKind::Solve) works on copies: its
   // operands assembled from their tiles, its results whole before they
@@ -130,10 +133,14 @@ MemoryTimeline cmm::scheduling::memoryTimeline(const TaskGraph &graph,
     unsigned node = plan.placement[t].node;
     if (node >= numNodes || scratch <= 0)
       continue;
-    events[node].push_back({plan.placement[t].start, scratch, long(t), true});
-    events[node].push_back({plan.placement[t].finish, -scratch, 0, true});
+    events[node].push_back(
+        {plan.placement[t].start, scratch, long(t), true, scratch});
+    events[node].push_back(
+        {plan.placement[t].finish, -scratch, 0, true, scratch});
   }
   for (unsigned n = 0; n < numNodes; ++n) {
+    size_t hugePage =
+        n < hugePageBytes.size() ? size_t(std::max(0.0, hugePageBytes[n])) : 0;
     std::vector<Event> &list = events[n];
     // At one instant, releases come first: a task that ends frees its
     // inputs before the next one allocates.
@@ -154,10 +161,15 @@ MemoryTimeline cmm::scheduling::memoryTimeline(const TaskGraph &graph,
         continue;
       double fresh = std::min(e.delta, rLive - rPeak);
       rPeak = rLive;
-      if (e.producer >= 0)
-        out.freshTaskBytes[e.producer] += fresh;
-      else
+      if (e.pooled)
+        fresh *= cmmrt::touchedBytesPerFreshByte(e.block, double(hugePage));
+      if (e.producer < 0) {
         out.freshTransferBytes[-e.producer - 1] += fresh;
+        continue;
+      }
+      out.freshTaskBytes[e.producer] += fresh;
+      if (e.pooled && cmmrt::populatedInBands(size_t(e.block), hugePage))
+        out.bandedTaskBytes[e.producer] += fresh;
     }
     out.peakBytes[n] = peak;
   }

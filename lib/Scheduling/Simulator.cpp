@@ -246,19 +246,25 @@ SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
   // tiles (MemoryTimeline.h) cost their faults. Where they fall depends on
   // the times, so the plan is replayed once without them to find which
   // tasks and transfers write fresh pages, and again with their cost. The
-  // pool populates a task's fresh result on all of its task threads
-  // (cmmrt::populateFreshPages), so they take its faults in parallel; a
-  // communicator receives on one.
+  // pool populates a task's fresh result of at least two huge pages on all
+  // of its task threads (cmmrt::populateFreshPages), so they take its faults
+  // in parallel; smaller ones fault on one, and a communicator receives on
+  // one.
   std::vector<double> extra(numEvents, 0.0);
   replay(extra);
+  std::vector<double> hugePages(cost.numNodes());
+  for (unsigned n = 0; n < cost.numNodes(); ++n)
+    hugePages[n] = cost.hugePageBytes(n);
   MemoryTimeline memory =
-      memoryTimeline(graph, report.replayed, cost.numNodes());
+      memoryTimeline(graph, report.replayed, cost.numNodes(), hugePages);
   double touch = 0;
   for (TaskId t = 0; t < numTasks; ++t) {
     unsigned node = graph.task(t).isGang() ? graph.task(t).gangNodes.front()
                                            : plan.placement[t].node;
-    extra[t] = memory.freshTaskBytes[t] * cost.firstTouch(node) /
-               std::max(1u, cost.taskThreads(node));
+    double banded = memory.bandedTaskBytes[t];
+    extra[t] = (memory.freshTaskBytes[t] - banded +
+                banded / std::max(1u, cost.taskThreads(node))) *
+               cost.firstTouch(node);
     touch += extra[t];
   }
   for (size_t i = 0; i < plan.transfers.size(); ++i) {
@@ -272,7 +278,7 @@ SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
   }
   if (touch > 0) {
     replay(extra);
-    memory = memoryTimeline(graph, report.replayed, cost.numNodes());
+    memory = memoryTimeline(graph, report.replayed, cost.numNodes(), hugePages);
   }
   report.firstTouchSeconds = touch;
   report.peakBytes = std::move(memory.peakBytes);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -29,39 +30,6 @@ size_t pageSize() {
 size_t pooledBytes(size_t bytes) {
   size_t page = pageSize();
   return (bytes + page - 1) / page * page;
-}
-
-/// The size of a transparent huge page (hpage_pmd_size), or 0 when the
-/// kernel has none or will not give them (enabled = never).
-size_t hugePageBytes() {
-  static const size_t bytes = [] {
-    auto readLine = [](const char *path) {
-      std::string line;
-      if (FILE *f = std::fopen(path, "r")) {
-        char buffer[128];
-        if (std::fgets(buffer, sizeof buffer, f))
-          line = buffer;
-        std::fclose(f);
-      }
-      return line;
-    };
-    if (readLine("/sys/kernel/mm/transparent_hugepage/enabled")
-            .find("[never]") != std::string::npos)
-      return size_t(0);
-    size_t huge = size_t(std::strtoull(
-        readLine("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size").c_str(),
-        nullptr, 10));
-    // A sane power of two above the page size, or none.
-    return huge > pageSize() && (huge & (huge - 1)) == 0 ? huge : size_t(0);
-  }();
-  return bytes;
-}
-
-/// Fresh blocks are mapped in whole huge pages (the rest of the last one
-/// kept for the next requests).
-size_t mappedBytes(size_t bytes) {
-  size_t huge = hugePageBytes();
-  return huge ? (bytes + huge - 1) / huge * huge : bytes;
 }
 
 /// The kept (freed, still mapped) pages: runs of pages by address, adjacent
@@ -139,6 +107,47 @@ Pool &pool() {
 }
 } // namespace
 
+size_t cmmrt::hugePageBytes() {
+  static const size_t bytes = [] {
+    auto readLine = [](const char *path) {
+      std::string line;
+      if (FILE *f = std::fopen(path, "r")) {
+        char buffer[128];
+        if (std::fgets(buffer, sizeof buffer, f))
+          line = buffer;
+        std::fclose(f);
+      }
+      return line;
+    };
+    if (readLine("/sys/kernel/mm/transparent_hugepage/enabled")
+            .find("[never]") != std::string::npos)
+      return size_t(0);
+    size_t huge = size_t(std::strtoull(
+        readLine("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size").c_str(),
+        nullptr, 10));
+    // A sane power of two above the page size, or none.
+    return huge > pageSize() && (huge & (huge - 1)) == 0 ? huge : size_t(0);
+  }();
+  return bytes;
+}
+
+size_t cmmrt::mappedBytes(size_t bytes, size_t hugePage) {
+  return hugePage ? (bytes + hugePage - 1) / hugePage * hugePage : bytes;
+}
+
+bool cmmrt::populatedInBands(size_t bytes, size_t hugePage) {
+  return hugePage ? bytes >= 2 * hugePage
+                  : bytes / sizeof(double) >= size_t(kMinBandedElements);
+}
+
+double cmmrt::touchedBytesPerFreshByte(double bytes, double hugePage) {
+  if (!(hugePage > 0) || !(bytes > 0))
+    return 1;
+  if (bytes < hugePage)
+    return hugePage / (std::floor(hugePage / bytes) * bytes);
+  return std::ceil(bytes / hugePage) * hugePage / bytes;
+}
+
 void *cmmrt::mapFreshMemory(size_t bytes) {
   size_t huge = hugePageBytes();
   if (!huge || bytes < huge) {
@@ -171,7 +180,7 @@ void cmmrt::populateFreshPages(void *block, size_t bytes) {
   // banding threshold.
   size_t page = pageSize();
   if (size_t huge = hugePageBytes();
-      huge && bytes >= 2 * huge &&
+      huge && populatedInBands(bytes, huge) &&
       reinterpret_cast<uintptr_t>(block) % huge == 0)
     page = huge;
   char *first = static_cast<char *>(block);
@@ -218,7 +227,7 @@ void *cmmrt::allocateTileMemory(size_t bytes) {
     ++p.stats.freshBlocks;
     p.stats.freshBytes += size;
   }
-  size_t mapped = mappedBytes(size);
+  size_t mapped = mappedBytes(size, hugePageBytes());
   void *block = mapFreshMemory(mapped);
   if (!block) {
     // Kept blocks of other sizes may be what is missing.

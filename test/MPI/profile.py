@@ -47,6 +47,19 @@ def median_of(xs):
     return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
 
 
+def huge_page_bytes():
+    """The kernel's transparent huge page size, 0 when it gives none."""
+    base = "/sys/kernel/mm/transparent_hugepage/"
+    try:
+        with open(base + "enabled") as f:
+            if "[never]" in f.read():
+                return 0
+        with open(base + "hpage_pmd_size") as f:
+            return int(f.read())
+    except OSError:
+        return 0
+
+
 def poly(a, m, n, k):
     a = list(a) + [0] * (8 - len(a))
     return (a[0] + a[1] * m + a[2] * n + a[3] * k + a[4] * m * n +
@@ -177,6 +190,12 @@ for fit in prov["fits"]:
     check(abs(got - median * threads) <= 1e-9 * median * threads + 1e-18,
           "rank %d: first_touch_s_per_byte %g, recomputed %g on %d task "
           "thread(s)" % (r, got, median * threads, threads))
+    # Huge pages: what the kernel says (0, absent from the JSON, where it
+    # has none or will not give them).
+    want = huge_page_bytes()
+    check(nodes[r].get("huge_page_bytes", 0) == want,
+          "rank %d: huge_page_bytes %s, the kernel's %d"
+          % (r, nodes[r].get("huge_page_bytes"), want))
     # Task overhead: the slope of the executor chain's time over its two
     # lengths, less the chain task's own time (elementwise at 1 x 1), not
     # below 0.
@@ -283,7 +302,8 @@ if host0["host_ranks"] > 1:
         check(abs(rms - fit["rms_relative_error"]) <= 1e-6 * max(1, rms),
               "master_alone %s: reported rms %.6g, recomputed %.6g"
               % (cls, fit["rms_relative_error"], rms))
-    for key in ("memory_bytes", "first_touch_s_per_byte", "task_overhead_s"):
+    for key in ("memory_bytes", "first_touch_s_per_byte", "huge_page_bytes",
+                "task_overhead_s"):
         check(alone.get(key) == nodes[0][key],
               "master_alone %s %s, node 0 %s" % (key, alone.get(key),
                                                  nodes[0][key]))

@@ -104,3 +104,9 @@ module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.no
 // expected-error @+1 {{node 'n' needs a cache_bytes of at least 0}}
 module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, cache_bytes = -1.0 : f64>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
 }
+
+// -----
+
+// expected-error @+1 {{node 'n' needs a huge_page_bytes of at least 0}}
+module attributes {cmmtg.machine = #cmmtg.machine<name = "m", nodes = [#cmmtg.node<name = "n", cores = 2, workers = 1, threads = 1, communicators = 1, memory = 1.0e9 : f64, time = {}, huge_page_bytes = -2>], link = <latency = 1.0e-5 : f64, bandwidth = 1.0e9 : f64>, routes = [], memory_limit = 0.0 : f64>} {
+}

@@ -218,14 +218,16 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
       {R"({"nodes": [{}, {"wrokers": 3}]})",
        "nodes[1].wrokers: unknown key (expected one of: name, cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
-       "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, "
+       "first_touch_s_per_byte, huge_page_bytes, task_overhead_s, "
+       "network_bandwidth_Bps, "
        "receive_cpu_s, receive_cpu_s_per_byte, send_cpu_s, "
        "send_cpu_s_per_byte, cache_bytes, hot_factor, "
        "configurations, time)"},
       {R"({"node_defaults": {"name": "x"}, "nodes": [{}]})",
        "node_defaults.name: unknown key (expected one of: cores, workers, "
        "threads_per_worker, communicators, memory_bytes, "
-       "first_touch_s_per_byte, task_overhead_s, network_bandwidth_Bps, "
+       "first_touch_s_per_byte, huge_page_bytes, task_overhead_s, "
+       "network_bandwidth_Bps, "
        "receive_cpu_s, receive_cpu_s_per_byte, send_cpu_s, "
        "send_cpu_s_per_byte, cache_bytes, hot_factor, "
        "configurations, time)"},
@@ -574,6 +576,23 @@ TEST(MachineModelTest, CacheReuseFieldsRoundTrip) {
   EXPECT_FALSE(
       parseMachineModel(R"({"nodes": [{"cache_bytes": -1}]})", bad, error));
   EXPECT_EQ(error, "nodes[0].cache_bytes: expected a non-negative number");
+}
+
+// The node's huge pages (NodeSpec::hugePageBytes): read, written only where
+// there are some, refused below 0.
+TEST(MachineModelTest, HugePagesRoundTrip) {
+  MachineModel m = parseOk(R"({"nodes": [{"huge_page_bytes": 2097152}, {}]})");
+  EXPECT_DOUBLE_EQ(m.nodes[0].hugePageBytes, 2097152.0);
+  EXPECT_EQ(m.nodes[1].hugePageBytes, 0.0);
+  expectRoundTrip(m);
+  std::string printed = printMachineModel(m);
+  EXPECT_NE(printed.find("huge_page_bytes"), std::string::npos);
+  EXPECT_EQ(printed.find("huge_page_bytes"), printed.rfind("huge_page_bytes"));
+  MachineModel bad;
+  std::string error;
+  EXPECT_FALSE(
+      parseMachineModel(R"({"nodes": [{"huge_page_bytes": -1}]})", bad, error));
+  EXPECT_EQ(error, "nodes[0].huge_page_bytes: expected a non-negative number");
 }
 
 TEST(MachineModelTest, PerPairLinks) {

@@ -185,6 +185,27 @@ TEST(MemoryTimeline, ReceivedCopiesCountOnTheReceiver) {
   EXPECT_EQ(m.freshTaskBytes, (std::vector<double>{800 * MiB, 8 * MiB}));
 }
 
+TEST(MemoryTimeline, PooledTilesFaultWholeHugePages) {
+  // On a node of 2 MiB huge pages: d0 (800 MiB, 400 of them) faults what it
+  // holds, on its task's threads; d1 (3 MiB) faults two whole huge pages
+  // (4 MiB) on one thread; a 800-byte heap tile faults its bytes. Without
+  // huge pages, the bytes alone (the tests above).
+  const std::vector<double> huge = {2 * MiB};
+  GenerateThenReduce g = generateThenReduce(3 * MiB);
+  Schedule plan;
+  plan.placement = {{0, 0, 0, 1}, {0, 0, 1, 2}};
+  MemoryTimeline m = memoryTimeline(g.graph, plan, 1, huge);
+  EXPECT_EQ(m.freshTaskBytes, (std::vector<double>{800 * MiB, 4 * MiB}));
+  EXPECT_EQ(m.bandedTaskBytes, (std::vector<double>{800 * MiB, 0}));
+  EXPECT_DOUBLE_EQ(m.peakBytes[0], 803 * MiB); // live bytes, not pages
+  GenerateThenReduce h = generateThenReduce(800);
+  m = memoryTimeline(h.graph, plan, 1, huge);
+  EXPECT_EQ(m.freshTaskBytes, (std::vector<double>{800 * MiB, 800}));
+  EXPECT_EQ(m.bandedTaskBytes, (std::vector<double>{800 * MiB, 0}));
+  m = memoryTimeline(g.graph, plan, 1);
+  EXPECT_EQ(m.freshTaskBytes, (std::vector<double>{800 * MiB, 3 * MiB}));
+}
+
 TEST(Simulator, ChargesFirstTouchOnTheTasksThatRaiseThePeak) {
   // The in-place chain with every task 1 s and 1 ms per fresh MiB: t0 and
   // t1 take 0.8 s more each, the rest nothing: makespan 5 + 1.6.
@@ -234,6 +255,26 @@ TEST(Simulator, TasksOnSeveralThreadsFaultTheirPagesInParallel) {
   EXPECT_NEAR(r.makespan, 5.8, 1e-12);
   EXPECT_NEAR(r.replayed.placement[0].finish, 1.4, 1e-12);
   EXPECT_NEAR(r.replayed.placement[1].finish, 2.8, 1e-12);
+}
+
+TEST(Simulator, TilesBelowTwoHugePagesFaultOnOneThread) {
+  // generateThenReduce(3 MiB) with 1 s tasks, 1 ms per MiB, 2 task threads
+  // and 2 MiB huge pages: t0's 800 MiB over two threads (0.4 s), t1's two
+  // huge pages on one (4 ms): makespan 2.404.
+  GenerateThenReduce g = generateThenReduce(3 * MiB);
+  Schedule plan;
+  plan.placement = {{0, 0, 0, 1}, {0, 0, 1, 2}};
+  class HugePages : public TouchCost {
+  public:
+    using TouchCost::TouchCost;
+    unsigned taskThreads(unsigned) const override { return 2; }
+    double hugePageBytes(unsigned) const override { return 2 * MiB; }
+  };
+  std::vector<std::vector<double>> time(2, std::vector<double>{1.0});
+  HugePages cost(time, std::vector<double>(2, 0.0), 1e-3 / MiB);
+  SimulationReport r = simulate(g.graph, cost, plan);
+  EXPECT_NEAR(r.firstTouchSeconds, 0.404, 1e-12);
+  EXPECT_NEAR(r.makespan, 2.404, 1e-12);
 }
 
 TEST(MachineModel, TaskThreadsFollowTheRuntime) {

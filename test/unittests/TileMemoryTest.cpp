@@ -316,6 +316,51 @@ TEST_F(TileMemoryTest, TheRestOfAFreshHugePageServesTheNextTiles) {
   releaseTileMemory(second, tile);
 }
 
+// The planner's first-touch bytes per fresh byte (MemoryTimeline.cpp), by
+// hand: 2 MiB huge pages hold two 754 KB tiles (2097152 / 1508000), an
+// 8.4 MB tile takes five (10485760 / 8.4e6), whole huge pages one each.
+TEST(TouchedBytes, FollowTheHugePagesTheBlocksAreMappedIn) {
+  const double huge = 2097152;
+  EXPECT_NEAR(touchedBytesPerFreshByte(754000, huge), 1.390684, 1e-6);
+  EXPECT_NEAR(touchedBytesPerFreshByte(8.4e6, huge), 1.248305, 1e-6);
+  EXPECT_DOUBLE_EQ(touchedBytesPerFreshByte(4 * huge, huge), 1.0);
+  EXPECT_DOUBLE_EQ(touchedBytesPerFreshByte(huge / 4, huge), 1.0);
+  EXPECT_DOUBLE_EQ(touchedBytesPerFreshByte(754000, 0), 1.0);
+  EXPECT_EQ(mappedBytes(3 << 20, size_t(huge)), size_t(4) << 20);
+  EXPECT_EQ(mappedBytes(3 << 20, 0), size_t(3) << 20);
+  // Bands from two huge pages on; without them, from RowBands' threshold.
+  EXPECT_FALSE(populatedInBands(size_t(huge) * 2 - 4096, size_t(huge)));
+  EXPECT_TRUE(populatedInBands(size_t(huge) * 2, size_t(huge)));
+  EXPECT_TRUE(populatedInBands(size_t(huge), 0));
+  EXPECT_FALSE(populatedInBands(4096, 0));
+}
+
+// The rule against the pool itself: the huge pages its fresh blocks map
+// for a run of tiles of one size (fresh blocks x mapped bytes, each fresh
+// block's rest kept for the next) are what the rule charges the tiles.
+TEST_F(TileMemoryTest, FreshHugePagesAreWhatThePlannerCharges) {
+  const size_t huge = hugePageBytes();
+  if (!huge)
+    GTEST_SKIP() << "transparent huge pages are off here (enabled = never)";
+  for (size_t tile : {size_t(184) * 4096, size_t(2051) * 4096}) {
+    trimTileMemory();
+    const int count = 12;
+    TileMemoryStats before = tileMemoryStats();
+    std::vector<void *> tiles;
+    for (int i = 0; i < count; ++i)
+      tiles.push_back(allocateTileMemory(tile));
+    TileMemoryStats after = tileMemoryStats();
+    double mapped = double(after.freshBlocks - before.freshBlocks) *
+                    double(mappedBytes(tile, huge));
+    EXPECT_DOUBLE_EQ(mapped,
+                     count * double(tile) *
+                         touchedBytesPerFreshByte(double(tile), double(huge)))
+        << tile;
+    for (void *t : tiles)
+      releaseTileMemory(t, tile);
+  }
+}
+
 // The pool's live bytes and their peak: what a call needs at most (the
 // planner's scratch counts are checked against it, FactorizationsTest).
 TEST_F(TileMemoryTest, PeakLiveBytesFollowTheBlocksInUse) {

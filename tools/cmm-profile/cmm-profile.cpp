@@ -931,6 +931,7 @@ int main(int argc, char **argv) {
                  {"task_threads", int64_t(taskThreads)},
                  {"memory_bytes", host.memoryBytes / hostRanks},
                  {"first_touch", firstTouch},
+                 {"huge_page_bytes", int64_t(cmmrt::hugePageBytes())},
                  {"first_touch_measured", std::move(touchReport)},
                  {"host_reclaims_freed_memory", hostReclaims},
                  {"task_overhead", overhead.overhead},
@@ -990,6 +991,7 @@ int main(int argc, char **argv) {
     node.workers = node.communicators = 1;
     node.memoryBytes = *o.getNumber("memory_bytes");
     node.firstTouch = *o.getNumber("first_touch");
+    node.hugePageBytes = double(*o.getInteger("huge_page_bytes"));
     node.taskOverhead = *o.getNumber("task_overhead");
     node.cacheBytes = *o.getNumber("cache_bytes");
     node.hotFactor = *o.getNumber("hot_factor");

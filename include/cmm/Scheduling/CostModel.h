@@ -31,6 +31,8 @@ public:
   /// The threads each task of `node` runs on, which fault a task's fresh
   /// pages in parallel (cmmrt::populateFreshPages).
   virtual unsigned taskThreads(unsigned node) const { return 1; }
+  /// The node's transparent huge pages (NodeSpec::hugePageBytes; 0: none).
+  virtual double hugePageBytes(unsigned node) const { return 0; }
   /// Seconds for `task` on one worker of `node`.
   virtual double taskTime(const Task &task, TaskId id, unsigned node) const = 0;
   /// Seconds to move `data` from `from` to `to`; 0 when from == to.
@@ -95,6 +97,9 @@ public:
   }
   unsigned taskThreads(unsigned node) const override {
     return model.nodes[node].taskThreads();
+  }
+  double hugePageBytes(unsigned node) const override {
+    return model.nodes[node].hugePageBytes;
   }
   /// A distributed_gemm takes its GangGemm.h time wherever it is asked
   /// about (it occupies its whole gang); other tasks their polynomial, its

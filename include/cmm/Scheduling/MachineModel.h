@@ -71,6 +71,11 @@ struct NodeSpec {
   /// runtime reuses freed tile buffers (cmmrt/TileMemory.h), so a node pays
   /// it for the bytes its live tiles grow past their previous peak.
   double firstTouch = 0;
+  /// The node's transparent huge pages (JSON "huge_page_bytes"; 0: none),
+  /// in which the runtime's tile pool maps fresh blocks: a block faults in
+  /// whole huge pages and only from two of them on its task's threads in
+  /// parallel (cmmrt::touchedBytesPerFreshByte, cmmrt::populatedInBands).
+  double hugePageBytes = 0;
   /// Seconds the runtime spends on each task beyond its kernel (JSON
   /// "task_overhead_s"): the worker's hand-offs through the tile store
   /// (waiting for inputs, storing the result, releasing inputs, counting),
@@ -199,7 +204,8 @@ inline bool operator==(const NodeSpec &a, const NodeSpec &b) {
   return a.name == b.name && a.cores == b.cores && a.workers == b.workers &&
          a.threadsPerWorker == b.threadsPerWorker &&
          a.communicators == b.communicators && a.memoryBytes == b.memoryBytes &&
-         a.firstTouch == b.firstTouch && a.taskOverhead == b.taskOverhead &&
+         a.firstTouch == b.firstTouch && a.hugePageBytes == b.hugePageBytes &&
+         a.taskOverhead == b.taskOverhead &&
          a.networkBandwidth == b.networkBandwidth &&
          a.receiveCpu == b.receiveCpu &&
          a.receiveCpuPerByte == b.receiveCpuPerByte && a.sendCpu == b.sendCpu &&

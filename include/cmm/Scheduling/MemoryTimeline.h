@@ -16,7 +16,11 @@
 // (cmmrt::factorizationScratchBytes). The pool's buffers (at least
 // kPooledBufferBytes) and the smaller ones from malloc's heap (which the
 // runtime never gives back to the system) are two reservoirs, each with its own
-// peak: neither reuses the other's memory.
+// peak: neither reuses the other's memory. The pool maps fresh blocks in
+// whole huge pages, so a fresh byte of a pooled tile faults
+// cmmrt::touchedBytesPerFreshByte bytes, on the task's threads in parallel
+// only where cmmrt::populatedInBands; the heap's small tiles fault their
+// pages one by one inside the (unbanded) kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,15 +34,20 @@
 namespace cmm::scheduling {
 
 struct MemoryTimeline {
-  std::vector<double> peakBytes;          // by node
-  std::vector<double> freshTaskBytes;     // by task
-  std::vector<double> freshTransferBytes; // by transfer index
+  std::vector<double> peakBytes; // by node
+  /// Bytes of pages faulted in (first touch), by task and by transfer
+  /// index; of a task's, those its threads fault in parallel.
+  std::vector<double> freshTaskBytes;
+  std::vector<double> bandedTaskBytes;
+  std::vector<double> freshTransferBytes;
 };
 
 /// The memory of `plan` (its times as they are: pass a replayed plan for
-/// simulated times) on `numNodes` nodes.
+/// simulated times) on `numNodes` nodes, whose huge pages are
+/// `hugePageBytes` (by node; absent or 0: none).
 MemoryTimeline memoryTimeline(const TaskGraph &graph, const Schedule &plan,
-                              unsigned numNodes);
+                              unsigned numNodes,
+                              const std::vector<double> &hugePageBytes = {});
 
 /// The share of a node's memory a plan's live tiles may fill; the rest is
 /// headroom for the process itself, MPI's buffers and the tile pool's

@@ -103,6 +103,9 @@ static LogicalResult verifyNode(function_ref<InFlightDiagnostic()> emitError,
     if (value && !(value.getValueAsDouble() >= 0))
       return emitError() << "node '" << spec.getName() << "' needs a " << key
                          << " of at least 0";
+  if (IntegerAttr huge = spec.getHugePageBytes(); huge && huge.getInt() < 0)
+    return emitError() << "node '" << spec.getName()
+                       << "' needs a huge_page_bytes of at least 0";
   if (FloatAttr hot = spec.getHotFactor();
       hot && !(hot.getValueAsDouble() > 0 && hot.getValueAsDouble() <= 1))
     return emitError() << "node '" << spec.getName()

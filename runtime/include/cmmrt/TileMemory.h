@@ -76,6 +76,29 @@ void populateFreshPages(void *block, size_t bytes);
 /// Returns a block from allocateTileMemory(bytes) (the same `bytes`).
 void releaseTileMemory(void *block, size_t bytes);
 
+/// The size of this node's transparent huge pages (hpage_pmd_size), or 0
+/// when the kernel has none or will not give them (enabled = never).
+/// cmm-profile records it in the machine model ("huge_page_bytes").
+size_t hugePageBytes();
+/// The bytes the pool maps for a fresh block of `bytes` on a node with huge
+/// pages of `hugePage` bytes (0: none): whole huge pages.
+size_t mappedBytes(size_t bytes, size_t hugePage);
+/// Whether populateFreshPages faults a fresh block of `bytes` in on the
+/// task's threads in parallel: in bands of whole huge pages from two of them
+/// (a smaller block lies in one or two huge pages, whose first touch faults
+/// each at once, whichever thread makes it), without huge pages in bands of
+/// small pages from RowBands' threshold.
+bool populatedInBands(size_t bytes, size_t hugePage);
+/// Bytes of pages a fresh block of `bytes` faults in per byte of it, over the
+/// blocks of its size: the pool maps whole huge pages and serves the next
+/// requests from the rest of the last one, so a block of b < H faults H for
+/// every floor(H / b) blocks (754 KB tiles: 1.39) and one of b >= H faults
+/// ceil(b / H) H (8.4 MB: 1.25). The planner charges first touch by it
+/// (MemoryTimeline.cpp): dft n = 1024 on one rank, on memory the host had
+/// reclaimed, faulted 31-32 ms where the bytes alone gave 11 and this 31
+/// (2026-11-30, docs/planner.md).
+double touchedBytesPerFreshByte(double bytes, double hugePage);
+
 struct TileMemoryStats {
   uint64_t freshBlocks = 0;  // pooled-size requests served by new pages
   uint64_t reusedBlocks = 0; // ... served by kept pages

@@ -96,7 +96,8 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
     memory (bytes), the time polynomial of each cost class (Table 1 of the
     paper: eight coefficients of 1, m, n, k, mn, mk, nk, mnk), and,
     printed when present, the seconds per byte of writing fresh pages
-    (`first_touch`, absent: 0), the bandwidth the node's communicators
+    (`first_touch`, absent: 0) and the size of the huge pages fresh tiles
+    are mapped in (`huge_page_bytes`, absent: none), the bandwidth the node's communicators
     share (`network`, bytes per second, absent: unlimited), the
     runtime's seconds per task beyond its kernel (`task_overhead`, absent:
     0), the CPU seconds a receive takes per transfer and per byte
@@ -129,7 +130,8 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
                         OptionalParameter<"::mlir::FloatAttr">:$send_cpu_per_byte,
                         OptionalParameter<"::mlir::DenseF64ArrayAttr">:$configurations,
                         OptionalParameter<"::mlir::FloatAttr">:$cache_bytes,
-                        OptionalParameter<"::mlir::FloatAttr">:$hot_factor);
+                        OptionalParameter<"::mlir::FloatAttr">:$hot_factor,
+                        OptionalParameter<"::mlir::IntegerAttr">:$huge_page_bytes);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
