@@ -145,7 +145,8 @@ double cmmrt::touchedBytesPerFreshByte(double bytes, double hugePage) {
     return 1;
   if (bytes < hugePage)
     return hugePage / (std::floor(hugePage / bytes) * bytes);
-  return std::ceil(bytes / hugePage) * hugePage / bytes;
+  return double(mappedBytes(size_t(std::ceil(bytes)), size_t(hugePage))) /
+         bytes;
 }
 
 void *cmmrt::mapFreshMemory(size_t bytes) {

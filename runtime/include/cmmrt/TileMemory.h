@@ -12,8 +12,9 @@
 // mark of its live tiles, whatever their shapes, and a fresh block's pages
 // are faulted in when it is mapped, in one system call per task thread
 // (populateFreshPages). That is what the planner's time model charges
-// (first touch of the bytes above the node's previous peak, over the task's
-// threads; docs/machine-model.md).
+// (first touch of the bytes above the node's previous peak, in whole huge
+// pages, over the task's threads from two huge pages on:
+// touchedBytesPerFreshByte, populatedInBands; docs/machine-model.md).
 //
 //===----------------------------------------------------------------------===//
 

@@ -97,8 +97,9 @@ def TG_NodeAttr : TG_Attr<"Node", "node"> {
     paper: eight coefficients of 1, m, n, k, mn, mk, nk, mnk), and,
     printed when present, the seconds per byte of writing fresh pages
     (`first_touch`, absent: 0) and the size of the huge pages fresh tiles
-    are mapped in (`huge_page_bytes`, absent: none), the bandwidth the node's communicators
-    share (`network`, bytes per second, absent: unlimited), the
+    are mapped in (`huge_page_bytes`, absent: none), the bandwidth the
+    node's communicators share (`network`, bytes per second, absent:
+    unlimited), the
     runtime's seconds per task beyond its kernel (`task_overhead`, absent:
     0), the CPU seconds a receive takes per transfer and per byte
     (`receive_cpu`, `receive_cpu_per_byte`, absent: 0) and a send to
