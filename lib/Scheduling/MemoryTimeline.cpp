@@ -27,6 +27,31 @@ struct Event {
   bool pooled;   // from the runtime's tile pool, else from malloc's heap
   double block;  // bytes of each block allocated (delta may be several)
 };
+
+/// The bytes of the tiles in `tiles` that belong to matrices of more than
+/// one tile, the tiles listed matrix by matrix, each matrix from its (0, 0)
+/// tile on: how cmmrt::runTask groups a whole-operand task's inputs and
+/// outputs.
+double bytesInMatricesOfSeveralTiles(const TaskGraph &graph,
+                                     const std::vector<DataId> &tiles) {
+  double total = 0, matrix = 0;
+  size_t count = 0;
+  auto close = [&] {
+    if (count > 1)
+      total += matrix;
+    matrix = 0;
+    count = 0;
+  };
+  for (DataId d : tiles) {
+    const DataItem &item = graph.item(d);
+    if (count > 0 && item.row0 == 0 && item.col0 == 0)
+      close();
+    matrix += item.bytes;
+    ++count;
+  }
+  close();
+  return total;
+}
 } // namespace
 
 MemoryTimeline
@@ -110,26 +135,26 @@ cmm::scheduling::memoryTimeline(const TaskGraph &graph, const Schedule &plan,
       events[node].push_back(
           {c.lastUse, -c.bytes * double(c.made.size()), 0, pooled, c.bytes});
   }
-  // A task over whole operands (TaskKind::Solve) works on copies: its
-  // operands assembled from their tiles, its results whole before they
-  // become tiles (cmmrt::runTask), and a factorization's LAPACK copies and
-  // workspaces (cmmrt::factorizationScratchBytes). Pooled, for the task's
-  // duration: a 20000 x 100 SVD faulted in about 64 MB of them above its
-  // program's peak, 16 + 16 of assembly and results, 32 of LAPACK's (only
-  // the first 32 were counted until 2026-11-30; PCA ran 1.3-1.5x its
-  // prediction).
+  // A task over whole operands (TaskKind::Solve) works on whole matrices
+  // (cmmrt::runTask): an operand of several tiles is assembled into a copy
+  // (one of one tile is read where it is), a result of several tiles is
+  // made whole before it is cut into them (one of one tile is moved into
+  // it, the output counted above), and a factorization adds LAPACK's copies
+  // and workspaces (cmmrt::factorizationScratchBytes). Pooled, for the
+  // task's duration. A 20000 x 100 SVD of an operand of several tiles
+  // faulted in about 64 MB above its program's peak: 16 of assembly, 16 of
+  // U, 32 of LAPACK's. Until 2026-12-01 every operand and result was
+  // charged a copy: OLS's 20000 x 200 concatenation of two one-tile
+  // operands was predicted at 102 ms and measured 37.
   for (TaskId t = 0; t < graph.size(); ++t) {
     const Task &task = graph.task(t);
     if (task.isGang() || task.kind == TaskKind::Abstract ||
         static_cast<cmmrt::plan::TaskKind>(task.kind) !=
             cmmrt::plan::TaskKind::Solve)
       continue;
-    double scratch = 0;
-    for (DataId d : task.inputs)
-      scratch += graph.item(d).bytes;
-    for (DataId d : task.outputs)
-      scratch += graph.item(d).bytes;
-    scratch += cmmrt::factorizationScratchBytes(task.op, task.m, task.n);
+    double scratch = bytesInMatricesOfSeveralTiles(graph, task.inputs) +
+                     bytesInMatricesOfSeveralTiles(graph, task.outputs) +
+                     cmmrt::factorizationScratchBytes(task.op, task.m, task.n);
     unsigned node = plan.placement[t].node;
     if (node >= numNodes || scratch <= 0)
       continue;

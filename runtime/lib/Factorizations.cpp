@@ -501,6 +501,9 @@ double cmmrt::factorizationScratchBytes(plan::CostClass cost, double longer,
   const int mi = queries ? dim(int64_t(m)) : 0,
             ni = queries ? dim(int64_t(n)) : 0;
   switch (cost) {
+  case CostClass::Solve: // the copy LU factors (solve, det; inv factors the
+                         // result it is moved into, counted once more)
+    return word * mn;
   case CostClass::Qr: { // the copy Q is formed in, tau, the workspaces
     // dorgqr's workspace replaces dgeqrf's; a larger one is allocated
     // while the other is still held.

@@ -437,7 +437,21 @@ TEST(Factorizations, ScratchBytesAreWhatTheRoutinesAllocate) {
     EXPECT_NEAR(fresh, factorizationScratchBytes(CostClass::Lstsq, 3000, 300),
                 tolerance);
   }
-  EXPECT_EQ(factorizationScratchBytes(CostClass::Solve, 300, 300), 0.0);
+  // The solve class's LU: a square solve and det factor a copy of A; inv
+  // factors its result in place, which the count charges once more.
+  {
+    Matrix x, b = randomMatrix(600, 1, 10);
+    double fresh = freshBytesOf([&] { EXPECT_TRUE(solve(square, b, x)); });
+    EXPECT_NEAR(fresh - pooled(x),
+                factorizationScratchBytes(CostClass::Solve, 600, 600),
+                tolerance);
+    fresh = freshBytesOf([&] { (void)determinant(square); });
+    EXPECT_NEAR(fresh, factorizationScratchBytes(CostClass::Solve, 600, 600),
+                tolerance);
+    Matrix inverted;
+    fresh = freshBytesOf([&] { EXPECT_TRUE(inverse(square, inverted)); });
+    EXPECT_NEAR(fresh - pooled(inverted), 0.0, tolerance);
+  }
   EXPECT_EQ(factorizationScratchBytes(CostClass::Gemm, 300, 300), 0.0);
   // Past LAPACK's 32-bit sizes: the copies alone (no query), never less.
   EXPECT_GE(factorizationScratchBytes(CostClass::Svd, 3e5, 3e4),

@@ -107,23 +107,56 @@ TEST(MemoryTimeline, NewOutputRaisesThePeak) {
             (std::vector<double>{800 * MiB, 800 * MiB, 800 * MiB, 0, 0}));
 }
 
-TEST(MemoryTimeline, WholeOperandTasksHoldCopiesWhileTheyRun) {
-  // t2 over whole operands (a factorization, a solve) holds a copy of its
-  // inputs (1600) and of its output (800) from its start to its finish
-  // (LAPACK's working copies): live 1600 + 800 + 2400 at 2, of which 3200
-  // fresh; at 3 all but d2 is freed, and t3, t4 fit under the peak.
-  Chain c = chain(TaskKind::Solve);
+TEST(MemoryTimeline, WholeOperandTasksReadOneTileOperandsWhereTheyAre) {
+  // t2 over whole operands (a concatenation: no LAPACK copies) of one tile
+  // each reads them in place and its one-tile result is moved into its
+  // output (cmmrt::runTask): as a product, 800 fresh.
+  Chain c = chain(TaskKind::Solve, MiB,
+                  {CostClass::Generate, CostClass::Generate, CostClass::Copy});
   MemoryTimeline m = memoryTimeline(c.graph, c.plan, 1);
-  EXPECT_DOUBLE_EQ(m.peakBytes[0], 4800 * MiB);
+  EXPECT_DOUBLE_EQ(m.peakBytes[0], 2400 * MiB);
   EXPECT_EQ(m.freshTaskBytes,
-            (std::vector<double>{800 * MiB, 800 * MiB, 3200 * MiB, 0, 0}));
+            (std::vector<double>{800 * MiB, 800 * MiB, 800 * MiB, 0, 0}));
 }
 
-TEST(MemoryTimeline, FactorizationsAlsoHoldLapacksCopies) {
-  // An SVD of a 3000 x 300 operand (7.2 MB) holds, beside the copies of its
-  // operand and of U, LAPACK's own (cmmrt::factorizationScratchBytes: its
-  // copy of the operand, U and V' column-major, dgesdd's workspace) while it
-  // runs: all of it fresh above the operand's 7.2 MB.
+TEST(MemoryTimeline, WholeOperandTasksAssembleMatricesOfSeveralTiles) {
+  // t0 makes the two 400 MiB tiles of a matrix (rows 0-9 and 10-19), t1 a
+  // one-tile matrix of 100 MiB; t2 reads both whole (a copy class) and
+  // writes a result of two 300 MiB tiles. It holds the assembled first
+  // operand (800) and the whole result (600) while it runs, beside its
+  // tiles (600): 500 + 800 + 600 + 600 at 1, all fresh above t0's and t1's.
+  TaskGraph graph;
+  Task generate;
+  generate.kind = TaskKind::Generate;
+  TaskId t0 = graph.addTask(generate);
+  DataId top = graph.addData(t0, 400 * MiB),
+         bottom = graph.addData(t0, 400 * MiB);
+  graph.setRegion(top, 0, 0, 10, 20);
+  graph.setRegion(bottom, 10, 0, 10, 20);
+  TaskId t1 = graph.addTask(generate);
+  DataId other = graph.addData(t1, 100 * MiB);
+  graph.setRegion(other, 0, 0, 5, 5);
+  Task whole;
+  whole.kind = TaskKind::Solve;
+  whole.op = CostClass::Copy;
+  whole.inputs = {top, bottom, other};
+  TaskId t2 = graph.addTask(whole);
+  DataId left = graph.addData(t2, 300 * MiB),
+         right = graph.addData(t2, 300 * MiB);
+  graph.setRegion(left, 0, 0, 10, 10);
+  graph.setRegion(right, 0, 10, 10, 10);
+  Schedule plan;
+  plan.placement = {{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 1, 2}};
+  MemoryTimeline m = memoryTimeline(graph, plan, 1);
+  EXPECT_DOUBLE_EQ(m.freshTaskBytes[2], (800 + 600 + 600) * MiB);
+  EXPECT_DOUBLE_EQ(m.peakBytes[0], (900 + 800 + 600 + 600) * MiB);
+}
+
+TEST(MemoryTimeline, FactorizationsHoldLapacksCopies) {
+  // An SVD of a 3000 x 300 operand (7.2 MB, one tile: read in place) holds
+  // LAPACK's copies while it runs (cmmrt::factorizationScratchBytes: its
+  // copy of the operand, U and V' column-major, dgesdd's workspace) beside
+  // U (one tile, moved): all of it fresh above the operand's 7.2 MB.
   const double bytes = 3000 * 300 * 8.0;
   TaskGraph graph;
   Task generate;
@@ -141,8 +174,16 @@ TEST(MemoryTimeline, FactorizationsAlsoHoldLapacksCopies) {
   MemoryTimeline m = memoryTimeline(graph, plan, 1);
   double lapack = cmmrt::factorizationScratchBytes(CostClass::Svd, 3000, 300);
   EXPECT_GT(lapack, 2 * bytes);
-  EXPECT_DOUBLE_EQ(m.freshTaskBytes[1], bytes + 2 * bytes + lapack);
-  EXPECT_DOUBLE_EQ(m.peakBytes[0], 4 * bytes + lapack);
+  EXPECT_DOUBLE_EQ(m.freshTaskBytes[1], bytes + lapack);
+  EXPECT_DOUBLE_EQ(m.peakBytes[0], 2 * bytes + lapack);
+}
+
+TEST(MemoryTimeline, LuSolvesHoldTheCopyTheyFactor) {
+  // A whole n x n solve (the solve class) factors a column-major copy of A.
+  EXPECT_DOUBLE_EQ(cmmrt::factorizationScratchBytes(CostClass::Solve, 300, 300),
+                   300 * 300 * 8.0);
+  EXPECT_DOUBLE_EQ(cmmrt::factorizationScratchBytes(CostClass::Copy, 300, 300),
+                   0);
 }
 
 TEST(MemoryTimeline, HeapTilesFaultAboveTheirOwnPeak) {

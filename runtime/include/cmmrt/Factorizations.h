@@ -44,16 +44,16 @@ bool allFinite(const Matrix &a);
 bool cholesky(const Matrix &a, Matrix &r, std::string &error,
               bool knownSymmetric = false);
 
-/// The bytes qr, svd (with or without vectors), symmetricEigen and
-/// leastSquares (one right-hand side) allocate beyond their operands and
-/// results for the factorization class `cost` of a `longer` x `shorter`
-/// operand: LAPACK's column-major copy it overwrites, its column-major
-/// results and its workspaces (as LAPACK's own workspace query gives them);
-/// 0 for the other classes. A task's fresh pages include them (the
-/// planner's first touch, Scheduling/MemoryTimeline.h): a 20000 x 100 SVD
-/// allocates 32 MB of them beside its 16 MB operand and 16 MB of U. Not
-/// counted: least squares' further right-hand sides, and pinv's row-major
-/// U and V (pinv is costed as its SVD).
+/// The bytes qr, svd (with or without vectors), symmetricEigen,
+/// leastSquares (one right-hand side) and the LU of solve, det and inv
+/// allocate beyond their operands and results for the factorization class
+/// `cost` of a `longer` x `shorter` operand: LAPACK's column-major copy it
+/// overwrites, its column-major results and its workspaces (as LAPACK's own
+/// workspace query gives them); 0 for the other classes. A task's fresh pages
+/// include them (the planner's first touch, Scheduling/MemoryTimeline.h): a
+/// 20000 x 100 SVD allocates 32 MB of them beside its 16 MB operand and 16 MB
+/// of U. Not counted: least squares' further right-hand sides, and pinv's
+/// row-major U and V (pinv is costed as its SVD).
 double factorizationScratchBytes(plan::CostClass cost, double longer,
                                  double shorter);
 
