@@ -10,10 +10,10 @@
 // because the runtime reuses freed buffers (cmmrt/TileMemory.h), the bytes
 // each task or transfer writes into pages the node never touched before: the
 // part of a live total above the node's previous peak (first-touch faults).
-// A task over whole operands also holds a copy of its inputs and of its
-// outputs while it runs (its operands assembled, its results whole) and, a
-// factorization, LAPACK's copies and workspaces
-// (cmmrt::factorizationScratchBytes). The pool's buffers (at least
+// A task over whole operands also holds, while it runs, a copy of each
+// operand and each result of several tiles (the operand assembled, the
+// result whole; one of one tile is read or moved in place) and the op's own
+// copies and workspaces (cmmrt::factorizationScratchBytes). The pool's buffers (at least
 // kPooledBufferBytes) and the smaller ones from malloc's heap (which the
 // runtime never gives back to the system) are two reservoirs, each with its own
 // peak: neither reuses the other's memory. The pool maps fresh blocks in
