@@ -102,18 +102,27 @@ def run_one(exe, ranks, workdir):
 
 # Writes 64 MiB blocks (in huge pages, as the runtime maps tiles) on each
 # CPU in turn (a page fault takes memory from its CPU's own free list first)
-# until the last three on every CPU cost 10x a second write or more (fresh
-# to the host, FirstTouch.h) or it holds half the memory available, says how
-# many, and holds them until its standard input closes.
+# until the last three on every CPU were fresh to the host, or it holds half
+# the memory available, says how many, and holds them until its standard
+# input closes. Fresh as cmm::profile::freshToHostSamples judges it
+# (FirstTouch.h): an extra first write of 10 second writes or more and 0.6
+# of the slowest block's or more (a block partly of memory freed a moment
+# ago passes the first test alone).
 DRAIN = r"""
 import mmap, os, sys, time
 import numpy as np
-block, limit, held = 64 << 20, int(sys.argv[1]), []
+block, limit, held, extra = 64 << 20, int(sys.argv[1]), [], []
 cpus = sorted(os.sched_getaffinity(0))
-fresh = dict.fromkeys(cpus, 0)
-while min(fresh.values()) < 3 and (len(held) + 1) * block <= limit:
-    cpu = cpus[len(held) % len(cpus)]
-    os.sched_setaffinity(0, [cpu])
+def fresh(i):
+    e, second = extra[i]
+    return e >= 10 * second and e >= 0.6 * max(x for x, _ in extra)
+def drained():
+    if len(held) < 3 * len(cpus):
+        return False
+    return all(all(fresh(i) for i in range(c, len(held), len(cpus))[-3:])
+               for c in range(len(cpus)))
+while not drained() and (len(held) + 1) * block <= limit:
+    os.sched_setaffinity(0, [cpus[len(held) % len(cpus)]])
     m = mmap.mmap(-1, block, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     m.madvise(mmap.MADV_HUGEPAGE)
     a = np.frombuffer(m, dtype=np.uint8)
@@ -121,7 +130,7 @@ while min(fresh.values()) < 3 and (len(held) + 1) * block <= limit:
     t1 = time.perf_counter(); a.fill(2)
     t2 = time.perf_counter()
     held.append((m, a))
-    fresh[cpu] = fresh[cpu] + 1 if (t1 - t0) - (t2 - t1) >= 10 * (t2 - t1) else 0
+    extra.append(((t1 - t0) - (t2 - t1), t2 - t1))
 print(len(held), flush=True)
 sys.stdin.read()
 """

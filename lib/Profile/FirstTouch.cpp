@@ -24,12 +24,25 @@ bool FirstTouchSample::freshToHost() const {
   return firstSeconds - secondSeconds >= kFreshToHostRatio * secondSeconds;
 }
 
+std::vector<bool>
+cmm::profile::freshToHostSamples(const std::vector<FirstTouchSample> &samples) {
+  double slowest = 0;
+  for (const FirstTouchSample &s : samples)
+    slowest = std::max(slowest, s.perByte());
+  std::vector<bool> fresh;
+  for (const FirstTouchSample &s : samples)
+    fresh.push_back(s.freshToHost() &&
+                    s.perByte() >= kFreshShareOfSlowest * slowest);
+  return fresh;
+}
+
 /// Whether the last `count` samples were all fresh to the host.
 static bool endsFreshToHost(const std::vector<FirstTouchSample> &samples,
                             unsigned count) {
+  std::vector<bool> fresh = freshToHostSamples(samples);
   return samples.size() >= count &&
-         std::all_of(samples.end() - count, samples.end(),
-                     [](const FirstTouchSample &s) { return s.freshToHost(); });
+         std::all_of(fresh.end() - count, fresh.end(),
+                     [](bool f) { return f; });
 }
 
 std::vector<FirstTouchSample>
@@ -70,13 +83,12 @@ cmm::profile::measureFirstTouch(size_t blockBytes, unsigned minBlocks,
 double
 cmm::profile::firstTouchPerByte(const std::vector<FirstTouchSample> &samples,
                                 bool hostReclaims, unsigned taskThreads) {
-  bool anyFresh = std::any_of(
-      samples.begin(), samples.end(),
-      [](const FirstTouchSample &s) { return s.freshToHost(); });
+  std::vector<bool> fresh = freshToHostSamples(samples);
+  bool anyFresh = std::find(fresh.begin(), fresh.end(), true) != fresh.end();
   std::vector<double> perByte;
-  for (const FirstTouchSample &s : samples)
-    if (!hostReclaims || !anyFresh || s.freshToHost())
-      perByte.push_back(s.perByte());
+  for (size_t i = 0; i < samples.size(); ++i)
+    if (!hostReclaims || !anyFresh || fresh[i])
+      perByte.push_back(samples[i].perByte());
   if (perByte.empty())
     return 0;
   return std::max(0.0, median(std::move(perByte))) * std::max(1u, taskThreads);

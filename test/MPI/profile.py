@@ -156,8 +156,10 @@ for fit in prov["fits"]:
     # task threads the pool populated them on; where the host reclaims
     # freed memory (a virtio balloon with free page reporting,
     # feature bit 5), over the blocks fresh to the host (extra time >= 10x
-    # the second write's) when any was, and the probe wrote on until the
-    # last three were (or a quarter of the rank's memory share).
+    # the second write's, and per byte >= 0.6x the slowest block's: a block
+    # partly of memory freed a moment ago is not) when any was, and the
+    # probe wrote on until the last three were, judged against the blocks
+    # written so far (or a quarter of the rank's memory share).
     reclaims = host_reclaims_freed_memory()
     check(fit.get("host_reclaims_freed_memory") == reclaims,
           "rank %d: host_reclaims_freed_memory %s, sysfs says %s"
@@ -166,7 +168,13 @@ for fit in prov["fits"]:
     minimum = 4  # --quick
     check(len(blocks) >= minimum, "rank %d: %d first-touch blocks, expected "
           "at least %d" % (r, len(blocks), minimum))
-    fresh = [first - second >= 10 * second for _, first, second in blocks]
+    def fresh_of(blocks):
+        slowest = max([(first - second) / size
+                       for size, first, second in blocks] or [0])
+        return [first - second >= 10 * second and
+                (first - second) / size >= 0.6 * slowest
+                for size, first, second in blocks]
+    fresh = fresh_of(blocks)
     share = nodes[r]["memory_bytes"] / 4  # memory_bytes: the rank's share
     if reclaims:
         ends_fresh = all(fresh[-3:])
@@ -174,7 +182,7 @@ for fit in prov["fits"]:
               (len(blocks) + 1) * blocks[0][0] > share,
               "rank %d: first-touch probe stopped at %d blocks, the last "
               "three not all fresh to the host (%s)" % (r, len(blocks), fresh))
-        check(len(blocks) == minimum or not all(fresh[-4:-1]),
+        check(len(blocks) == minimum or not all(fresh_of(blocks[:-1])[-3:]),
               "rank %d: first-touch probe wrote on past three fresh blocks"
               % r)
     else:

@@ -401,6 +401,34 @@ TEST(ProfileFirstTouch, PricedByTheBlocksFreshToAReclaimingHost) {
   EXPECT_EQ(firstTouchPerByte({touchSample(-1e-11, 0.03e-9)}, false, 2), 0);
 }
 
+TEST(ProfileFirstTouch, ABlockPartlyOfFreedMemoryIsNotFresh) {
+  // A profile's seven 64 MiB blocks on 2026-12-01 (ms, first write then
+  // second): four of memory freed a moment ago, two fresh, one partly
+  // each, all three over ten second writes.
+  std::vector<FirstTouchSample> blocks;
+  for (auto [first, second] : {std::pair{7.9, 1.9},
+                               {4.8, 2.1},
+                               {5.0, 1.9},
+                               {4.2, 1.7},
+                               {46.9, 1.9},
+                               {60.3, 1.9},
+                               {21.1, 1.7}}) {
+    FirstTouchSample s;
+    s.bytes = 64 << 20;
+    s.firstSeconds = first * 1e-3;
+    s.secondSeconds = second * 1e-3;
+    blocks.push_back(s);
+  }
+  EXPECT_TRUE(blocks.back().freshToHost());
+  EXPECT_EQ(freshToHostSamples(blocks),
+            (std::vector<bool>{false, false, false, false, true, true, false}));
+  // Priced by the two fresh blocks (the median of 45.0 and 58.4 ms extra),
+  // not by the partial one (then the median was 45.0).
+  EXPECT_NEAR(firstTouchPerByte(blocks, /*hostReclaims=*/true, 2),
+              2 * (45.0 + 58.4) / 2 * 1e-3 / (64 << 20), 1e-15);
+  EXPECT_TRUE(freshToHostSamples({}).empty());
+}
+
 TEST(ProfileFirstTouch, WritesTheMinimumWithoutProbing) {
   cmmrt::trimTileMemory();
   std::vector<FirstTouchSample> blocks =

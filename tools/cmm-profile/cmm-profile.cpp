@@ -819,7 +819,7 @@ int main(int argc, char **argv) {
       measureFirstTouch(touchBlock, touchBlocks,
                         unsigned(touchShare / double(touchBlock)), hostReclaims);
   double firstTouch = firstTouchPerByte(touches, hostReclaims, taskThreads);
-  if (hostReclaims && !touches.empty() && !touches.back().freshToHost())
+  if (hostReclaims && !touches.empty() && !freshToHostSamples(touches).back())
     llvm::errs() << llvm::formatv(
         "cmm-profile: rank {0}: warning: {1} MiB of fresh blocks never reached "
         "memory the host had taken back (other processes freed more in the "
@@ -1152,10 +1152,7 @@ int main(int argc, char **argv) {
       firstTouch * 1e9, touches.size(), touchBlock >> 20,
       hostReclaims
           ? llvm::formatv(", {0} fresh to the host",
-                          llvm::count_if(touches,
-                                         [](const FirstTouchSample &t) {
-                                           return t.freshToHost();
-                                         }))
+                          llvm::count(freshToHostSamples(touches), true))
                 .str()
           : std::string(),
       taskThreads);

@@ -33,6 +33,21 @@ struct FirstTouchSample {
 
 constexpr double kFreshToHostRatio = 10;
 
+/// Which of `samples` price memory fresh to the host: those freshToHost()
+/// whose extra time per byte is also kFreshShareOfSlowest of the largest
+/// sample's or more. Reported and unreported blocks lie interleaved in the
+/// guest's free lists, so a block can be partly of each: on 2026-12-01 a
+/// profile's last three 64 MiB blocks took 47, 60 and 21 ms on two
+/// threads (a second write 1.8 ms), all over ten second writes, where a
+/// block wholly fresh takes 74-80 ms; the 21 ms block priced first touch
+/// at 1.34 thread-ns per byte against 2.3 measured on fresh memory.
+std::vector<bool>
+freshToHostSamples(const std::vector<FirstTouchSample> &samples);
+
+/// A fresh block's extra time per byte varies by a quarter between blocks
+/// here; one partly of memory freed a moment ago costs a third to a half.
+constexpr double kFreshShareOfSlowest = 0.6;
+
 /// Whether this machine hands the memory its processes free back to the
 /// hypervisor: a virtio balloon with free page reporting
 /// (VIRTIO_BALLOON_F_REPORTING, feature bit 5, read from sysfs). Linux
@@ -51,7 +66,8 @@ bool hostReclaimsFreedMemory();
 /// footprint grows this way, into memory the process never had), and times
 /// taking and writing each, then writing it again. Takes `minBlocks`
 /// blocks; where `probeReclaimed` (the host reclaims freed memory), goes on
-/// until the last kReclaimedBlocks of them were fresh to the host, through
+/// until the last kReclaimedBlocks of them were fresh to the host
+/// (freshToHostSamples, judged against all the blocks so far), through
 /// whatever other processes freed recently, up to `maxBlocks` in all. The
 /// pool is emptied afterwards.
 std::vector<FirstTouchSample> measureFirstTouch(size_t blockBytes,
@@ -67,7 +83,8 @@ constexpr unsigned kReclaimedBlocks = 3;
 /// divides it over a node's task threads (Simulator.cpp): the median of the
 /// samples' extra seconds per byte of the first write (never below 0) times
 /// the `taskThreads` the pool populated them on; over the blocks fresh to
-/// the host where `hostReclaims` and any was, else over all of them. The
+/// the host (freshToHostSamples) where `hostReclaims` and any was, else
+/// over all of them. The
 /// pool's banded populate does not scale with the threads (on this VM, two
 /// threads: 754 KB tiles no faster, 67 MB blocks 1.5x), so pricing one
 /// thread's write and dividing by the threads put a one-rank plan's first
