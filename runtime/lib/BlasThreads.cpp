@@ -3,6 +3,7 @@
 #include "cmmrt/BlasThreads.h"
 #include "cmmrt/RowBands.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -48,10 +49,36 @@ void restartBlasThreads() {
 }
 } // namespace
 
+namespace {
+/// The count setBlasThreads last set (0: never called).
+std::atomic<int> processBlasThreads{0};
+} // namespace
+
 void cmmrt::setBlasThreads(int threads) {
   static std::once_flag once;
   std::call_once(once, restartBlasThreads);
   openblas_set_num_threads(threads);
+  processBlasThreads = threads;
+}
+
+bool cmmrt::threadsSpeedUpProduct(long long m, long long n, long long k) {
+  return n >= kMinThreadedProductColumns &&
+         double(m) * double(n) * double(k) >= kMinThreadedProductVolume;
+}
+
+cmmrt::OneBlasThreadUnlessFaster::OneBlasThreadUnlessFaster(long long m,
+                                                            long long n,
+                                                            long long k) {
+  int threads = processBlasThreads;
+  if (threads > 1 && !threadsSpeedUpProduct(m, n, k)) {
+    openblas_set_num_threads(1);
+    restore = threads;
+  }
+}
+
+cmmrt::OneBlasThreadUnlessFaster::~OneBlasThreadUnlessFaster() {
+  if (restore)
+    openblas_set_num_threads(restore);
 }
 
 int cmmrt::blasSpinLog2Ticks() {

@@ -2,6 +2,7 @@
 
 #include "cmmrt/Kernels.h"
 
+#include "cmmrt/BlasThreads.h"
 #include "cmmrt/Format.h"
 #include "cmmrt/IntegerProducts.h"
 #include "cmmrt/RowBands.h"
@@ -121,6 +122,7 @@ void cmmrt::multiplyAdd(const Matrix &a, const Matrix &b, double beta,
             c(i, j) = c(j, i);
     return;
   }
+  OneBlasThreadUnlessFaster threads(m, n, k);
   cblas_dgemm(CblasRowMajor, opA, opB, m, n, k, 1.0, a.data(), a.cols(),
               b.data(), b.cols(), beta, c.data(), c.cols());
 }

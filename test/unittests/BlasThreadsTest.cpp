@@ -96,3 +96,40 @@ TEST(BlasThreads, HelpersSleepSoonAfterAProduct) {
   EXPECT_LT(spent, 0.03) << "CPU seconds while the process slept";
   setBlasThreads(before);
 }
+
+// The shapes measured in BlasThreads.h (1 against 2 threads on the 2-core
+// VM): those that ran slower threaded are run on one thread.
+TEST(BlasThreads, ThinAndSmallProductsRunOnOneThread) {
+  EXPECT_FALSE(threadsSpeedUpProduct(5000, 8, 16));   // 44 against 158 us
+  EXPECT_FALSE(threadsSpeedUpProduct(8, 16, 5000));   // 43 against 89 us
+  EXPECT_FALSE(threadsSpeedUpProduct(1000, 8, 1000)); // 613 against 1065 us
+  EXPECT_FALSE(threadsSpeedUpProduct(2000, 20, 200)); // 385 against 689 us
+  EXPECT_FALSE(threadsSpeedUpProduct(128, 128, 128)); // 86 against 95 us
+  EXPECT_FALSE(threadsSpeedUpProduct(500, 500, 16));  // 172 against 214 us
+  EXPECT_TRUE(threadsSpeedUpProduct(180, 180, 180));  // 238 against 187 us
+  EXPECT_TRUE(threadsSpeedUpProduct(32, 64, 10000));  // 1031 against 794 us
+  EXPECT_TRUE(threadsSpeedUpProduct(2000, 2000, 16)); // 3.7 against 2.3 ms
+  EXPECT_TRUE(threadsSpeedUpProduct(3000, 3000, 1));  // outer: 5.9 and 4.2
+}
+
+TEST(BlasThreads, ASmallProductsScopeRestoresTheThreads) {
+  const int before = openblas_get_num_threads();
+  setBlasThreads(2);
+  const int threads = openblas_get_num_threads(); // capped at the cores
+  {
+    OneBlasThreadUnlessFaster one(5000, 8, 16);
+    EXPECT_EQ(openblas_get_num_threads(), 1);
+  }
+  EXPECT_EQ(openblas_get_num_threads(), threads);
+  {
+    OneBlasThreadUnlessFaster many(1000, 1000, 1000);
+    EXPECT_EQ(openblas_get_num_threads(), threads);
+  }
+  // Products are right on one thread and back on the process's count.
+  {
+    OneBlasThreadUnlessFaster one(100, 100, 100);
+    EXPECT_LT(productError(100), 1e-13);
+  }
+  EXPECT_LT(productError(300), 1e-13);
+  setBlasThreads(before);
+}
