@@ -13,6 +13,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <tuple>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 using namespace cmm::profile;
 using cmmrt::Matrix;
@@ -51,6 +56,18 @@ static Matrix zeroOne(int64_t rows, int64_t cols, uint64_t seed) {
   return m;
 }
 
+/// Values as operand's at a random `density` of the elements, zeros
+/// elsewhere (a tile the runtime compresses: PageRank's adjacency).
+static Matrix sparseOperand(int64_t rows, int64_t cols, double density,
+                            uint64_t seed) {
+  Matrix m(rows, cols);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.5, 1.5), coin(0, 1);
+  for (double &x : m.values())
+    x = coin(rng) < density ? u(rng) : 0.0;
+  return m;
+}
+
 /// The function a map class's task applies: `map` stands for the cheap
 /// functions without a class of their own (sqrt is one of them).
 static cmmrt::MapFn mapFunction(CostClass cost) {
@@ -84,6 +101,17 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k,
     op.code = OpCode::Matmul;
     operands.push_back(operand(m, k, 1));
     operands.push_back(operand(k, n, 2));
+    break;
+  case CostClass::Compress:
+    // The first product of a vector by an m x n tile of k nonzeros a row:
+    // run() gives each repetition a new SparseOperand, so the task
+    // compresses the tile (SparseOperand::rows) before its product.
+    task.kind = TaskKind::Gemm;
+    op.code = OpCode::Matmul;
+    op.cols = outCols = 1;
+    compresses = true;
+    operands.push_back(sparseOperand(m, n, double(k) / double(n), 1));
+    operands.push_back(operand(n, 1, 2));
     break;
   case CostClass::SingleGemm:
     task.kind = TaskKind::Gemm;
@@ -261,6 +289,22 @@ double TaskBench::run() {
   size_t copies = perRun ? operands.size() / perRun : 0;
   for (size_t i = 0; i < perRun; ++i)
     inputs.push_back({&operands[next * perRun + i], 0, 0});
+  // A tile read by many products, not yet compressed (freed before the
+  // clock starts, as the outputs are). Its compressed rows are written to
+  // fresh pages, as a program's are: a tile is compressed once, and its
+  // nonzeros' pages (about 24 bytes each, bands and the result) faulted
+  // 10-17 us each here, 2-3x the scan's time at 1 % (2026-12-02, 1400 x
+  // 1400: 131 faults, 3.1 ms against 0.8 on recycled pages). Returning
+  // the free heap to the system makes each repetition's pages fresh.
+  sparse.reset();
+  if (compresses) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+    sparse = std::make_unique<cmmrt::SparseOperand>(*inputs[0].tile,
+                                                    kCompressedReaders);
+    inputs[0].sparse = sparse.get();
+  }
   if (copies)
     next = (next + 1) % copies;
   std::string error;
@@ -274,6 +318,10 @@ double TaskBench::run() {
   auto start = std::chrono::steady_clock::now();
   bool ok = cmmrt::runTask(plan, task, inputs, outputs, noLoad, error);
   auto stop = std::chrono::steady_clock::now();
+  if (ok && compresses && !sparse->rows()) {
+    ok = false;
+    error = "a compress bench's tile stayed dense";
+  }
   if (!ok) {
     std::fprintf(stderr, "cmm-profile: internal error: %s\n", error.c_str());
     std::abort();
@@ -409,6 +457,32 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
            0});
     break;
   }
+  case CostClass::Compress: {
+    // Tiles of PageRank's, HITS's and SpMV's sizes at densities from 0.5 %
+    // to 8 % (k nonzeros a row): the scan (mn) and the nonzeros (mk).
+    // Their fresh pages make the times noisy (more repetitions each), so
+    // a quick profile takes five.
+    std::vector<std::tuple<int64_t, int64_t, double>> shapes;
+    if (quick) {
+      shapes = {{300, 300, 0.02},
+                {1000, 1000, 0.005},
+                {1000, 1000, 0.08},
+                {1500, 1500, 0.005},
+                {1500, 1500, 0.02}};
+    } else {
+      for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{{300, 300},
+                                                                  {1000, 1000},
+                                                                  {600, 2000},
+                                                                  {2000, 600},
+                                                                  {2000, 2000},
+                                                                  {3000, 3000}})
+        for (double density : {0.005, 0.02, 0.08})
+          shapes.push_back({m, n, density});
+    }
+    for (auto [m, n, density] : shapes)
+      out.push_back({double(m), double(n), std::round(density * n), 0});
+    break;
+  }
   default:
     if (quick)
       square({4, 16, 50, 150, 400, 1000, 2000});
@@ -449,6 +523,11 @@ Terms cmm::profile::fittedTerms(CostClass cost) {
   case CostClass::Trsm:
   case CostClass::Syrk:
     return terms({One, MN, MNK});
+  case CostClass::Compress:
+    // The dense tile's scan and the nonzeros it writes (m rows of k, on
+    // fresh pages). A term in m (the row starts) came out 0 in three of
+    // four full profiles.
+    return terms({One, MN, MK});
   default:
     return terms({One, M, N, MN});
   }

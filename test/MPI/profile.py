@@ -297,9 +297,10 @@ if host0["host_ranks"] > 1:
           % (alone.get("threads_per_worker"), host0["host_cores"]))
     check(sorted(rep.get("classes", {})) == sorted(TIMED),
           "master_alone classes %s" % sorted(rep.get("classes", {})))
-    # --quick halves its time cap per signature (the minute above).
+    # --quick gives it a third of the time cap per signature (the minute
+    # above).
     cap = prov["sampling"]["max_seconds"] / (
-        2 if prov["sampling"]["quick"] else 1)
+        3 if prov["sampling"]["quick"] else 1)
     check(rep.get("max_seconds") == cap,
           "master_alone timed with a cap of %s s per signature, expected %g"
           % (rep.get("max_seconds"), cap))

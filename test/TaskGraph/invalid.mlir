@@ -136,6 +136,37 @@ cmmtg.graph @main tile_size 5 {
 
 // -----
 
+// The first product on a tile the runtime compresses is a matrix times a
+// vector, with the stored tile's rows and columns as m and n.
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<3x2>
+  // expected-error @+1 {{'cmmtg.task' op is costed as the compression of its matrix, but 5x3 * 3x2 = 5x2 is not a matrix-vector product}}
+  %d = cmmtg.task gemm cost compress (%a, %b) {m = 5, n = 3, k = 1} : (!cmmtg.tile<5x3>, !cmmtg.tile<3x2>) -> !cmmtg.tile<5x2>
+}
+
+// -----
+
+cmmtg.graph @main tile_size 5 {
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  %b = cmmtg.task generate () : () -> !cmmtg.tile<3x1>
+  // expected-error @+1 {{'cmmtg.task' op m, n must be its matrix tile's 5, 3 for 5x3 * 3x1 = 5x1}}
+  %d = cmmtg.task gemm cost compress (%a, %b) {m = 5, n = 1, k = 2} : (!cmmtg.tile<5x3>, !cmmtg.tile<3x1>) -> !cmmtg.tile<5x1>
+}
+
+// -----
+
+// A row vector times a matrix: the matrix is the right operand, m and n
+// its tile's.
+cmmtg.graph @main tile_size 5 {
+  %x = cmmtg.task generate () : () -> !cmmtg.tile<1x5>
+  %a = cmmtg.task generate () : () -> !cmmtg.tile<5x3>
+  // expected-error @+1 {{'cmmtg.task' op m, n must be its matrix tile's 5, 3 for 1x5 * 5x3 = 1x3}}
+  %d = cmmtg.task gemm cost compress (%x, %a) {m = 1, n = 3, k = 2} : (!cmmtg.tile<1x5>, !cmmtg.tile<5x3>) -> !cmmtg.tile<1x3>
+}
+
+// -----
+
 // A product costed as the dsyrk it runs is one tile against its own
 // transpose (Tiling.cpp's matmul).
 cmmtg.graph @main tile_size 5 {

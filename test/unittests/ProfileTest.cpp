@@ -12,6 +12,7 @@
 #include "cmm/Profile/Statistics.h"
 #include "cmm/Profile/TaskBench.h"
 #include "cmmrt/FactorizationCosts.h"
+#include "cmmrt/SparseRows.h"
 #include "cmmrt/TileMemory.h"
 
 #include <gtest/gtest.h>
@@ -328,6 +329,36 @@ TEST(ProfileBench, SolvesAreTimedAsInversesAndAsOneRightHandSide) {
   EXPECT_EQ(solve.signature().k, 21);
   EXPECT_GT(inverse.run(), 0.0);
   EXPECT_GT(solve.run(), 0.0);
+}
+
+TEST(ProfileBench, CompressTimesEachRepetitionsOwnCompression) {
+  // Class compress: the first product on a tile the runtime compresses.
+  // Every size is one the runtime compresses (more than 2^16 elements, at
+  // most kSparseDensityLimit nonzero), each repetition compresses its tile
+  // anew (a SparseOperand of its own), on compressed rows.
+  using cmmrt::plan::CostClass;
+  for (bool quick : {true, false})
+    for (const Observation &o : benchSizes(CostClass::Compress, quick)) {
+      EXPECT_GE(o.m * o.n, double(cmmrt::kMinSparseElements));
+      EXPECT_GE(o.k, 1.0);
+      EXPECT_LE(o.k / o.n, cmmrt::kSparseDensityLimit);
+    }
+  EXPECT_TRUE(fittedTerms(CostClass::Compress)[MN]);
+  EXPECT_TRUE(fittedTerms(CostClass::Compress)[MK]);
+  EXPECT_FALSE(fittedTerms(CostClass::Compress)[MNK]);
+  TaskBench bench(CostClass::Compress, 300, 400, 8);
+  EXPECT_EQ(bench.signature().m, 300);
+  EXPECT_EQ(bench.signature().n, 400);
+  EXPECT_EQ(bench.signature().k, 8);
+  cmmrt::SparseStats before = cmmrt::sparseStats();
+  EXPECT_GT(bench.run(), 0.0);
+  EXPECT_GT(bench.run(), 0.0);
+  cmmrt::SparseStats after = cmmrt::sparseStats();
+  EXPECT_EQ(after.tiles - before.tiles, 2);
+  EXPECT_EQ(after.products - before.products, 2);
+  // About 8 nonzeros a row of 400 (2 %): 2400 a tile, within 5 sigma.
+  double perTile = double(after.nonzeros - before.nonzeros) / 2;
+  EXPECT_NEAR(perTile, 2400, 5 * std::sqrt(2400.0));
 }
 
 // Table 3's splits, as the runtime can run them (one worker of t threads or

@@ -19,6 +19,7 @@
 #include "cmm/Profile/Fit.h"
 #include "cmmrt/Matrix.h"
 #include "cmmrt/Plan.h"
+#include "cmmrt/SparseRows.h"
 
 #include <memory>
 #include <string>
@@ -54,6 +55,11 @@ private:
   size_t perRun = 0, next = 0;
   std::vector<cmmrt::Matrix> outputs;
   Observation sig;
+  /// Class `compress`: each run compresses its tile anew, as the first
+  /// of kCompressedReaders products (any count past breakEvenDensity's).
+  bool compresses = false;
+  std::unique_ptr<cmmrt::SparseOperand> sparse;
+  static constexpr int64_t kCompressedReaders = 1000;
 };
 
 /// The sizes a profile times for `cost` (m, n, k), smallest first; `quick`

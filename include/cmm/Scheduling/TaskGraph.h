@@ -117,6 +117,11 @@ public:
     taskList[task].op = op;
     taskList[task].k = k;
   }
+  void setCost(TaskId task, CostClass op, double m, double n, double k) {
+    taskList[task].m = m;
+    taskList[task].n = n;
+    setCost(task, op, k);
+  }
 
   const std::vector<Task> &tasks() const { return taskList; }
   const std::vector<DataItem> &data() const { return dataList; }

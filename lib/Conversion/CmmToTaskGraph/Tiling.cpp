@@ -486,10 +486,13 @@ private:
   /// its density (breakEvenDensity; counted over the whole graph, as if on
   /// one node), once, by its first reader; its transpose (compressed
   /// columns) from those rows by the first reader of the other orientation.
-  /// Each product then costs kSparseProductPerDensity * d of the dense one,
-  /// the first readers also the compression and the transposition: the task
-  /// becomes class `sparse` with the depth of the dense product that costs
-  /// as much.
+  /// The first reader is class `compress` on the tile (rows x cols, k its
+  /// nonzeros a row; a transposing one's k also counts the transposition,
+  /// at kTransposeShareOfCompression of a nonzero's compression). Each
+  /// later product costs kSparseProductPerDensity * d of the dense one,
+  /// and a later first reader of the other orientation also the
+  /// transposition: class `sparse` with the depth of the dense product
+  /// that costs as much.
   void costSparseProducts() {
     std::map<DataId, int64_t> reads;
     for (const VectorProduct &p : vectorProducts)
@@ -501,11 +504,18 @@ private:
               double(cmmrt::kMinSparseElements) ||
           p.density > cmmrt::breakEvenDensity(reads[p.matrix]))
         continue;
+      bool compresses = compressed.insert(p.matrix).second;
+      bool transposes = p.transposed && transposed.insert(p.matrix).second;
+      if (compresses) {
+        double nonzerosPerRow = p.density * double(tile.cols);
+        if (transposes)
+          nonzerosPerRow *= 1 + cmmrt::kTransposeShareOfCompression;
+        graph.setCost(p.task, CostClass::Compress, double(tile.rows),
+                      double(tile.cols), nonzerosPerRow);
+        continue;
+      }
       double share = cmmrt::kSparseProductPerDensity * p.density;
-      if (compressed.insert(p.matrix).second)
-        share +=
-            cmmrt::kCompressProducts + cmmrt::kCompressPerDensity * p.density;
-      if (p.transposed && transposed.insert(p.matrix).second)
+      if (transposes)
         share += cmmrt::kTransposeSparsePerDensity * p.density;
       graph.setCost(p.task, CostClass::Sparse, double(p.depth) * share);
     }

@@ -311,6 +311,20 @@ static LogicalResult verifyProduct(TaskOp task, bool transposeA,
   if (sparse && m != 1 && n != 1)
     return task.emitOpError("is costed as a product on compressed rows, but ")
            << product << " is not a matrix-vector product";
+  // The first product on a tile the runtime compresses (class compress)
+  // carries the stored tile's rows and columns and its nonzeros a row.
+  if (task.getCostClass() == CostClass::Compress) {
+    if (m != 1 && n != 1)
+      return task.emitOpError("is costed as the compression of its matrix, "
+                              "but ")
+             << product << " is not a matrix-vector product";
+    TileType matrix = n == 1 && m > 1 ? a : b;
+    if ((pm && *pm != matrix.getRows()) || (pn && *pn != matrix.getCols()))
+      return task.emitOpError("m, n must be its matrix tile's ")
+             << matrix.getRows() << ", " << matrix.getCols() << " for "
+             << product;
+    return success();
+  }
   // One tile against its own transpose runs on dsyrk (class syrk), whose k
   // counts half the depth (Tiling.cpp's matmul).
   bool syrk = task.getCostClass() == CostClass::Syrk;

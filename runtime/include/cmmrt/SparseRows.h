@@ -70,6 +70,14 @@ constexpr double kSparseProductPerDensity = 3.0;
 /// kTransposeSparsePerDensity * d in the same units (bench/sparse: 0.2 at
 /// d = 0.01, 4.6 at 0.1, 12 at 0.2; scattered writes grow with d).
 constexpr double kTransposeSparsePerDensity = 50.0;
+/// The planner's class `compress` (CostClasses.def) times the first reader
+/// of a tile, whose compressed rows are written to fresh pages; a first
+/// reader of the other orientation also transposes them, at about this
+/// share of the compression's cost per nonzero (2026-12-02, a 1400 x 1400
+/// tile at 1 % on fresh pages: compression 2.6-3.6 ms and 187-207 page
+/// faults, transposition 0.39-0.53 ms and 29-40 faults; most of either
+/// is its faults).
+constexpr double kTransposeShareOfCompression = 0.25;
 
 /// The largest density at which compressing a tile pays for itself over
 /// `products` matrix-vector products: while products * (1 - 3 d) > 2 + 60 d
