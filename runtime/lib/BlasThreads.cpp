@@ -47,9 +47,7 @@ void restartBlasThreads() {
   if (bound)
     pthread_setaffinity_np(pthread_self(), sizeof own, &own);
 }
-} // namespace
 
-namespace {
 /// The count setBlasThreads last set (0: never called).
 std::atomic<int> processBlasThreads{0};
 } // namespace
