@@ -445,9 +445,11 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
   case CostClass::Potrf:
   case CostClass::Trsm:
   case CostClass::Syrk: {
-    // Tile sizes of a planned chol; k as the class counts it.
+    // Tile sizes of a planned chol; k as the class counts it. A quick
+    // profile's too reach 1000: fitted up to 600, POTRF of 2000 came out
+    // 1.4x the full profile's (2026-12-02).
     std::vector<int64_t> sizes =
-        quick ? std::vector<int64_t>{8, 32, 100, 300, 600}
+        quick ? std::vector<int64_t>{8, 32, 100, 300, 1000}
               : std::vector<int64_t>{8, 32, 100, 250, 500, 1000, 1500};
     for (int64_t s : sizes)
       out.push_back(
@@ -455,6 +457,15 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
            std::max(1.0,
                     std::round(double(s) / (cost == CostClass::Potrf ? 6 : 2))),
            0});
+    // A solve's few right-hand sides (R' \ y of a Gaussian process: one
+    // column against a 1000 x 1000 triangle) read the whole triangle for
+    // little arithmetic: its m k term, which squares alone cannot tell
+    // from m n.
+    if (cost == CostClass::Trsm)
+      for (int64_t s : quick ? std::vector<int64_t>{300, 1000}
+                             : std::vector<int64_t>{300, 1000, 2000})
+        for (int64_t rhs : {1, 8})
+          out.push_back({double(s), double(rhs), std::round(double(s) / 2), 0});
     break;
   }
   case CostClass::Compress: {
@@ -519,8 +530,11 @@ Terms cmm::profile::fittedTerms(CostClass cost) {
     // their n^2 work: mk (= n k) lets an inverse's be its own (rms 21 %
     // over both without it).
     return terms({One, MN, MK, MNK});
-  case CostClass::Potrf:
   case CostClass::Trsm:
+    // The triangle (m k, k = m / 2) read once whatever the right-hand
+    // sides: thin solves are memory-bound.
+    return terms({One, MN, MK, MNK});
+  case CostClass::Potrf:
   case CostClass::Syrk:
     return terms({One, MN, MNK});
   case CostClass::Compress:

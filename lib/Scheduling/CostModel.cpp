@@ -62,13 +62,6 @@ double cmm::scheduling::hotInputShare(const Task &task, double cacheBytes) {
   return all > 0 ? hot / all : 0;
 }
 
-double cmm::scheduling::blasPackBytes(double m, double n, double k) {
-  if (m <= 1 || n <= 1 || k < 1)
-    return 0;
-  double chunks = std::ceil(k / 256);
-  return 8 * m * (k / chunks);
-}
-
 double MachineCostModel::taskTime(const Task &task, TaskId id,
                                   unsigned node) const {
   if (!task.isGang()) {
@@ -84,7 +77,9 @@ double MachineCostModel::taskTime(const Task &task, TaskId id,
     // The BLAS packing buffer's fresh pages, at the node's first-touch
     // price: a thin product's first call in a process runs 2-3x its
     // later ones (docs/machine-model.md, "The BLAS packing buffer").
-    t += task.freshPackBytes * spec.firstTouch;
+    t += (task.freshPackBytes +
+          spec.taskThreads() * task.freshPackBytesPerThread) *
+         spec.firstTouch;
     return t;
   }
   auto it = gangTimes.find(id);

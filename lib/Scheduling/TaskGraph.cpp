@@ -27,11 +27,15 @@ TaskId TaskGraph::addTask(Task task) {
     touchedBytes += bytes;
     lastTouch[d] = touchedBytes;
   }
-  task.freshPackBytes = 0;
-  if (task.op == CostClass::Gemm && !task.isGang()) {
-    double pack = blasPackBytes(task.m, task.n, task.k);
-    task.freshPackBytes = std::max(0.0, pack - packedBytes);
-    packedBytes = std::max(packedBytes, pack);
+  task.freshPackBytes = task.freshPackBytesPerThread = 0;
+  if (!task.isGang()) {
+    BlasPack pack = blasPack(task.op, task.m, task.n, task.k);
+    BlasPack &mark = packed[pack.family];
+    task.freshPackBytes = std::max(0.0, pack.shared - mark.shared);
+    task.freshPackBytesPerThread =
+        std::max(0.0, pack.perThread - mark.perThread);
+    mark.shared = std::max(mark.shared, pack.shared);
+    mark.perThread = std::max(mark.perThread, pack.perThread);
   }
   taskList.push_back(std::move(task));
   return id;

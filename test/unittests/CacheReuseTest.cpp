@@ -251,3 +251,72 @@ TEST(BlasPackingBuffer, OnlyAProductPackingMoreThanAnyBeforePaysItsPages) {
                    1 + 8.0 * 16000 * 100 * 1e-9);
   EXPECT_DOUBLE_EQ(cost.taskTime(g.task(again), again, 0), 1.0);
 }
+
+TEST(BlasPackingBuffer, EachBlas3CallPacksAChunkOfEveryThreadsBlock) {
+  // k chunks of 1000 / 4 = 250; per thread at most 512 columns.
+  BlasPack gemm = blasPack(CostClass::Gemm, 1000, 1000, 1000);
+  EXPECT_EQ(gemm.family, BlasPack::Product);
+  EXPECT_DOUBLE_EQ(gemm.shared, 8.0 * 250 * 1000);
+  EXPECT_DOUBLE_EQ(gemm.perThread, 8.0 * 250 * 512);
+  // Measured first calls: 4.0 MB on 2 threads, 3.0 on one.
+  EXPECT_NEAR(gemm.bytes(2) / MiB, 4.0, 0.2);
+  EXPECT_NEAR(gemm.bytes(1) / MiB, 3.0, 0.2);
+  // SYRK's depth is 2 k, POTRF's its size: the product of 1000.
+  for (BlasPack p : {blasPack(CostClass::Syrk, 1000, 1000, 500),
+                     blasPack(CostClass::Potrf, 1000, 1000, 167)}) {
+    EXPECT_EQ(p.family, BlasPack::Product);
+    EXPECT_DOUBLE_EQ(p.shared, gemm.shared);
+    EXPECT_DOUBLE_EQ(p.perThread, gemm.perThread);
+  }
+  // One right-hand side: one thread packs the triangle's panel (2.0 MB
+  // measured); many: each thread does (5.8 MB on 2 threads, 3.0 on one).
+  BlasPack one = blasPack(CostClass::Trsm, 1000, 1, 500);
+  EXPECT_EQ(one.family, BlasPack::TriangularSolve);
+  EXPECT_DOUBLE_EQ(one.bytes(2), 8.0 * 250 * 1001);
+  EXPECT_DOUBLE_EQ(one.bytes(1), one.bytes(2));
+  BlasPack many = blasPack(CostClass::Trsm, 1000, 1000, 500);
+  EXPECT_NEAR(many.bytes(2) / MiB, 5.8, 0.2);
+  EXPECT_NEAR(many.bytes(1) / MiB, 2.9, 0.1);
+  // dgemv and element-wise tasks pack nothing.
+  EXPECT_EQ(blasPack(CostClass::Gemm, 1000, 1, 1000).bytes(2), 0.0);
+  EXPECT_EQ(blasPack(CostClass::Elementwise, 1000, 1000, 1).bytes(2), 0.0);
+}
+
+TEST(BlasPackingBuffer, TriangularSolvesAndProductsKeepTheirOwnMarks) {
+  TaskGraph g;
+  auto add = [&](CostClass op, double m, double n, double k) {
+    Task t;
+    t.op = op;
+    t.m = m;
+    t.n = n;
+    t.k = k;
+    TaskId id = g.addTask(t);
+    g.addData(id, 8 * m * n);
+    return id;
+  };
+  TaskId gemm = add(CostClass::Gemm, 1000, 1000, 1000);
+  TaskId potrf = add(CostClass::Potrf, 1000, 1000, 167);
+  TaskId solve = add(CostClass::Trsm, 1000, 1, 500);
+  TaskId again = add(CostClass::Trsm, 1000, 1, 500);
+  TaskId wide = add(CostClass::Trsm, 1000, 1000, 500);
+  EXPECT_DOUBLE_EQ(g.task(gemm).freshPackBytes, 8.0 * 250 * 1000);
+  EXPECT_DOUBLE_EQ(g.task(gemm).freshPackBytesPerThread, 8.0 * 250 * 512);
+  // The product before it packed as much.
+  EXPECT_EQ(g.task(potrf).freshPackBytes, 0.0);
+  EXPECT_EQ(g.task(potrf).freshPackBytesPerThread, 0.0);
+  // The products' pages are not the solve's.
+  EXPECT_DOUBLE_EQ(g.task(solve).freshPackBytes, 8.0 * 250 * 1001);
+  EXPECT_EQ(g.task(again).freshPackBytes, 0.0);
+  EXPECT_DOUBLE_EQ(g.task(wide).freshPackBytesPerThread, 8.0 * 250 * 1512);
+
+  // Charged at the first-touch price, the per-thread part on every thread
+  // of the node's tasks.
+  MachineModel m = machine(0);
+  m.nodes[0].firstTouch = 1e-9;
+  m.nodes[0].threadsPerWorker = 2;
+  MachineCostModel cost(m);
+  unsigned threads = m.nodes[0].taskThreads();
+  EXPECT_DOUBLE_EQ(cost.taskTime(g.task(gemm), gemm, 0),
+                   1 + (8.0 * 250 * 1000 + threads * 8.0 * 250 * 512) * 1e-9);
+  EXPECT_DOUBLE_EQ(cost.taskTime(g.task(potrf), potrf, 0), 1.0);
+}

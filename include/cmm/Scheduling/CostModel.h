@@ -10,6 +10,7 @@
 #ifndef CMM_SCHEDULING_COSTMODEL_H
 #define CMM_SCHEDULING_COSTMODEL_H
 
+#include "cmm/Scheduling/BlasPack.h"
 #include "cmm/Scheduling/MachineModel.h"
 #include "cmm/Scheduling/TaskGraph.h"
 
@@ -69,15 +70,6 @@ bool streamsMemory(const Task &task);
 /// (Task::inputReuse) fits in `cacheBytes`; 0 for a task that does not
 /// stream memory or without a cache.
 double hotInputShare(const Task &task, double cacheBytes);
-
-/// Bytes OpenBLAS packs of a row-major m x k by k x n dgemm at once: the
-/// column-major problem it solves is C' = B' A', whose right operand (A',
-/// k x m) it copies in panels of all m columns and a k chunk of at most
-/// 256 rows, the chunks of equal size (measured page faults of a first
-/// call: 20000 x 100 x 5 15.4 MB, 60000 x 100 x 5 45.9 MB, 20000 x 300 x 5
-/// 23.0 MB, 8000 x 64 x 32 2.0 MB; 8 m k / ceil(k / 256) gives 15.3, 45.8,
-/// 22.9, 2.0). 0 for a matrix-vector product (dgemv packs nothing).
-double blasPackBytes(double m, double n, double k);
 
 class MachineCostModel : public CostModel {
 public:

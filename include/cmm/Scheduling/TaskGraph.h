@@ -10,8 +10,10 @@
 #ifndef CMM_SCHEDULING_TASKGRAPH_H
 #define CMM_SCHEDULING_TASKGRAPH_H
 
+#include "cmm/Scheduling/BlasPack.h"
 #include "cmm/Scheduling/MachineModel.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -59,12 +61,13 @@ struct Task {
     double bytes = 0, distance = 0;
   };
   std::vector<InputReuse> inputReuse;
-  /// Bytes of the BLAS packing buffer this product touches first: its
-  /// packed operand (blasPackBytes, CostModel.h) beyond the largest of the
-  /// products added before it (TaskGraph::addTask). OpenBLAS keeps that buffer
-  /// for the process, so only a product that packs more than every earlier one
-  /// faults pages in (docs/machine-model.md, "The BLAS packing buffer").
-  double freshPackBytes = 0;
+  /// Bytes of the BLAS packing buffer this BLAS-3 task touches first: what
+  /// it packs (blasPack, CostModel.h) beyond the largest of the tasks added
+  /// before it (TaskGraph::addTask), once for the call and per BLAS thread.
+  /// OpenBLAS keeps that buffer for the process, so only a call that packs
+  /// more than every earlier one faults pages in (docs/machine-model.md,
+  /// "The BLAS packing buffer").
+  double freshPackBytes = 0, freshPackBytesPerThread = 0;
   /// Must run on this node (loads, gathers: the master), or -1.
   int pinnedNode = -1;
   /// Its inputs are wanted on its (pinned) node: a segment's export kept
@@ -143,8 +146,8 @@ private:
   /// in that count (the reuse distances of Task::inputReuse).
   double touchedBytes = 0;
   std::vector<double> lastTouch;
-  /// The largest blasPackBytes of the products added so far.
-  double packedBytes = 0;
+  /// The largest blasPack parts of the tasks added so far, by family.
+  std::array<BlasPack, BlasPack::NumFamilies> packed;
 };
 
 } // namespace cmm::scheduling

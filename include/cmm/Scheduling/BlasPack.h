@@ -1,0 +1,54 @@
+//===- BlasPack.h - The BLAS packing buffer's pages -------------*- C++ -*-===//
+//
+// OpenBLAS copies a BLAS-3 call's operands into a buffer it keeps for the
+// process; a call that packs more than every earlier one writes fresh
+// pages of it (docs/machine-model.md, "The BLAS packing buffer").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CMM_SCHEDULING_BLASPACK_H
+#define CMM_SCHEDULING_BLASPACK_H
+
+#include "cmmrt/Plan.h"
+
+namespace cmm::scheduling {
+
+using CostClass = cmmrt::plan::CostClass;
+
+/// Bytes OpenBLAS packs of a row-major m x k by k x n dgemm at once: the
+/// column-major problem it solves is C' = B' A', whose right operand (A',
+/// k x m) it copies in panels of all m columns and a k chunk of at most
+/// 256 rows, the chunks of equal size (measured page faults of a first
+/// call: 20000 x 100 x 5 15.4 MB, 60000 x 100 x 5 45.9 MB, 20000 x 300 x 5
+/// 23.0 MB, 8000 x 64 x 32 2.0 MB; 8 m k / ceil(k / 256) gives 15.3, 45.8,
+/// 22.9, 2.0). 0 for a matrix-vector product (dgemv packs nothing).
+double blasPackBytes(double m, double n, double k);
+
+/// The pages of OpenBLAS's packing buffer a BLAS-3 task's call writes:
+/// `shared` packed once for the call, `perThread` by each BLAS thread
+/// (its own block of the other operand, at most 512 columns of a k chunk).
+/// Measured page faults of a process's first call, 2 and 1 threads
+/// (2026-12-02, 4 KiB pages at 8-12 us each): dgemm 1000^3 4.0 and 3.0 MB,
+/// dsyrk 1000 3.6 and 3.0 MB, dpotrf 1000 3.4 and 2.8 MB, dtrsm of a 1000
+/// triangle against 1 column 2.0 MB, 8 columns 3.9 and 2.0 MB, 1000
+/// columns 5.8 and 3.0 MB. Products as blasPackBytes (their shared part);
+/// syrk and potrf as the product of their depth; a trsm's threads split
+/// its right-hand sides and each packs the triangle's panel.
+///
+/// The products (dgemm, dsyrk, dpotrf's updates) reuse one another's pages;
+/// a triangular solve's panels lie mostly elsewhere (measured after a dgemm
+/// of 1000: a dtrsm of a 1000 triangle against one column faulted 1.0 of
+/// its 2.0 MB, and a dgemm after that dtrsm 3.0 of its 4.0 MB; after a
+/// dsyrk a dgemm faulted 0.9 MB), so each family has its own high-water
+/// mark (TaskGraph::addTask).
+struct BlasPack {
+  enum Family { Product, TriangularSolve, NumFamilies };
+  Family family = Product;
+  double shared = 0, perThread = 0;
+  double bytes(unsigned threads) const { return shared + threads * perThread; }
+};
+BlasPack blasPack(CostClass op, double m, double n, double k);
+
+} // namespace cmm::scheduling
+
+#endif // CMM_SCHEDULING_BLASPACK_H
