@@ -215,26 +215,29 @@ TEST(BlasPackingBuffer, PackedBytesFollowOpenBlasPanels) {
   EXPECT_EQ(blasPackBytes(1, 20000, 100), 0.0);
 }
 
+/// A task of class `op` at m, n, k making one m x n item.
+static TaskId addSized(TaskGraph &g, CostClass op, double m, double n,
+                       double k) {
+  Task t;
+  t.op = op;
+  t.m = m;
+  t.n = n;
+  t.k = k;
+  TaskId id = g.addTask(t);
+  g.addData(id, 8 * m * n);
+  return id;
+}
+
 TEST(BlasPackingBuffer, OnlyAProductPackingMoreThanAnyBeforePaysItsPages) {
   // Products of 4000 x 5 (k = 100), 20000 x 5 (k = 100), 20000 x 5 again,
   // 8000 x 5; an elementwise task between; a matrix-vector product last.
   TaskGraph g;
-  auto add = [&](CostClass op, double m, double n, double k) {
-    Task t;
-    t.op = op;
-    t.m = m;
-    t.n = n;
-    t.k = k;
-    TaskId id = g.addTask(t);
-    g.addData(id, 8 * m * n);
-    return id;
-  };
-  TaskId small = add(CostClass::Gemm, 4000, 5, 100);
-  TaskId add1 = add(CostClass::Elementwise, 4000, 5, 1);
-  TaskId large = add(CostClass::Gemm, 20000, 5, 100);
-  TaskId again = add(CostClass::Gemm, 20000, 5, 100);
-  TaskId middle = add(CostClass::Gemm, 8000, 5, 100);
-  TaskId gemv = add(CostClass::Gemm, 30000, 1, 100);
+  TaskId small = addSized(g, CostClass::Gemm, 4000, 5, 100);
+  TaskId add1 = addSized(g, CostClass::Elementwise, 4000, 5, 1);
+  TaskId large = addSized(g, CostClass::Gemm, 20000, 5, 100);
+  TaskId again = addSized(g, CostClass::Gemm, 20000, 5, 100);
+  TaskId middle = addSized(g, CostClass::Gemm, 8000, 5, 100);
+  TaskId gemv = addSized(g, CostClass::Gemm, 30000, 1, 100);
   EXPECT_DOUBLE_EQ(g.task(small).freshPackBytes, 8.0 * 4000 * 100);
   EXPECT_DOUBLE_EQ(g.task(add1).freshPackBytes, 0.0);
   EXPECT_DOUBLE_EQ(g.task(large).freshPackBytes, 8.0 * 16000 * 100);
@@ -284,21 +287,11 @@ TEST(BlasPackingBuffer, EachBlas3CallPacksAChunkOfEveryThreadsBlock) {
 
 TEST(BlasPackingBuffer, TriangularSolvesAndProductsKeepTheirOwnMarks) {
   TaskGraph g;
-  auto add = [&](CostClass op, double m, double n, double k) {
-    Task t;
-    t.op = op;
-    t.m = m;
-    t.n = n;
-    t.k = k;
-    TaskId id = g.addTask(t);
-    g.addData(id, 8 * m * n);
-    return id;
-  };
-  TaskId gemm = add(CostClass::Gemm, 1000, 1000, 1000);
-  TaskId potrf = add(CostClass::Potrf, 1000, 1000, 167);
-  TaskId solve = add(CostClass::Trsm, 1000, 1, 500);
-  TaskId again = add(CostClass::Trsm, 1000, 1, 500);
-  TaskId wide = add(CostClass::Trsm, 1000, 1000, 500);
+  TaskId gemm = addSized(g, CostClass::Gemm, 1000, 1000, 1000);
+  TaskId potrf = addSized(g, CostClass::Potrf, 1000, 1000, 167);
+  TaskId solve = addSized(g, CostClass::Trsm, 1000, 1, 500);
+  TaskId again = addSized(g, CostClass::Trsm, 1000, 1, 500);
+  TaskId wide = addSized(g, CostClass::Trsm, 1000, 1000, 500);
   EXPECT_DOUBLE_EQ(g.task(gemm).freshPackBytes, 8.0 * 250 * 1000);
   EXPECT_DOUBLE_EQ(g.task(gemm).freshPackBytesPerThread, 8.0 * 250 * 512);
   // The product before it packed as much.
