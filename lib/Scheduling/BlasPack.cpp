@@ -18,10 +18,10 @@ double cmm::scheduling::blasPackBytes(double m, double n, double k) {
 
 BlasPack cmm::scheduling::blasPack(CostClass op, double m, double n, double k) {
   auto product = [](double m, double n, double k) -> BlasPack {
-    if (m <= 1 || n <= 1 || k < 1) // dgemv packs nothing
+    double shared = blasPackBytes(m, n, k);
+    if (shared == 0) // dgemv packs nothing
       return {};
-    return {BlasPack::Product, blasPackBytes(m, n, k),
-            8 * packDepth(k) * std::min(n, 512.0)};
+    return {BlasPack::Product, shared, 8 * packDepth(k) * std::min(n, 512.0)};
   };
   switch (op) {
   case CostClass::Gemm:

@@ -75,11 +75,9 @@ double MachineCostModel::taskTime(const Task &task, TaskId id,
           (t - overhead) * (1 - share * (1 - std::min(1.0, spec.hotFactor)));
     }
     // The BLAS packing buffer's fresh pages, at the node's first-touch
-    // price: a thin product's first call in a process runs 2-3x its
-    // later ones (docs/machine-model.md, "The BLAS packing buffer").
-    t += (task.freshPackBytes +
-          spec.taskThreads() * task.freshPackBytesPerThread) *
-         spec.firstTouch;
+    // price: a BLAS-3 routine's first call in a process runs up to 2-3x
+    // its later ones (docs/machine-model.md, "The BLAS packing buffer").
+    t += task.freshPack.bytes(spec.taskThreads()) * spec.firstTouch;
     return t;
   }
   auto it = gangTimes.find(id);

@@ -27,13 +27,12 @@ TaskId TaskGraph::addTask(Task task) {
     touchedBytes += bytes;
     lastTouch[d] = touchedBytes;
   }
-  task.freshPackBytes = task.freshPackBytesPerThread = 0;
+  task.freshPack = {};
   if (!task.isGang()) {
     BlasPack pack = blasPack(task.op, task.m, task.n, task.k);
     BlasPack &mark = packed[pack.family];
-    task.freshPackBytes = std::max(0.0, pack.shared - mark.shared);
-    task.freshPackBytesPerThread =
-        std::max(0.0, pack.perThread - mark.perThread);
+    task.freshPack = {pack.family, std::max(0.0, pack.shared - mark.shared),
+                      std::max(0.0, pack.perThread - mark.perThread)};
     mark.shared = std::max(mark.shared, pack.shared);
     mark.perThread = std::max(mark.perThread, pack.perThread);
   }

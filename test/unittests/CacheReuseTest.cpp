@@ -238,12 +238,12 @@ TEST(BlasPackingBuffer, OnlyAProductPackingMoreThanAnyBeforePaysItsPages) {
   TaskId again = addSized(g, CostClass::Gemm, 20000, 5, 100);
   TaskId middle = addSized(g, CostClass::Gemm, 8000, 5, 100);
   TaskId gemv = addSized(g, CostClass::Gemm, 30000, 1, 100);
-  EXPECT_DOUBLE_EQ(g.task(small).freshPackBytes, 8.0 * 4000 * 100);
-  EXPECT_DOUBLE_EQ(g.task(add1).freshPackBytes, 0.0);
-  EXPECT_DOUBLE_EQ(g.task(large).freshPackBytes, 8.0 * 16000 * 100);
-  EXPECT_DOUBLE_EQ(g.task(again).freshPackBytes, 0.0);
-  EXPECT_DOUBLE_EQ(g.task(middle).freshPackBytes, 0.0);
-  EXPECT_DOUBLE_EQ(g.task(gemv).freshPackBytes, 0.0);
+  EXPECT_DOUBLE_EQ(g.task(small).freshPack.shared, 8.0 * 4000 * 100);
+  EXPECT_DOUBLE_EQ(g.task(add1).freshPack.shared, 0.0);
+  EXPECT_DOUBLE_EQ(g.task(large).freshPack.shared, 8.0 * 16000 * 100);
+  EXPECT_DOUBLE_EQ(g.task(again).freshPack.shared, 0.0);
+  EXPECT_DOUBLE_EQ(g.task(middle).freshPack.shared, 0.0);
+  EXPECT_DOUBLE_EQ(g.task(gemv).freshPack.shared, 0.0);
 
   // The cost model charges them at the node's first-touch price, on top
   // of the class polynomial (here 1 s a task).
@@ -292,15 +292,15 @@ TEST(BlasPackingBuffer, TriangularSolvesAndProductsKeepTheirOwnMarks) {
   TaskId solve = addSized(g, CostClass::Trsm, 1000, 1, 500);
   TaskId again = addSized(g, CostClass::Trsm, 1000, 1, 500);
   TaskId wide = addSized(g, CostClass::Trsm, 1000, 1000, 500);
-  EXPECT_DOUBLE_EQ(g.task(gemm).freshPackBytes, 8.0 * 250 * 1000);
-  EXPECT_DOUBLE_EQ(g.task(gemm).freshPackBytesPerThread, 8.0 * 250 * 512);
+  EXPECT_DOUBLE_EQ(g.task(gemm).freshPack.shared, 8.0 * 250 * 1000);
+  EXPECT_DOUBLE_EQ(g.task(gemm).freshPack.perThread, 8.0 * 250 * 512);
   // The product before it packed as much.
-  EXPECT_EQ(g.task(potrf).freshPackBytes, 0.0);
-  EXPECT_EQ(g.task(potrf).freshPackBytesPerThread, 0.0);
+  EXPECT_EQ(g.task(potrf).freshPack.shared, 0.0);
+  EXPECT_EQ(g.task(potrf).freshPack.perThread, 0.0);
   // The products' pages are not the solve's.
-  EXPECT_DOUBLE_EQ(g.task(solve).freshPackBytes, 8.0 * 250 * 1001);
-  EXPECT_EQ(g.task(again).freshPackBytes, 0.0);
-  EXPECT_DOUBLE_EQ(g.task(wide).freshPackBytesPerThread, 8.0 * 250 * 1512);
+  EXPECT_DOUBLE_EQ(g.task(solve).freshPack.shared, 8.0 * 250 * 1001);
+  EXPECT_EQ(g.task(again).freshPack.shared, 0.0);
+  EXPECT_DOUBLE_EQ(g.task(wide).freshPack.perThread, 8.0 * 250 * 1512);
 
   // Charged at the first-touch price, the per-thread part on every thread
   // of the node's tasks.

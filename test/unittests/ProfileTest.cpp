@@ -348,6 +348,14 @@ TEST(ProfileBench, TriangularSolvesAreTimedWithFewRightHandSides) {
     EXPECT_GE(squares, 5u);
     EXPECT_GE(thin, 4u);
   }
+  // A quick profile's chol classes reach 1000 (fitted up to 600, POTRF
+  // of 2000 came out 1.4x the full profile's).
+  for (CostClass cost : {CostClass::Potrf, CostClass::Trsm, CostClass::Syrk}) {
+    double largest = 0;
+    for (const Observation &o : benchSizes(cost, /*quick=*/true))
+      largest = std::max(largest, o.m);
+    EXPECT_GE(largest, 1000.0);
+  }
   EXPECT_TRUE(fittedTerms(CostClass::Trsm)[MK]);
   EXPECT_TRUE(fittedTerms(CostClass::Trsm)[MNK]);
   EXPECT_FALSE(fittedTerms(CostClass::Potrf)[MK]);

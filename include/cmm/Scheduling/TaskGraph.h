@@ -62,12 +62,12 @@ struct Task {
   };
   std::vector<InputReuse> inputReuse;
   /// Bytes of the BLAS packing buffer this BLAS-3 task touches first: what
-  /// it packs (blasPack, CostModel.h) beyond the largest of the tasks added
-  /// before it (TaskGraph::addTask), once for the call and per BLAS thread.
-  /// OpenBLAS keeps that buffer for the process, so only a call that packs
-  /// more than every earlier one faults pages in (docs/machine-model.md,
-  /// "The BLAS packing buffer").
-  double freshPackBytes = 0, freshPackBytesPerThread = 0;
+  /// it packs (blasPack, BlasPack.h) beyond the largest of its family's
+  /// tasks added before it (TaskGraph::addTask), once for the call and per
+  /// BLAS thread. OpenBLAS keeps that buffer for the process, so only a
+  /// call that packs more than every earlier one faults pages in
+  /// (docs/machine-model.md, "The BLAS packing buffer").
+  BlasPack freshPack;
   /// Must run on this node (loads, gathers: the master), or -1.
   int pinnedNode = -1;
   /// Its inputs are wanted on its (pinned) node: a segment's export kept
