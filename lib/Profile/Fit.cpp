@@ -176,7 +176,7 @@ cmm::profile::nonNegativeLeastSquares(const std::vector<double> &a,
 
 PolynomialFit
 cmm::profile::fitTimePolynomial(const std::vector<Observation> &points,
-                                Terms use) {
+                                Terms use, bool roofline) {
   std::vector<Observation> kept;
   for (const Observation &o : points)
     if (o.seconds > 0 && std::isfinite(o.seconds))
@@ -206,16 +206,43 @@ cmm::profile::fitTimePolynomial(const std::vector<Observation> &points,
       cols.push_back(t);
   }
   unsigned rows = kept.size(), width = cols.size();
-  std::vector<double> a(size_t(rows) * width), b(rows, 1.0);
-  for (unsigned j = 0; j < width; ++j)
-    for (unsigned i = 0; i < rows; ++i)
-      a[size_t(j) * rows + i] = monomial(cols[j], kept[i]) / kept[i].seconds;
-  std::vector<double> x = nonNegativeLeastSquares(a, rows, width, b);
-  for (unsigned j = 0; j < width; ++j)
-    fit.poly.a[cols[j]] = x[j];
+  // side[i]: 0 both terms count (a sum), 1 the mn term alone, 2 mnk alone.
+  std::vector<int> side(rows, 0);
+  auto solve = [&] {
+    std::vector<double> a(size_t(rows) * width), b(rows, 1.0);
+    for (unsigned j = 0; j < width; ++j)
+      for (unsigned i = 0; i < rows; ++i) {
+        bool dropped =
+            (cols[j] == MN && side[i] == 2) || (cols[j] == MNK && side[i] == 1);
+        a[size_t(j) * rows + i] =
+            dropped ? 0 : monomial(cols[j], kept[i]) / kept[i].seconds;
+      }
+    std::vector<double> x = nonNegativeLeastSquares(a, rows, width, b);
+    fit.poly = {};
+    for (unsigned j = 0; j < width; ++j)
+      fit.poly.a[cols[j]] = x[j];
+  };
+  solve();
+  for (int round = 0; roofline && round < 20; ++round) {
+    bool moved = false;
+    for (unsigned i = 0; i < rows; ++i) {
+      const Observation &o = kept[i];
+      int s = fit.poly.a[MN] * o.m * o.n >= fit.poly.a[MNK] * o.m * o.n * o.k
+                  ? 1
+                  : 2;
+      moved |= s != side[i];
+      side[i] = s;
+    }
+    if (!moved)
+      break;
+    solve();
+  }
   double sum = 0;
   for (const Observation &o : kept) {
-    double rel = fit.poly.eval(o.m, o.n, o.k) / o.seconds - 1;
+    double rel = (roofline ? fit.poly.evalRoofline(o.m, o.n, o.k)
+                           : fit.poly.eval(o.m, o.n, o.k)) /
+                     o.seconds -
+                 1;
     sum += rel * rel;
     fit.maxRelativeError = std::max(fit.maxRelativeError, std::fabs(rel));
   }

@@ -179,7 +179,8 @@ cmm::profile::refineModel(MachineModel &model,
       std::vector<Observation> unscaled = kernels;
       for (Observation &o : unscaled)
         o.seconds /= factor;
-      PolynomialFit fit = fitTimePolynomial(unscaled, use);
+      PolynomialFit fit = fitTimePolynomial(
+          unscaled, use, cmm::scheduling::isRooflineClass(r.cost));
       if (double rms = rmsWith(fit.poly); rms < r.rmsAfter) {
         best = fit.poly;
         r.rmsAfter = rms;

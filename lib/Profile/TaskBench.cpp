@@ -129,6 +129,24 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k,
     operands.push_back(operand(m, n, 1));
     operands.push_back(operand(m, n, 2));
     break;
+  case CostClass::Fused: {
+    // k steps over two whole tiles, multiplications and additions in turn
+    // (cmmrt/Fused.h's text: "mul %i0, %i1; add %t0, %i1; ..."), in the
+    // generated form (FusedChain.cpp).
+    task.kind = TaskKind::Elementwise;
+    op.code = OpCode::Fused;
+    op.a = 2;
+    op.kernel = fusedChainKernel(k);
+    for (int64_t s = 0; s < std::max<int64_t>(k, 1); ++s)
+      kernelText += (s % 2 ? "add " : "mul ") +
+                    (s ? "%t" + std::to_string(s - 1) : std::string("%i0")) +
+                    ", %i1; ";
+    kernelText += "yield %t" + std::to_string(std::max<int64_t>(k, 1) - 1);
+    op.text = kernelText.c_str();
+    operands.push_back(operand(m, n, 1));
+    operands.push_back(operand(m, n, 2));
+    break;
+  }
   case CostClass::Scale:
     // One tile streamed: a scaling (what scale, neg and broadcasts cost).
     task.kind = TaskKind::Elementwise;
@@ -494,6 +512,13 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
       out.push_back({double(m), double(n), std::round(density * n), 0});
     break;
   }
+  case CostClass::Fused:
+    // Kernels of 2, 8 and 32 steps: the pass (mn) and each step (mnk).
+    for (int64_t s : quick ? std::vector<int64_t>{16, 150, 1000}
+                           : std::vector<int64_t>{16, 50, 150, 400, 1000, 2000})
+      for (int64_t steps : {2, 8, 32})
+        out.push_back({double(s), double(s), double(steps), 0});
+    break;
   default:
     if (quick)
       square({4, 16, 50, 150, 400, 1000, 2000});
@@ -537,6 +562,10 @@ Terms cmm::profile::fittedTerms(CostClass cost) {
   case CostClass::Potrf:
   case CostClass::Syrk:
     return terms({One, MN, MNK});
+  case CostClass::Fused:
+    // The pass (mn), each step's arithmetic (mnk) and its call on each
+    // chunk (k: a 16 x 16 kernel of 32 steps ran 3x a fit without it).
+    return terms({One, K, MN, MNK});
   case CostClass::Compress:
     // The dense tile's scan and the nonzeros it writes (m rows of k, on
     // fresh pages). A term in m (the row starts) came out 0 in three of

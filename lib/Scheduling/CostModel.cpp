@@ -42,6 +42,7 @@ bool cmm::scheduling::streamsMemory(const Task &task) {
   case CostClass::Reduce:
   case CostClass::Transpose:
   case CostClass::Sparse:
+  case CostClass::Fused:
     return !task.isGang();
   case CostClass::Gemm:
     return !task.isGang() && (task.m == 1 || task.n == 1);

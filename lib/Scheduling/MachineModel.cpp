@@ -57,7 +57,7 @@ double MachineModel::taskTime(unsigned node, CostClass op, double m, double n,
                               double k) const {
   assert(node < nodes.size() && "node index out of range");
   const NodeSpec &spec = nodes[node];
-  double t = spec.time[static_cast<unsigned>(op)].eval(m, n, k);
+  double t = evalClass(spec.time[static_cast<unsigned>(op)], op, m, n, k);
   if (NodeSpec::followsSplit(op))
     t *= spec.gemmFactor();
   // Fitted polynomials can dip below zero at small sizes; a task never takes

@@ -60,10 +60,17 @@ def huge_page_bytes():
         return 0
 
 
-def poly(a, m, n, k):
+# Classes whose mn and mnk terms are a roofline, the larger of the two
+# rather than their sum (docs/machine-model.md, class fused).
+ROOFLINE = {"fused"}
+
+
+def poly(a, m, n, k, cls=None):
     a = list(a) + [0] * (8 - len(a))
-    return (a[0] + a[1] * m + a[2] * n + a[3] * k + a[4] * m * n +
-            a[5] * m * k + a[6] * n * k + a[7] * m * n * k)
+    rest = a[0] + a[1] * m + a[2] * n + a[3] * k + a[5] * m * k + a[6] * n * k
+    if cls in ROOFLINE:
+        return rest + max(a[4] * m * n, a[7] * m * n * k)
+    return rest + a[4] * m * n + a[7] * m * n * k
 
 
 model_path = os.path.join(work, "model.json")
@@ -125,7 +132,8 @@ for fit in prov["fits"]:
     r = fit["rank"]
     for cls, rep in fit["classes"].items():
         a = nodes[r]["time"][cls]
-        rel = [poly(a, m, n, k) / t - 1 for m, n, k, t, _ in rep["measured"]]
+        rel = [poly(a, m, n, k, cls) / t - 1
+               for m, n, k, t, _ in rep["measured"]]
         # Each signature's time is the median of its rounds' means.
         for m, n, k, t, rounds in rep["measured"]:
             once = (first_round[(cls, m, n, k)] >=
@@ -305,7 +313,7 @@ if host0["host_ranks"] > 1:
           "master_alone timed with a cap of %s s per signature, expected %g"
           % (rep.get("max_seconds"), cap))
     for cls, fit in rep.get("classes", {}).items():
-        rel = [poly(alone["time"][cls], m, n, k) / t - 1
+        rel = [poly(alone["time"][cls], m, n, k, cls) / t - 1
                for m, n, k, t, _ in fit["measured"]]
         rms = math.sqrt(sum(x * x for x in rel) / len(rel))
         check(abs(rms - fit["rms_relative_error"]) <= 1e-6 * max(1, rms),

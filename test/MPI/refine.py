@@ -46,8 +46,12 @@ def poly(model_node, cls, m, n, k):
     time = model_node["time"]
     a = time[cls] if cls in time else time[FALLBACK[cls]]
     a = a + [0] * (8 - len(a))
-    t = (a[0] + a[1] * m + a[2] * n + a[3] * k + a[4] * m * n + a[5] * m * k
-         + a[6] * n * k + a[7] * m * n * k)
+    t = a[0] + a[1] * m + a[2] * n + a[3] * k + a[5] * m * k + a[6] * n * k
+    # Class fused: a roofline, the larger of the mn and mnk terms.
+    if cls == "fused":
+        t += max(a[4] * m * n, a[7] * m * n * k)
+    else:
+        t += a[4] * m * n + a[7] * m * n * k
     return max(t, 0) + model_node.get("task_overhead_s", 0)
 
 

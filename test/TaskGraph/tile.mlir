@@ -192,3 +192,31 @@ func.func @main() {
   cmm.print %eq "r" : tensor<2x2xf64>
   return
 }
+
+// -----
+
+// A fused kernel of arithmetic alone is class fused with its steps as k
+// (a pass or its arithmetic, whichever is longer); one with a function
+// among its steps is that function's class.
+// CHECK-LABEL: cmmtg.op @fused{{[0-9]+}} fused
+// CHECK: cmmtg.task elementwise cost fused ({{.*}}k = 3 : i64, m = 5 : i64, n = 5 : i64, name = "fused
+// CHECK: cmmtg.task elementwise cost exp ({{.*}}name = "fused
+func.func @main() {
+  %a = cmm.rand uniform seed 1 id 1 : tensor<5x5xf64>
+  %b = cmm.rand uniform seed 1 id 2 : tensor<5x5xf64>
+  %f = cmm.fused(%a, %b) : (tensor<5x5xf64>, tensor<5x5xf64>) -> tensor<5x5xf64> {
+  ^bb0(%x: f64, %y: f64):
+    %0 = cmm.scalar mul %x, %y : f64
+    %1 = cmm.scalar add %0, %y : f64
+    %2 = cmm.scalar sub %1, %x : f64
+    cmm.yield %2 : f64
+  }
+  %g = cmm.fused(%f, %b) : (tensor<5x5xf64>, tensor<5x5xf64>) -> tensor<5x5xf64> {
+  ^bb0(%x: f64, %y: f64):
+    %0 = cmm.scalar mul %x, %y : f64
+    %1 = cmm.scalar exp %0 : f64
+    cmm.yield %1 : f64
+  }
+  cmm.print %g "g" : tensor<5x5xf64>
+  return
+}

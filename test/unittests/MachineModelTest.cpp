@@ -237,7 +237,7 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
        "node_defaults.time.gemmm: unknown key (expected one of: gemm, "
        "elementwise, map, reduce, transpose, generate, solve, copy, exp, log, "
        "tanh, sin, pow, rand, randn, scale, mod, sparse, potrf, trsm, syrk, "
-       "qr, svd, svdvals, eig, eigvals, lstsq, sgemm, compress)"},
+       "qr, svd, svdvals, eig, eigvals, lstsq, sgemm, compress, fused)"},
       {R"({"default_link": {"latency": 1}, "nodes": [{}]})",
        "default_link.latency: unknown key (expected one of: latency_s, "
        "bandwidth_Bps)"},
@@ -638,7 +638,7 @@ TEST(MachineModelTest, OpClassNamesMatchTheJsonKeys) {
       "solve", "copy",        "exp",   "log",    "tanh",      "sin",
       "pow",   "rand",        "randn", "scale",  "mod",       "sparse",
       "potrf", "trsm",        "syrk",  "qr",     "svd",       "svdvals",
-      "eig",   "eigvals",     "lstsq", "sgemm",  "compress"};
+      "eig",   "eigvals",     "lstsq", "sgemm",  "compress",  "fused"};
   ASSERT_EQ(std::size(expected), size_t(kNumCostClasses));
   for (unsigned c = 0; c < kNumCostClasses; ++c) {
     CostClass op = static_cast<CostClass>(c);

@@ -62,7 +62,7 @@ TEST(CostClasses, NamesRoundTrip) {
     ASSERT_TRUE(plan::costClassFromName(name, parsed)) << name;
     EXPECT_EQ(unsigned(parsed), c);
   }
-  EXPECT_EQ(plan::kNumCostClasses, 29u);
+  EXPECT_EQ(plan::kNumCostClasses, 30u);
   EXPECT_STREQ(plan::costClassName(plan::CostClass::Map), "map");
   EXPECT_STREQ(plan::costClassName(plan::CostClass::Tanh), "tanh");
   EXPECT_STREQ(plan::costClassName(plan::CostClass::Potrf), "potrf");
@@ -83,6 +83,8 @@ TEST(CostClasses, NamesRoundTrip) {
             plan::CostClass::Gemm);
   EXPECT_EQ(plan::costClassFallback(plan::CostClass::Compress),
             plan::CostClass::Reduce);
+  EXPECT_EQ(plan::costClassFallback(plan::CostClass::Fused),
+            plan::CostClass::Elementwise);
   EXPECT_STREQ(plan::costClassName(plan::CostClass::SvdVals), "svdvals");
   EXPECT_EQ(plan::costClassFallback(plan::CostClass::Lstsq),
             plan::CostClass::Solve);

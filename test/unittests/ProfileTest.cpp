@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <random>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -194,6 +195,52 @@ TEST(ProfileFit, RecoversAProductPolynomial) {
   EXPECT_NEAR(fit.poly.a[MN], 2e-10, 0.2 * 2e-10);
   EXPECT_NEAR(fit.poly.a[MNK], 2e-11, 0.05 * 2e-11);
   EXPECT_LT(fit.maxRelativeError, 0.15);
+}
+
+TEST(ProfileFit, RecoversARooflinePolynomial) {
+  // Class fused: a pass over the operands or k steps of arithmetic on each
+  // element, whichever is longer (TimePolynomial::evalRoofline), plus a
+  // call per step.
+  cmm::scheduling::TimePolynomial truth;
+  truth.a[One] = 1e-6;
+  truth.a[K] = 2e-9;
+  truth.a[MN] = 7e-10;  // the pass
+  truth.a[MNK] = 8e-11; // a step: longer than the pass from 9 steps
+  std::vector<Observation> points;
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> noise(0, 0.02);
+  for (double s : {16, 50, 150, 400, 1000, 2000})
+    for (double k : {2, 8, 32})
+      points.push_back(
+          {s, s, k, truth.evalRoofline(s, s, k) * (1 + noise(rng))});
+  PolynomialFit fit =
+      fitTimePolynomial(points, terms({One, K, MN, MNK}), /*roofline=*/true);
+  EXPECT_NEAR(fit.poly.a[MN], 7e-10, 0.05 * 7e-10);
+  EXPECT_NEAR(fit.poly.a[MNK], 8e-11, 0.05 * 8e-11);
+  EXPECT_LT(fit.maxRelativeError, 0.08);
+  // A sum of the two terms cannot follow it: 2 and 8 steps cost the same.
+  PolynomialFit sum = fitTimePolynomial(points, terms({One, K, MN, MNK}));
+  EXPECT_GT(sum.maxRelativeError, 0.2);
+  // An 80-step kernel on 1000 x 1000: its arithmetic, not its pass.
+  EXPECT_NEAR(fit.poly.evalRoofline(1000, 1000, 80),
+              truth.evalRoofline(1000, 1000, 80),
+              0.06 * truth.evalRoofline(1000, 1000, 80));
+}
+
+TEST(ProfileFit, RooflineIsTheSumWhenOneTermIsZero) {
+  cmm::scheduling::TimePolynomial p;
+  p.a[One] = 1e-6;
+  p.a[M] = 1e-9;
+  p.a[MN] = 5e-10;
+  EXPECT_DOUBLE_EQ(p.evalRoofline(300, 200, 4), p.eval(300, 200, 4));
+  p.a[MNK] = 1e-10; // 4 steps: 4e-10 a element, under the pass's 5e-10
+  EXPECT_DOUBLE_EQ(p.evalRoofline(300, 200, 4),
+                   1e-6 + 1e-9 * 300 + 5e-10 * 300 * 200);
+  EXPECT_DOUBLE_EQ(p.evalRoofline(300, 200, 10),
+                   1e-6 + 1e-9 * 300 + 1e-10 * 300 * 200 * 10);
+  using cmm::scheduling::isRooflineClass;
+  EXPECT_TRUE(isRooflineClass(cmmrt::plan::CostClass::Fused));
+  EXPECT_FALSE(isRooflineClass(cmmrt::plan::CostClass::Gemm));
 }
 
 TEST(ProfileFit, KeepsCoefficientsNonNegative) {
@@ -392,6 +439,36 @@ TEST(ProfileBench, CompressTimesEachRepetitionsOwnCompression) {
   // About 8 nonzeros a row of 400 (2 %): 2400 a tile, within 5 sigma.
   double perTile = double(after.nonzeros - before.nonzeros) / 2;
   EXPECT_NEAR(perTile, 2400, 5 * std::sqrt(2400.0));
+}
+
+TEST(ProfileBench, FusedKernelsAreTimedInTheGeneratedForm) {
+  // Class fused: kernels of several step counts (the mnk term against the
+  // pass's mn), each run through a compiled kernel as a generated
+  // program's, and computing what the kernel's text says.
+  using cmmrt::plan::CostClass;
+  for (bool quick : {true, false}) {
+    std::set<double> steps;
+    for (const Observation &o : benchSizes(CostClass::Fused, quick)) {
+      steps.insert(o.k);
+      EXPECT_NE(fusedChainKernel(int64_t(o.k)), nullptr) << o.k;
+    }
+    EXPECT_GE(steps.size(), 3u);
+  }
+  EXPECT_TRUE(fittedTerms(CostClass::Fused)[MNK]);
+  EXPECT_TRUE(fittedTerms(CostClass::Fused)[K]);
+  EXPECT_EQ(fusedChainKernel(5), nullptr);
+  // x0 = 2, x1 = 3 through mul, add, mul, add, ... : 8 steps by hand.
+  double v = 2;
+  for (int s = 0; s < 8; ++s)
+    v = s % 2 ? v + 3 : v * 3;
+  std::vector<double> x0(300, 2.0), x1(300, 3.0), out(300, 0.0);
+  cmmrt::fused::Operand in[2] = {{x0.data(), 10, 30}, {x1.data(), 10, 30}};
+  fusedChainKernel(8)(10, 30, in, out.data());
+  for (double y : out)
+    EXPECT_EQ(y, v);
+  TaskBench bench(CostClass::Fused, 40, 50, 8);
+  EXPECT_EQ(bench.signature().k, 8);
+  EXPECT_GT(bench.run(), 0.0);
 }
 
 // Table 3's splits, as the runtime can run them (one worker of t threads or

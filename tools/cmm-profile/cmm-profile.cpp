@@ -269,7 +269,8 @@ ComputeProfile profileCompute(const SamplingRule &rule,
       measured.push_back(
           json::Array{o.m, o.n, o.k, o.seconds, std::move(rounds)});
     }
-    PolynomialFit fit = fitTimePolynomial(points, fittedTerms(cost));
+    PolynomialFit fit = fitTimePolynomial(points, fittedTerms(cost),
+                                          scheduling::isRooflineClass(cost));
     out.time[c] = fit.poly;
     out.report[cmmrt::plan::costClassName(cost)] = json::Object{
         {"signatures", int64_t(points.size())},

@@ -44,9 +44,13 @@ struct PolynomialFit {
 /// The non-negative polynomial in `use` minimising the sum of squared
 /// relative errors over `points` (observations with a time <= 0 are
 /// skipped). Terms whose monomial is constant over the points (e.g. k when
-/// every k is 1) are taken out, so the fit is well posed.
+/// every k is 1) are taken out, so the fit is well posed. With `roofline`
+/// the fit is of TimePolynomial::evalRoofline: each point is given to the
+/// mn or the mnk term (whichever the last fit made larger there, starting
+/// from the sum's fit) and the polynomial refitted until no point changes
+/// sides.
 PolynomialFit fitTimePolynomial(const std::vector<Observation> &points,
-                                Terms use);
+                                Terms use, bool roofline = false);
 
 /// Non-negative least squares: the x >= 0 minimising ||A x - b|| for A of
 /// `rows` x `cols` (column-major), by Lawson and Hanson's algorithm (Solving

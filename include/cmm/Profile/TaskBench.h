@@ -59,6 +59,8 @@ private:
   /// of kCompressedReaders products (any count past breakEvenDensity's).
   bool compresses = false;
   std::unique_ptr<cmmrt::SparseOperand> sparse;
+  /// Class `fused`: the kernel's text (op.text points into it).
+  std::string kernelText;
   static constexpr int64_t kCompressedReaders = 1000;
 };
 
@@ -72,6 +74,11 @@ std::vector<Observation> benchSizes(cmmrt::plan::CostClass cost, bool quick);
 inline bool isTimed(cmmrt::plan::CostClass cost) {
   return cost != cmmrt::plan::CostClass::Sparse;
 }
+
+/// Class `fused`'s kernel of `steps` multiplications and additions, as
+/// cmm-translate writes it and compiled as generated programs are
+/// (FusedChain.cpp); null for a count benchSizes does not time.
+cmmrt::fused::KernelFn fusedChainKernel(int64_t steps);
 
 /// The monomials fitted for `cost` (docs/machine-model.md).
 Terms fittedTerms(cmmrt::plan::CostClass cost);

@@ -14,6 +14,7 @@
 #include "cmmrt/Plan.h"
 #include "cmmrt/RowBands.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -35,6 +36,15 @@ struct TimePolynomial {
     return a[0] + a[1] * m + a[2] * n + a[3] * k + a[4] * m * n + a[5] * m * k +
            a[6] * n * k + a[7] * m * n * k;
   }
+  /// A roofline: the larger of the mn term (a pass over the operands) and
+  /// the mnk term (k steps of arithmetic on every element) instead of their
+  /// sum, so a short kernel costs its pass and a long one its arithmetic
+  /// (class fused: 2 and 8 steps took the same time here, 32 steps 4x).
+  /// The same as eval when one of the two is zero.
+  double evalRoofline(double m, double n, double k = 1) const {
+    return a[0] + a[1] * m + a[2] * n + a[3] * k + a[5] * m * k + a[6] * n * k +
+           std::max(a[4] * m * n, a[7] * m * n * k);
+  }
 };
 
 /// The classes with their own time polynomial: cmmrt/CostClasses.def, the
@@ -42,6 +52,14 @@ struct TimePolynomial {
 using CostClass = cmmrt::plan::CostClass;
 using cmmrt::plan::costClassName;
 using cmmrt::plan::kNumCostClasses;
+/// Whether `cost`'s polynomial is a roofline (TimePolynomial::evalRoofline):
+/// class fused, whose k is its kernel's steps.
+inline bool isRooflineClass(CostClass cost) { return cost == CostClass::Fused; }
+/// `cost`'s time from its polynomial `p`, a roofline where the class's is.
+inline double evalClass(const TimePolynomial &p, CostClass cost, double m,
+                        double n, double k) {
+  return isRooflineClass(cost) ? p.evalRoofline(m, n, k) : p.eval(m, n, k);
+}
 /// costClassName's inverse; nullopt for an unknown name.
 std::optional<CostClass> costClassFromName(const std::string &name);
 

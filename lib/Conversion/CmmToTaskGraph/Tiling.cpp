@@ -150,9 +150,10 @@ private:
   }
 
   /// A task per result tile; `work` scales its cost (a fused op's steps
-  /// of its costliest class), charged as that many times the tile's width.
+  /// of its costliest class), charged as that many times the tile's width;
+  /// `depth` is its k (class fused: the kernel's steps).
   Grid elementwise(Value result, ArrayRef<Value> operands, CostClass op,
-                   double work, const std::string &name) {
+                   double work, double depth, const std::string &name) {
     // Sub-tiles stay sub-tiles through elementwise ops on operands of the
     // result's shape; anything else works on whole tiles.
     bool startup = startupSize != size;
@@ -169,7 +170,7 @@ private:
         for (const Grid *operand : ins)
           inputs.push_back(broadcastTile(*operand, i, j));
         g.tiles.push_back(task(g, i, j, TaskKind::Elementwise, op, g.height(i),
-                               g.width(j) * work, 1, inputs, name));
+                               g.width(j) * work, depth, inputs, name));
       }
     return g;
   }
@@ -643,8 +644,9 @@ bool Tiler::run(func::FuncOp func, std::string &error, Operation *&failed) {
       break;
     }
     case TileStrategy::Elementwise:
-      grids[result] = elementwise(result, SmallVector<Value>(op.getOperands()),
-                                  rule.cost, rule.work, name);
+      grids[result] =
+          elementwise(result, SmallVector<Value>(op.getOperands()), rule.cost,
+                      rule.work, rule.k > 0 ? rule.k : 1, name);
       break;
     case TileStrategy::Transpose:
       grids[result] = transposed(in(op.getOperand(0)), name);

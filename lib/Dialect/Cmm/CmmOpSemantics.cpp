@@ -856,16 +856,17 @@ std::pair<CostClass, int> stepCost(ScalarOp step) {
 }
 } // namespace
 
-/// A fused task streams its inputs and its result once, so it costs what
-/// its costliest step costs alone: that step's class, charged once per step
-/// of the class (the `work`, which scales the task's n). A kernel of
-/// arithmetic only is one elementwise pass: `scale` when it streams one
-/// whole input, else `elementwise` (as binaryCostClass decides for one op).
+/// A fused task streams its inputs and its result once, so with a function
+/// among its steps it costs what its costliest step costs alone: that
+/// step's class, charged once per step of the class (the `work`, which
+/// scales the task's n). A kernel of arithmetic only is class `fused`, its
+/// steps the k: one pass plus each step's arithmetic (CostClasses.def).
 TilingRule FusedOp::getTilingRule() {
   CostClass worst = CostClass::Elementwise;
-  int rank = 0, count = 0;
+  int rank = 0, count = 0, steps = 0;
   for (ScalarOp step : getBody().front().getOps<ScalarOp>()) {
     auto [cost, r] = stepCost(step);
+    ++steps;
     if (r > rank) {
       worst = cost;
       rank = r;
@@ -874,12 +875,9 @@ TilingRule FusedOp::getTilingRule() {
     count += r == rank && cost == worst;
   }
   if (rank == 0) {
-    auto out = cast<RankedTensorType>(getType()).getShape();
-    int whole = llvm::count_if(getInputs(), [&](Value v) {
-      return cast<RankedTensorType>(v.getType()).getShape() == out;
-    });
-    return rule(TileStrategy::Elementwise,
-                whole <= 1 ? CostClass::Scale : CostClass::Elementwise);
+    TilingRule r = rule(TileStrategy::Elementwise, CostClass::Fused);
+    r.k = std::max(steps, 1);
+    return r;
   }
   TilingRule r = rule(TileStrategy::Elementwise, worst);
   r.work = std::max(count, 1);

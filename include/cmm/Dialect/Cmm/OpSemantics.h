@@ -49,7 +49,8 @@ struct TilingRule {
   uint64_t exponent = 0;
   /// Product: the operands read transposed (cmm.gemm; BLAS TRANSA/TRANSB).
   bool transposeLhs = false, transposeRhs = false;
-  /// Whole: the time model's m, n, k (docs/machine-model.md).
+  /// Whole: the time model's m, n, k (docs/machine-model.md); Elementwise:
+  /// k alone (class fused: the kernel's steps; 0 is 1).
   double m = 0, n = 0, k = 0;
 };
 
