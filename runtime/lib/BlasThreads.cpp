@@ -59,11 +59,6 @@ void cmmrt::setBlasThreads(int threads) {
   processBlasThreads = threads;
 }
 
-bool cmmrt::threadsSpeedUpProduct(long long m, long long n, long long k) {
-  return n >= kMinThreadedProductColumns &&
-         double(m) * double(n) * double(k) >= kMinThreadedProductVolume;
-}
-
 cmmrt::OneBlasThreadUnlessFaster::OneBlasThreadUnlessFaster(long long m,
                                                             long long n,
                                                             long long k) {

@@ -24,6 +24,15 @@ using CostClass = cmmrt::plan::CostClass;
 /// 22.9, 2.0). 0 for a matrix-vector product (dgemv packs nothing).
 double blasPackBytes(double m, double n, double k);
 
+/// Bytes OpenBLAS packs of a row-major m x k by k x n dgemm on one thread,
+/// as the runtime runs products that threads do not speed up
+/// (cmmrt::threadsSpeedUpProduct). Measured page faults of a first call on
+/// one thread (2026-12-02): 1000^3 3.1 MB, 2000^3 5.2, 1000 x 125 x 1000
+/// 0.36, 125 x 1000 x 1000 1.34, 500 x 64 x 500 0.23, 64 x 500 x 500 1.11,
+/// 20000 x 5 x 100 0.07 (2 threads: 16.1), 12000 x 32 x 64 0.06 (2
+/// threads: 6.2); this gives 3.0, 5.0, 0.30, 1.25, 0.18, 1.05, 0.02, 0.03.
+double oneThreadPackBytes(double m, double n, double k);
+
 /// The pages of OpenBLAS's packing buffer a BLAS-3 task's call writes:
 /// `shared` packed once for the call, `perThread` by each BLAS thread
 /// (its own block of the other operand, at most 512 columns of a k chunk).
@@ -31,7 +40,8 @@ double blasPackBytes(double m, double n, double k);
 /// (2026-12-02, 4 KiB pages at 8-12 us each): dgemm 1000^3 4.0 and 3.0 MB,
 /// dsyrk 1000 3.6 and 3.0 MB, dpotrf 1000 3.4 and 2.8 MB, dtrsm of a 1000
 /// triangle against 1 column 2.0 MB, 8 columns 3.9 and 2.0 MB, 1000
-/// columns 5.8 and 3.0 MB. Products as blasPackBytes (their shared part);
+/// columns 5.8 and 3.0 MB. Products as blasPackBytes (their shared part),
+/// but those the runtime runs on one thread as oneThreadPackBytes;
 /// syrk and potrf as the product of their depth; a trsm's threads split
 /// its right-hand sides and each packs the triangle's panel.
 ///

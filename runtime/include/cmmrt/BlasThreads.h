@@ -48,9 +48,14 @@ int blasSpinLog2Ticks();
 /// 172 and 214; where threads win: 180^3 238 and 187, 32 x 10000 by
 /// 10000 x 64 1031 and 794, 2000 x 16 by 16 x 2000 3.7 and 2.3 ms, outer
 /// products. (10000 x 64 by 64 x 32 loses 12 % threaded and stays so.)
-bool threadsSpeedUpProduct(long long m, long long n, long long k);
 constexpr long long kMinThreadedProductColumns = 24;
 constexpr double kMinThreadedProductVolume = 160.0 * 160.0 * 160.0;
+/// (Inline: the planner prices a product's packing pages by it,
+/// Scheduling/BlasPack.h.)
+inline bool threadsSpeedUpProduct(long long m, long long n, long long k) {
+  return n >= kMinThreadedProductColumns &&
+         double(m) * double(n) * double(k) >= kMinThreadedProductVolume;
+}
 
 /// Runs the BLAS calls of its scope on one thread where the process has
 /// several (setBlasThreads) and threadsSpeedUpProduct(m, n, k) says no;
