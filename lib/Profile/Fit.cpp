@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 using namespace cmm::profile;
 
@@ -222,30 +223,43 @@ cmm::profile::fitTimePolynomial(const std::vector<Observation> &points,
     for (unsigned j = 0; j < width; ++j)
       fit.poly.a[cols[j]] = x[j];
   };
+  auto errors = [&](const scheduling::TimePolynomial &p, double &rms,
+                    double &worst) {
+    double sum = 0;
+    worst = 0;
+    for (const Observation &o : kept) {
+      double rel =
+          (roofline ? p.evalRoofline(o.m, o.n, o.k) : p.eval(o.m, o.n, o.k)) /
+              o.seconds -
+          1;
+      sum += rel * rel;
+      worst = std::max(worst, std::fabs(rel));
+    }
+    rms = std::sqrt(sum / rows);
+  };
   solve();
+  errors(fit.poly, fit.rmsRelativeError, fit.maxRelativeError);
+  // The sides can cycle (two assignments, each the other's refit), and a
+  // side left empty takes its term out for good: the best iterate is kept,
+  // and the rounds stop at an assignment seen before or one-sided.
+  PolynomialFit best = fit;
+  std::set<std::vector<int>> seen{side};
   for (int round = 0; roofline && round < 20; ++round) {
-    bool moved = false;
+    bool hasPass = false, hasSteps = false;
     for (unsigned i = 0; i < rows; ++i) {
       const Observation &o = kept[i];
-      int s = fit.poly.a[MN] * o.m * o.n >= fit.poly.a[MNK] * o.m * o.n * o.k
-                  ? 1
-                  : 2;
-      moved |= s != side[i];
-      side[i] = s;
+      side[i] = fit.poly.a[MN] * o.m * o.n >= fit.poly.a[MNK] * o.m * o.n * o.k
+                    ? 1
+                    : 2;
+      hasPass |= side[i] == 1;
+      hasSteps |= side[i] == 2;
     }
-    if (!moved)
+    if (!hasPass || !hasSteps || !seen.insert(side).second)
       break;
     solve();
+    errors(fit.poly, fit.rmsRelativeError, fit.maxRelativeError);
+    if (fit.rmsRelativeError < best.rmsRelativeError)
+      best = fit;
   }
-  double sum = 0;
-  for (const Observation &o : kept) {
-    double rel = (roofline ? fit.poly.evalRoofline(o.m, o.n, o.k)
-                           : fit.poly.eval(o.m, o.n, o.k)) /
-                     o.seconds -
-                 1;
-    sum += rel * rel;
-    fit.maxRelativeError = std::max(fit.maxRelativeError, std::fabs(rel));
-  }
-  fit.rmsRelativeError = std::sqrt(sum / rows);
-  return fit;
+  return best;
 }

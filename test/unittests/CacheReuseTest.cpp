@@ -247,14 +247,15 @@ TEST(BlasPackingBuffer, OnlyAProductPackingMoreThanAnyBeforePaysItsPages) {
   EXPECT_DOUBLE_EQ(g.task(gemv).freshPack.shared, 0.0);
 
   // The cost model charges them at the node's first-touch price, on top
-  // of the class polynomial (here 1 s a task); machine(0)'s node runs one
-  // task thread, which packs 32 columns of each k chunk besides.
+  // of the class polynomial (here 1 s a task). Each thread's block (32
+  // columns of a k chunk) was packed by the first product already.
+  EXPECT_DOUBLE_EQ(g.task(small).freshPack.perThread, 8.0 * 100 * 32);
+  EXPECT_DOUBLE_EQ(g.task(large).freshPack.perThread, 0.0);
   MachineModel m = machine(0);
   m.nodes[0].firstTouch = 1e-9;
   MachineCostModel cost(m);
   EXPECT_DOUBLE_EQ(cost.taskTime(g.task(large), large, 0),
-                   1 + (8.0 * 16000 * 100 + g.task(large).freshPack.perThread) *
-                           1e-9);
+                   1 + 8.0 * 16000 * 100 * 1e-9);
   EXPECT_DOUBLE_EQ(cost.taskTime(g.task(again), again, 0), 1.0);
 }
 

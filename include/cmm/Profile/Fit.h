@@ -47,8 +47,9 @@ struct PolynomialFit {
 /// every k is 1) are taken out, so the fit is well posed. With `roofline`
 /// the fit is of TimePolynomial::evalRoofline: each point is given to the
 /// mn or the mnk term (whichever the last fit made larger there, starting
-/// from the sum's fit) and the polynomial refitted until no point changes
-/// sides.
+/// from the sum's fit) and the polynomial refitted, until an assignment
+/// repeats or leaves a term no point; the iterate of the lowest roofline
+/// error is returned.
 PolynomialFit fitTimePolynomial(const std::vector<Observation> &points,
                                 Terms use, bool roofline = false);
 

@@ -29,8 +29,8 @@ double blasPackBytes(double m, double n, double k);
 /// (cmmrt::threadsSpeedUpProduct). Measured page faults of a first call on
 /// one thread (2026-12-02): 1000^3 3.1 MB, 2000^3 5.2, 1000 x 125 x 1000
 /// 0.36, 125 x 1000 x 1000 1.34, 500 x 64 x 500 0.23, 64 x 500 x 500 1.11,
-/// 20000 x 5 x 100 0.07 (2 threads: 16.1), 12000 x 32 x 64 0.06 (2
-/// threads: 6.2); this gives 3.0, 5.0, 0.30, 1.25, 0.18, 1.05, 0.02, 0.03.
+/// 20000 x 5 x 100 0.07 (2 threads: 16.1; the runtime runs it on one);
+/// this gives 3.0, 5.0, 0.30, 1.25, 0.18, 1.05, 0.02.
 double oneThreadPackBytes(double m, double n, double k);
 
 /// The pages of OpenBLAS's packing buffer a BLAS-3 task's call writes:

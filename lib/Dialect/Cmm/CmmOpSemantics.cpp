@@ -860,7 +860,8 @@ std::pair<CostClass, int> stepCost(ScalarOp step) {
 /// among its steps it costs what its costliest step costs alone: that
 /// step's class, charged once per step of the class (the `work`, which
 /// scales the task's n). A kernel of arithmetic only is class `fused`, its
-/// steps the k: one pass plus each step's arithmetic (CostClasses.def).
+/// steps the k: the longer of one pass and its steps' arithmetic
+/// (CostClasses.def).
 TilingRule FusedOp::getTilingRule() {
   CostClass worst = CostClass::Elementwise;
   int rank = 0, count = 0, steps = 0;
