@@ -204,7 +204,8 @@ static std::string pruneReason(const PlanCandidate &c,
     for (const Task &t : c.graph.tasks()) {
       if (t.isGang())
         continue;
-      fixed += machine.taskTime(0, t.op, 1, 1, 1);
+      // A fused kernel's steps are its own at any size (its k).
+      fixed += machine.taskTime(0, t.op, 1, 1, isRooflineClass(t.op) ? t.k : 1);
       total += machine.taskTime(0, t.op, t.m, t.n, t.k);
     }
     os << llvm::format("; too fine: per-task fixed costs are %.0f %% of its "

@@ -36,7 +36,8 @@ BlasPack cmm::scheduling::blasPack(CostClass op, double m, double n, double k) {
     double shared = blasPackBytes(m, n, k);
     if (shared == 0) // dgemv packs nothing
       return {};
-    return {BlasPack::Product, shared, 8 * packDepth(k) * std::min(n, 512.0)};
+    return {BlasPack::Product, shared, 8 * packDepth(k) * std::min(n, 512.0),
+            oneThreadPackBytes(m, n, k)};
   };
   switch (op) {
   case CostClass::Gemm:
@@ -46,7 +47,7 @@ BlasPack cmm::scheduling::blasPack(CostClass op, double m, double n, double k) {
                                       (long long)k)) {
       double bytes = blasPackBytes(m, n, k) > 0 ? oneThreadPackBytes(m, n, k)
                                                 : 0; // dgemv packs nothing
-      return {BlasPack::Product, bytes, 0};
+      return {BlasPack::Product, bytes, 0, bytes};
     }
     return product(m, n, k);
   case CostClass::Syrk: // m x m, depth 2 k
@@ -56,8 +57,8 @@ BlasPack cmm::scheduling::blasPack(CostClass op, double m, double n, double k) {
   case CostClass::Trsm: { // an m x m triangle against n columns
     double panel = 8 * packDepth(m) * (m + std::min(n, 512.0));
     if (n <= 1)
-      return {BlasPack::TriangularSolve, panel, 0};
-    return {BlasPack::TriangularSolve, 0, panel};
+      return {BlasPack::TriangularSolve, panel, 0, panel};
+    return {BlasPack::TriangularSolve, 0, panel, panel};
   }
   default:
     return {};

@@ -77,7 +77,8 @@ double MachineCostModel::taskTime(const Task &task, TaskId id,
     }
     // The BLAS packing buffer's fresh pages, at the node's first-touch
     // price: a BLAS-3 routine's first call in a process runs up to 2-3x
-    // its later ones (docs/machine-model.md, "The BLAS packing buffer").
+    // its later ones (docs/machine-model.md, "The BLAS packing buffer");
+    // a node of one task thread packs as OpenBLAS does on one.
     t += task.freshPack.bytes(spec.taskThreads()) * spec.firstTouch;
     return t;
   }

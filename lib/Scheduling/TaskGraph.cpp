@@ -32,9 +32,11 @@ TaskId TaskGraph::addTask(Task task) {
     BlasPack pack = blasPack(task.op, task.m, task.n, task.k);
     BlasPack &mark = packed[pack.family];
     task.freshPack = {pack.family, std::max(0.0, pack.shared - mark.shared),
-                      std::max(0.0, pack.perThread - mark.perThread)};
+                      std::max(0.0, pack.perThread - mark.perThread),
+                      std::max(0.0, pack.oneThread - mark.oneThread)};
     mark.shared = std::max(mark.shared, pack.shared);
     mark.perThread = std::max(mark.perThread, pack.perThread);
+    mark.oneThread = std::max(mark.oneThread, pack.oneThread);
   }
   taskList.push_back(std::move(task));
   return id;

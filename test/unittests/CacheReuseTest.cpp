@@ -247,12 +247,14 @@ TEST(BlasPackingBuffer, OnlyAProductPackingMoreThanAnyBeforePaysItsPages) {
   EXPECT_DOUBLE_EQ(g.task(gemv).freshPack.shared, 0.0);
 
   // The cost model charges them at the node's first-touch price, on top
-  // of the class polynomial (here 1 s a task). Each thread's block (32
-  // columns of a k chunk) was packed by the first product already.
+  // of the class polynomial (here 1 s a task), on a node whose one worker
+  // runs two BLAS threads. Each thread's block (32 columns of a k chunk)
+  // was packed by the first product already.
   EXPECT_DOUBLE_EQ(g.task(small).freshPack.perThread, 8.0 * 100 * 32);
   EXPECT_DOUBLE_EQ(g.task(large).freshPack.perThread, 0.0);
   MachineModel m = machine(0);
   m.nodes[0].firstTouch = 1e-9;
+  m.nodes[0].threadsPerWorker = 2;
   MachineCostModel cost(m);
   EXPECT_DOUBLE_EQ(cost.taskTime(g.task(large), large, 0),
                    1 + 8.0 * 16000 * 100 * 1e-9);
@@ -286,6 +288,33 @@ TEST(BlasPackingBuffer, ProductsOnOneThreadPackAsOpenBlasDoesThere) {
         << c.m << " x " << c.n << " x " << c.k;
 }
 
+TEST(BlasPackingBuffer, NodesOfOneTaskThreadAreChargedTheOneThreadPacking) {
+  // A 20000 x 32 x 100 product runs threaded where a node's one worker has
+  // two BLAS threads: 8 * 20000 * 100 shared + 8 * 100 * 32 per thread.
+  // On a node of several one-thread workers it packs 8 * 100 * (32 + 24)
+  // (oneThreadPackBytes); then a 1000^3 product packs 8 * 250 * 1500, of
+  // which 8 * 100 * 56 was packed already.
+  TaskGraph g;
+  TaskId thin = addSized(g, CostClass::Gemm, 20000, 32, 100);
+  TaskId square = addSized(g, CostClass::Gemm, 1000, 1000, 1000);
+  EXPECT_DOUBLE_EQ(g.task(thin).freshPack.oneThread, 8.0 * 100 * 56);
+  EXPECT_DOUBLE_EQ(g.task(square).freshPack.oneThread,
+                   8.0 * 250 * 1500 - 8.0 * 100 * 56);
+  MachineModel m = machine(0);
+  m.nodes[0].firstTouch = 1e-9;
+  m.nodes[0].threadsPerWorker = 2;
+  ASSERT_EQ(m.nodes[0].taskThreads(), 2u);
+  EXPECT_DOUBLE_EQ(MachineCostModel(m).taskTime(g.task(thin), thin, 0),
+                   1 + (8.0 * 20000 * 100 + 2 * 8.0 * 100 * 32) * 1e-9);
+  m.nodes[0].workers = 2;
+  ASSERT_EQ(m.nodes[0].taskThreads(), 1u);
+  MachineCostModel oneThread(m);
+  EXPECT_DOUBLE_EQ(oneThread.taskTime(g.task(thin), thin, 0),
+                   1 + 8.0 * 100 * 56 * 1e-9);
+  EXPECT_DOUBLE_EQ(oneThread.taskTime(g.task(square), square, 0),
+                   1 + (8.0 * 250 * 1500 - 8.0 * 100 * 56) * 1e-9);
+}
+
 TEST(BlasPackingBuffer, EachBlas3CallPacksAChunkOfEveryThreadsBlock) {
   // k chunks of 1000 / 4 = 250; per thread at most 512 columns.
   BlasPack gemm = blasPack(CostClass::Gemm, 1000, 1000, 1000);
@@ -301,6 +330,7 @@ TEST(BlasPackingBuffer, EachBlas3CallPacksAChunkOfEveryThreadsBlock) {
     EXPECT_EQ(p.family, BlasPack::Product);
     EXPECT_DOUBLE_EQ(p.shared, gemm.shared);
     EXPECT_DOUBLE_EQ(p.perThread, gemm.perThread);
+    EXPECT_DOUBLE_EQ(p.oneThread, gemm.oneThread);
   }
   // One right-hand side: one thread packs the triangle's panel (2.0 MB
   // measured); many: each thread does (5.8 MB on 2 threads, 3.0 on one).

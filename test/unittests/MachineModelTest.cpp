@@ -150,6 +150,17 @@ TEST(MachineModelTest, RoundTripLinksAndOddNumbers) {
   expectRoundTrip(m);
 }
 
+TEST(MachineModelTest, NegativeZeroPrintsAsZero) {
+  // Found by test/Fuzz: "-.000" read as -0, printed "-0", which reads back
+  // as the integer 0 and printed "0".
+  MachineModel m = parseOk(R"({"default_link": {"latency_s": -.000},
+    "node_defaults": {"time": {"gemm": [-0.0, 1]}},
+    "nodes": [{}], "provenance": {"x": -.000, "y": [-0.0]}})");
+  std::string text = printMachineModel(m);
+  EXPECT_EQ(text.find("-0"), std::string::npos) << text;
+  expectRoundTrip(m);
+}
+
 // The memory limit of distributed products is a model field: read, printed
 // only when set, kept by withNodes.
 TEST(MachineModelTest, ProvenanceIsKept) {

@@ -34,8 +34,11 @@ double blasPackBytes(double m, double n, double k);
 double oneThreadPackBytes(double m, double n, double k);
 
 /// The pages of OpenBLAS's packing buffer a BLAS-3 task's call writes:
-/// `shared` packed once for the call, `perThread` by each BLAS thread
-/// (its own block of the other operand, at most 512 columns of a k chunk).
+/// on several BLAS threads `shared` packed once for the call and
+/// `perThread` by each thread (its own block of the other operand, at most
+/// 512 columns of a k chunk); on one thread `oneThread`, as a node whose
+/// runtime runs every task on one BLAS thread (several workers, one core)
+/// calls it.
 /// Measured page faults of a process's first call, 2 and 1 threads
 /// (2026-12-02, 4 KiB pages at 8-12 us each): dgemm 1000^3 4.0 and 3.0 MB,
 /// dsyrk 1000 3.6 and 3.0 MB, dpotrf 1000 3.4 and 2.8 MB, dtrsm of a 1000
@@ -54,8 +57,10 @@ double oneThreadPackBytes(double m, double n, double k);
 struct BlasPack {
   enum Family { Product, TriangularSolve, NumFamilies };
   Family family = Product;
-  double shared = 0, perThread = 0;
-  double bytes(unsigned threads) const { return shared + threads * perThread; }
+  double shared = 0, perThread = 0, oneThread = 0;
+  double bytes(unsigned threads) const {
+    return threads <= 1 ? oneThread : shared + threads * perThread;
+  }
 };
 BlasPack blasPack(CostClass op, double m, double n, double k);
 
