@@ -53,8 +53,8 @@ private:
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
     std::string error;
     if (!emitScheduledGraph(builder, func.getLoc(), best.graph, plan.ops,
-                            best.schedule, best.tileSize, summary, error,
-                            func.getSymName()))
+                            best.emittedSchedule(), best.tileSize, summary,
+                            error, func.getSymName()))
       return emitError(func.getLoc(), "cmm-plan: internal error: ") << error;
     numTasks += best.graph.size();
     numTransfers += best.schedule.transfers.size();

@@ -442,6 +442,18 @@ static std::string describeSplits(const MachineModel &machine,
   return text;
 }
 
+Schedule PlanCandidate::emittedSchedule() const {
+  Schedule out = schedule;
+  const Schedule &simulated = simulation.replayed;
+  for (size_t t = 0; t < out.placement.size() && t < simulated.placement.size();
+       ++t)
+    out.placement[t].firstTouch = simulated.placement[t].firstTouch;
+  for (size_t i = 0; i < out.transfers.size() && i < simulated.transfers.size();
+       ++i)
+    out.transfers[i].firstTouch = simulated.transfers[i].firstTouch;
+  return out;
+}
+
 unsigned PlanCandidate::nodesUsed() const {
   std::vector<bool> used;
   for (TaskId t = 0; t < graph.size(); ++t) {

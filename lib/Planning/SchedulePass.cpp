@@ -110,9 +110,10 @@ struct ScheduleTaskGraphPass
         machine, scheduler == SchedulerKind::HEFT ? "heft" : "roundrobin",
         best.simulation.makespan);
     OpBuilder builder(original);
-    tg::GraphOp scheduled = emitScheduledGraph(
-        builder, original.getLoc(), best.graph, ops[chosen], best.schedule,
-        best.tileSize, summary, error, original.getFunction());
+    tg::GraphOp scheduled =
+        emitScheduledGraph(builder, original.getLoc(), best.graph, ops[chosen],
+                           best.emittedSchedule(), best.tileSize, summary,
+                           error, original.getFunction());
     if (!scheduled) {
       mlir::emitError(original.getLoc(), "cmm-schedule: internal error: ")
           << error;

@@ -76,7 +76,8 @@ tg::TaskOp createTask(OpBuilder &builder, Location loc, const TaskGraph &graph,
                                /*m=*/nullptr, /*n=*/nullptr, /*k=*/nullptr,
                                /*pinned=*/nullptr, /*node=*/nullptr,
                                /*worker=*/nullptr, /*start=*/nullptr,
-                               /*finish=*/nullptr, /*nodes=*/nullptr,
+                               /*finish=*/nullptr, /*touch=*/nullptr,
+                               /*nodes=*/nullptr,
                                /*op=*/nullptr, /*origins=*/nullptr);
   if (!task.name.empty())
     op.setNameAttr(builder.getStringAttr(task.name));
@@ -320,6 +321,8 @@ bool PlanEmitter::run(OpBuilder &builder, Location loc, std::string &error) {
       op.setWorkerAttr(builder.getI64IntegerAttr(p.worker));
       op.setStartAttr(builder.getF64FloatAttr(p.start));
       op.setFinishAttr(builder.getF64FloatAttr(p.finish));
+      if (p.firstTouch > 0)
+        op.setTouchAttr(builder.getF64FloatAttr(p.firstTouch));
       for (auto [d, result] : llvm::zip(task.outputs, op.getResults()))
         for (size_t c : copiesOf[{d, p.node}])
           if (copies[c].event == id)
@@ -335,7 +338,9 @@ bool PlanEmitter::run(OpBuilder &builder, Location loc, std::string &error) {
                           : IntegerAttr(),
           x.recvComm >= 0 ? builder.getI64IntegerAttr(x.recvComm)
                           : IntegerAttr(),
-          builder.getF64FloatAttr(x.start), builder.getF64FloatAttr(x.finish));
+          builder.getF64FloatAttr(x.start), builder.getF64FloatAttr(x.finish),
+          x.firstTouch > 0 ? builder.getF64FloatAttr(x.firstTouch)
+                           : FloatAttr());
       for (size_t c : copiesOf[{x.data, x.to}])
         if (copies[c].event == id)
           copies[c].value = op.getResult();

@@ -281,6 +281,10 @@ SimulationReport cmm::scheduling::simulate(const TaskGraph &graph,
     memory = memoryTimeline(graph, report.replayed, cost.numNodes(), hugePages);
   }
   report.firstTouchSeconds = touch;
+  for (TaskId t = 0; t < numTasks; ++t)
+    report.replayed.placement[t].firstTouch = extra[t];
+  for (size_t i = 0; i < plan.transfers.size(); ++i)
+    report.replayed.transfers[i].firstTouch = extra[numTasks + i];
   report.peakBytes = std::move(memory.peakBytes);
 
   report.workerBusy.resize(cost.numNodes());

@@ -1264,10 +1264,11 @@ void Executor::collect(double seconds, ExecResult &result) {
   }
   for (int32_t t = 0; t < plan.numTasks; ++t)
     result.byClass[unsigned(plan.tasks[t].cost)].predicted +=
-        plan.tasks[t].finish - plan.tasks[t].start;
+        plan.tasks[t].finish - plan.tasks[t].start + plan.tasks[t].touch;
   for (int32_t i = 0; i < plan.numTransfers; ++i)
-    result.byClass.back().predicted +=
-        plan.transfers[i].finish - plan.transfers[i].start;
+    result.byClass.back().predicted += plan.transfers[i].finish -
+                                       plan.transfers[i].start +
+                                       plan.transfers[i].touch;
 }
 
 void Executor::writeTrace() {
@@ -1306,7 +1307,9 @@ void Executor::writeTrace() {
           .number("m", t.m)
           .number("n", t.n)
           .number("k", t.k)
-          .number("predicted_s", t.finish - t.start);
+          .number("predicted_s", t.finish - t.start + t.touch);
+      if (t.touch > 0) // of which its fresh pages' faults
+        args.number("first_touch_s", t.touch);
     }
     if (options.traceSink) {
       args.number("segment", options.traceSegment);

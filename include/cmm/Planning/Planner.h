@@ -96,6 +96,9 @@ struct PlanCandidate {
   bool scheduled() const { return pruned.empty(); }
   /// The nodes the chosen schedule puts tasks on.
   unsigned nodesUsed() const;
+  /// `schedule` with each event's firstTouch from the simulation: what a
+  /// plan is emitted as.
+  Schedule emittedSchedule() const;
 };
 
 /// memoryPressure (MemoryTimeline.h) of a candidate's simulated peaks on

@@ -28,6 +28,11 @@ struct TaskPlacement {
   unsigned inputNode(size_t input) const {
     return inputNodes.empty() ? node : inputNodes[input];
   }
+  /// Seconds of first-touch page faults the simulation adds to the task
+  /// (Simulator.cpp): in a simulated schedule's finish - start, not in a
+  /// scheduler's. The plan carries it so that `--stats` compares a class's
+  /// measured time, faults included, with all of its prediction.
+  double firstTouch = 0;
 };
 
 struct Transfer {
@@ -35,6 +40,7 @@ struct Transfer {
   unsigned from = 0, to = 0;
   int sendComm = -1, recvComm = -1; // -1 when communicators are not modelled
   double start = 0, finish = 0;
+  double firstTouch = 0; // as TaskPlacement::firstTouch, on the receiver
   /// The task whose placement fetched the data (-1: none, or a gang task,
   /// whose time is its own). Where receiving takes the workers' time
   /// (CostModel::receiveCpu), that task's duration includes it.

@@ -89,6 +89,7 @@ struct TaskInfo {
   tg::CostClass cost; // for the program's --stats by class
   double m = 1, n = 1, k = 1; // its polynomial's parameters (the trace)
   int firstGangNode = 0, numGangNodes = 0; // distributed_gemm: its gang
+  double touch = 0; // predicted first-touch seconds (--stats by class)
 };
 
 struct TransferInfo {
@@ -96,6 +97,7 @@ struct TransferInfo {
   int64_t from, to, sendComm, recvComm;
   double start, finish;
   size_t order;
+  double touch = 0;
 };
 
 /// The C++ spelling of a task kind in generated programs (TaskKinds.def).
@@ -434,8 +436,8 @@ LogicalResult CppEmitter::collectGraph() {
           {source, int(slots.size() - 1), int64_t(recv.getFrom()),
            int64_t(recv.getTo()), sendComm, recvComm,
            recv.getStart() ? recv.getStart()->convertToDouble() : 0.0,
-           recv.getFinish() ? recv.getFinish()->convertToDouble() : 0.0,
-           order});
+           recv.getFinish() ? recv.getFinish()->convertToDouble() : 0.0, order,
+           recv.getTouch() ? recv.getTouch()->convertToDouble() : 0.0});
       continue;
     }
     auto task = dyn_cast<tg::TaskOp>(inner);
@@ -474,6 +476,7 @@ LogicalResult CppEmitter::collectGraph() {
     info.name = task.getName().value_or("task").str();
     info.start = task.getStart() ? task.getStart()->convertToDouble() : 0.0;
     info.finish = task.getFinish() ? task.getFinish()->convertToDouble() : 0.0;
+    info.touch = task.getTouch() ? task.getTouch()->convertToDouble() : 0.0;
     info.order = order;
     info.cost = task.getCostClass();
     info.m = double(task.getM().value_or(1));
@@ -614,8 +617,8 @@ void CppEmitter::emitTables() {
   os << "// Tasks, each node's in schedule order: kind, op, node, worker, "
         "inputs\n// (first, count), outputs (first slot, count), name, "
         "predicted start and finish,\n// tiles of A among the inputs "
-        "(distributed_gemm), cost class and its m, n, k.\nconst Task kTasks[] "
-        "= {\n";
+        "(distributed_gemm), cost class and its m, n, k, gang (first node, "
+        "count),\n// predicted first-touch seconds.\nconst Task kTasks[] = {\n";
   int firstInput = 0;
   int64_t node = -1;
   for (const TaskInfo &t : tasks) {
@@ -630,8 +633,10 @@ void CppEmitter::emitTables() {
        << literal(t.finish) << ", " << t.inputsA
        << ", CostClass::" << costClassEnumerator(t.cost) << ", " << literal(t.m)
        << ", " << literal(t.n) << ", " << literal(t.k);
-    if (t.numGangNodes)
+    if (t.numGangNodes || t.touch > 0)
       os << ", " << t.firstGangNode << ", " << t.numGangNodes;
+    if (t.touch > 0)
+      os << ", " << literal(t.touch);
     os << "},\n";
     firstInput += t.inputs.size();
   }
@@ -639,11 +644,16 @@ void CppEmitter::emitTables() {
 
   os << "// Transfers in schedule order: source slot, target slot, from, to, "
         "send\n// communicator (the message's), receiving communicator "
-        "thread, start, finish.\nconst Transfer kTransfers[] = {";
-  for (const TransferInfo &x : transfers)
+        "thread, start, finish, predicted first-touch seconds.\nconst Transfer "
+        "kTransfers[] = {";
+  for (const TransferInfo &x : transfers) {
     os << "\n    {" << x.source << ", " << x.target << ", " << x.from << ", "
        << x.to << ", " << x.sendComm << ", " << x.recvComm << ", "
-       << literal(x.start) << ", " << literal(x.finish) << "},";
+       << literal(x.start) << ", " << literal(x.finish);
+    if (x.touch > 0)
+      os << ", " << literal(x.touch);
+    os << "},";
+  }
   if (transfers.empty())
     os << "{0, 0, 0, 0, 0, 0, 0.0, 0.0}";
   os << "\n};\n\n";

@@ -147,6 +147,10 @@ struct Task {
   /// numGangNodes), in COSMA's rank order (the first gathers C). 0 nodes:
   /// every node, node 0 first (plans written by hand).
   int32_t firstGangNode, numGangNodes;
+  /// Predicted seconds of first-touch page faults on top of finish - start
+  /// (its fresh pages: the planner's simulation charges them apart from
+  /// the schedule's times); in its class's prediction under --stats.
+  double touch;
 };
 
 /// A tile sent from one node to another: `source` on `from` becomes
@@ -157,6 +161,7 @@ struct Transfer {
   int32_t from, to;
   int32_t sendComm, recvComm;
   double start, finish;
+  double touch; // the receiver's fresh pages, as Task::touch
 };
 
 /// A plan: `ops` are the op declarations of the scheduled graph, in

@@ -151,7 +151,9 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
     `m`, `n`, `k` are the parameters of the time model (default 1) and
     `cost` its class when it is not the kind's default (e.g. `map` for an
     elementwise function). A scheduled task has `node`, `worker`, `start`
-    and `finish`; `pinned` forces a node (loads and gathers run on the
+    and `finish`, and `touch` where the simulation added seconds of
+    first-touch page faults to it (its fresh pages; not in `finish -
+    start`, the scheduler's); `pinned` forces a node (loads and gathers run on the
     master, node 0). A `distributed_gemm` is a gang task: it occupies the
     workers of every node of `nodes` at once; it reads each operand on
     whichever gang node holds it (COSMA moves the operands into its layout
@@ -181,6 +183,7 @@ def TG_TaskOp : TG_Op<"task", [HasParent<"GraphOp">]> {
                    OptionalAttr<I64Attr>:$pinned,
                    OptionalAttr<I64Attr>:$node, OptionalAttr<I64Attr>:$worker,
                    OptionalAttr<F64Attr>:$start, OptionalAttr<F64Attr>:$finish,
+                   OptionalAttr<F64Attr>:$touch,
                    OptionalAttr<DenseI64ArrayAttr>:$nodes,
                    OptionalAttr<FlatSymbolRefAttr>:$op,
                    OptionalAttr<DenseI64ArrayAttr>:$origins);
@@ -206,7 +209,8 @@ def TG_RecvOp : TG_Op<"recv", [HasParent<"GraphOp">,
     One transfer (a send on `from` and the matching receive on `to`). The
     operand is the tile on `from`; the result is its copy on `to`. A
     scheduled transfer names the communicators it occupies on both ends and
-    its start and finish.
+    its start and finish (and `touch`, as a task's: the receiver's fresh
+    pages).
 
     ```mlir
     %1 = cmmtg.recv %0 from 0 to 3 {recv_comm = 0 : i64, send_comm = 1 : i64,
@@ -216,7 +220,8 @@ def TG_RecvOp : TG_Op<"recv", [HasParent<"GraphOp">,
   let arguments = (ins TG_Tile:$input, I64Attr:$from, I64Attr:$to,
                    OptionalAttr<I64Attr>:$send_comm,
                    OptionalAttr<I64Attr>:$recv_comm,
-                   OptionalAttr<F64Attr>:$start, OptionalAttr<F64Attr>:$finish);
+                   OptionalAttr<F64Attr>:$start, OptionalAttr<F64Attr>:$finish,
+                   OptionalAttr<F64Attr>:$touch);
   let results = (outs TG_Tile:$result);
   let assemblyFormat = [{
     $input `from` $from `to` $to attr-dict `:` type($result)
