@@ -555,15 +555,7 @@ public:
     if (const json::Value *v = o->get("provenance")) {
       if (!object(*v, "provenance") || !finiteNumbers(*v, "provenance"))
         return false;
-      // Kept as it prints after one more reading, where a double -0 has
-      // become the integer 0, so a printed model reads back to itself.
-      std::string text = llvm::formatv("{0}", *v).str();
-      llvm::Expected<json::Value> again = json::parse(text);
-      if (again)
-        text = llvm::formatv("{0}", *again).str();
-      else
-        llvm::consumeError(again.takeError());
-      m.provenance = text;
+      m.provenance = llvm::formatv("{0}", *v).str();
     }
     NodeSpec defaults;
     std::bitset<kNumCostClasses> defaultsGiven;
@@ -659,6 +651,22 @@ public:
 };
 } // namespace
 
+/// Every -0 in `v` made 0: llvm::json prints a double -0 as "-0", which
+/// reads back as the integer 0, so a model holding one (a latency of
+/// -.000, found by test/Fuzz) printed differently once read back.
+static void positiveZeros(json::Value &v) {
+  if (json::Object *o = v.getAsObject()) {
+    for (auto &field : *o)
+      positiveZeros(field.second);
+  } else if (json::Array *a = v.getAsArray()) {
+    for (json::Value &element : *a)
+      positiveZeros(element);
+  } else if (std::optional<double> d = v.getAsNumber();
+             d && *d == 0 && std::signbit(*d)) {
+    v = 0.0;
+  }
+}
+
 bool cmm::scheduling::parseMachineModel(const std::string &text,
                                         MachineModel &model,
                                         std::string &error) {
@@ -671,6 +679,7 @@ bool cmm::scheduling::parseMachineModel(const std::string &text,
     error = "invalid JSON: " + llvm::toString(value.takeError());
     return false;
   }
+  positiveZeros(*value);
   Reader reader;
   if (!reader.model(*value, model)) {
     error = reader.error;
@@ -702,8 +711,8 @@ bool cmm::scheduling::loadMachineModel(const std::string &path,
 //===----------------------------------------------------------------------===//
 
 static void writeNumber(json::OStream &j, double x) {
-  // -0 is written 0: "-0" reads back as the integer 0 (found by test/Fuzz:
-  // a latency of -.000 printed "-0" and then "0").
+  // -0 is written 0, as reading makes it (positiveZeros): "-0" would read
+  // back as the integer 0.
   if (std::isfinite(x))
     j.rawValue(cmmrt::shortest(x == 0 ? 0.0 : x));
   else
