@@ -197,9 +197,9 @@ Flow MLIRGenImpl::genStmt(const Stmt &stmt) {
     flow = done(genExprStmt(llvm::cast<ExprStmt>(stmt)));
     break;
   }
-  if (flow != Flow::Failed && countTracedOps() > kMaxTracedOps) {
+  if (flow != Flow::Failed && countTracedOps() > options.limits.ops) {
     error(stmt.getLoc(), "the traced program has more than " +
-                             llvm::Twine(kMaxTracedOps) +
+                             llvm::Twine(options.limits.ops) +
                              " operations (loops are unrolled at compile "
                              "time)");
     return Flow::Failed;

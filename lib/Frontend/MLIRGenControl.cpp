@@ -54,9 +54,10 @@ Flow MLIRGenImpl::genFor(const ForStmt &stmt) {
     return Flow::Failed;
   int64_t trips = *hi >= *lo ? *hi - *lo + 1 : 0;
   totalIterations += trips;
-  if (trips > kMaxLoopIterations || totalIterations > kMaxLoopIterations) {
+  if (trips > options.limits.iterations ||
+      totalIterations > options.limits.iterations) {
     error(range->getLoc(), "the loops trace more than " +
-                               llvm::Twine(kMaxLoopIterations) +
+                               llvm::Twine(options.limits.iterations) +
                                " iterations (loops are unrolled at compile "
                                "time)");
     return Flow::Failed;
@@ -251,9 +252,10 @@ Flow MLIRGenImpl::genWhile(const WhileStmt &stmt) {
     }
     if (go == Decision::False)
       return Flow::Next;
-    if (++totalIterations > kMaxLoopIterations) {
+    if (++totalIterations > options.limits.iterations) {
       error(stmt.getLoc(),
-            "the loops trace more than " + llvm::Twine(kMaxLoopIterations) +
+            "the loops trace more than " +
+                llvm::Twine(options.limits.iterations) +
                 " iterations (a 'while' whose condition is known at compile "
                 "time is unrolled; does this one end?)");
       return Flow::Failed;

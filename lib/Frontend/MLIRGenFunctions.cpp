@@ -54,16 +54,16 @@ MaybeValue MLIRGenImpl::callFunction(const CallExpr &call,
                                     "statement");
   // Every call is traced: a recursion that ends but branches (fib(90))
   // counts toward the traced iterations rather than running for ever.
-  if (++totalIterations > kMaxLoopIterations)
+  if (++totalIterations > options.limits.iterations)
     return error(call.getLoc(),
                  "the program traces more than " +
-                     llvm::Twine(kMaxLoopIterations) +
+                     llvm::Twine(options.limits.iterations) +
                      " loop iterations and function calls (both are traced "
                      "at compile time)");
-  if (callDepth >= kMaxCallDepth)
+  if (callDepth >= options.limits.callDepth)
     return error(call.getLoc(),
                  "calls of user functions nest more than " +
-                     llvm::Twine(kMaxCallDepth) +
+                     llvm::Twine(options.limits.callDepth) +
                      " deep (recursion must end at compile time)");
   // Arguments are evaluated in the caller's scope and passed by value.
   llvm::StringMap<TraceValue> scope;

@@ -42,12 +42,6 @@ struct TraceValue {
 
 using MaybeValue = std::optional<TraceValue>;
 
-/// Largest trip count of one loop, and total iterations traced.
-constexpr int64_t kMaxLoopIterations = 10'000'000;
-/// Deepest nesting of user function calls being traced (recursion must end
-/// at compile time).
-constexpr size_t kMaxCallDepth = 256;
-
 /// How tracing a statement ended: go on with the next one, leave the
 /// innermost loop, return from the function, stop after an error, or
 /// Mixed: a construct decided at run time whose paths end in more than one
@@ -83,8 +77,6 @@ struct Frame {
   SMLoc loc;            // the loop's keyword, or the call
   llvm::StringRef name; // the loop variable, or the callee
 };
-/// Largest number of ops in the traced program.
-constexpr size_t kMaxTracedOps = 2'000'000;
 /// Largest matrix dimension and element count.
 constexpr int64_t kMaxDim = int64_t(1) << 31;
 constexpr int64_t kMaxElements = int64_t(1) << 40;
@@ -308,8 +300,8 @@ private:
   /// Keyed by path; the number orders the saves (the latest wins).
   llvm::StringMap<std::pair<size_t, Value>> savedFiles;
   /// Counts the ops the tracer makes, in regions too (a cmm.while body may
-  /// hold an unrolled loop): kMaxTracedOps bounds them all. Ops traced again
-  /// (a loop traced anew as a cmm.while) count again.
+  /// hold an unrolled loop): options.limits.ops bounds them all. Ops traced
+  /// again (a loop traced anew as a cmm.while) count again.
   struct OpCounter : mlir::OpBuilder::Listener {
     size_t count = 0;
     void notifyOperationInserted(mlir::Operation *,

@@ -25,10 +25,25 @@ class SourceMgr;
 
 namespace cmm {
 
+/// The tracer's budgets (loops are unrolled and calls inlined at compile
+/// time, docs/language.md §11): a program past one fails with a located
+/// error. The defaults are the language's; the fuzz targets trace under
+/// smaller ones, so that every input ends within libFuzzer's timeout in a
+/// sanitizer build at -O0 (10^7 traced calls take 11 s there).
+struct TraceLimits {
+  /// Loop iterations and user function calls traced, in all.
+  int64_t iterations = 10'000'000;
+  /// Ops in the traced program.
+  size_t ops = 2'000'000;
+  /// Nesting of user function calls being traced.
+  size_t callDepth = 256;
+};
+
 struct MLIRGenOptions {
   /// `-D name=value`: replaces the value of the first top-level assignment
   /// of `name` (which must be a compile-time scalar).
   std::map<std::string, double> defines;
+  TraceLimits limits;
 };
 
 /// Adds a `-D name=value` definition (`text` is "name=value", the value a
