@@ -154,3 +154,13 @@ cmm::profile::sampleUntilConfident(const std::function<double()> &measure,
     }
   }
 }
+
+double cmm::profile::budgetedMaxSeconds(double cap, double wallSecondsLeft,
+                                        size_t signaturesLeft,
+                                        double measuredPerWall) {
+  if (signaturesLeft == 0)
+    return cap;
+  double share = std::max(0.0, wallSecondsLeft) / double(signaturesLeft) *
+                 std::clamp(measuredPerWall, 0.05, 1.0);
+  return std::min(cap, share);
+}

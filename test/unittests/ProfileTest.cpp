@@ -130,6 +130,33 @@ TEST(ProfileStatistics, CapsStopSampling) {
   EXPECT_GE(time.stats.count(), rule.minReps);
 }
 
+TEST(ProfileStatistics, ABudgetSharesTheWallTimeLeft) {
+  // 10 s left over 40 signatures, all of the wall time measured: 0.25 s
+  // each, under a cap of 0.5; a cap of 0.1 stays.
+  EXPECT_DOUBLE_EQ(budgetedMaxSeconds(0.5, 10, 40, 1.0), 0.25);
+  EXPECT_DOUBLE_EQ(budgetedMaxSeconds(0.1, 10, 40, 1.0), 0.1);
+  // Half the wall time went to setup the cap does not count: half the share.
+  EXPECT_DOUBLE_EQ(budgetedMaxSeconds(0.5, 10, 40, 0.5), 0.125);
+  // The measured share counts at least 5 % (a first signature, no history).
+  EXPECT_DOUBLE_EQ(budgetedMaxSeconds(0.5, 10, 40, 0.0), 0.0125);
+  // A spent budget: 0, every signature timed by its warm-up call alone.
+  EXPECT_DOUBLE_EQ(budgetedMaxSeconds(0.5, -3, 40, 1.0), 0.0);
+  EXPECT_DOUBLE_EQ(budgetedMaxSeconds(0.5, 10, 0, 1.0), 0.5);
+
+  SamplingRule rule;
+  rule.maxSeconds = budgetedMaxSeconds(0.5, -3, 40, 1.0);
+  unsigned calls = 0;
+  Sampled once = sampleUntilConfident(
+      [&] {
+        ++calls;
+        return 1e-3;
+      },
+      rule);
+  EXPECT_EQ(calls, 1u);
+  EXPECT_EQ(once.stats.count(), 1u);
+  EXPECT_EQ(once.reason, StopReason::MaxSeconds);
+}
+
 TEST(ProfileFit, NonNegativeLeastSquaresByHand) {
   // A = [1 0; 0 1; 1 1], b = [2 -1 1]: unconstrained x = (2, -1); with
   // x >= 0, x2 = 0 and x1 minimises (x1-2)^2 + (x1-1)^2, so x1 = 1.5.

@@ -13,6 +13,7 @@
 #ifndef CMM_PROFILE_STATISTICS_H
 #define CMM_PROFILE_STATISTICS_H
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -61,6 +62,17 @@ struct SamplingRule {
   unsigned maxReps = 200;   // at most this many
   double maxSeconds = 2.0;  // stop after this much measured time
 };
+
+/// The time cap of the next signature under a wall-time budget over many
+/// (cmm-profile --budget: the cap on total time): its share of the
+/// wall time left, `wallSecondsLeft / signaturesLeft`, in measured seconds
+/// (the benches' setup, e.g. copying operands out of cache, takes wall time
+/// the cap does not count, so the share is scaled by `measuredPerWall`, the
+/// measured share of the wall time so far, at least 5 %), and never more
+/// than `cap`. A spent budget gives 0: each signature is then timed once,
+/// by its warm-up call (sampleUntilConfident), as one longer than a cap.
+double budgetedMaxSeconds(double cap, double wallSecondsLeft,
+                          size_t signaturesLeft, double measuredPerWall);
 
 /// Why sampling stopped.
 enum class StopReason { Confident, MaxReps, MaxSeconds };
