@@ -47,9 +47,22 @@ TraceResult trace(const std::string &source, const cmm::TraceLimits &limits) {
   return result;
 }
 
-cmm::TraceLimits withIterations(int64_t n) {
+/// `program` traces under `at` and fails under `over` with an error
+/// containing `message`.
+void expectBudget(const std::string &program, const cmm::TraceLimits &at,
+                  const cmm::TraceLimits &over, const std::string &message) {
+  EXPECT_TRUE(trace(program, at).traced);
+  TraceResult past = trace(program, over);
+  EXPECT_FALSE(past.traced);
+  EXPECT_NE(past.diagnostics.find(message), std::string::npos)
+      << past.diagnostics;
+}
+
+/// The default limits with one budget set to `value`.
+template <typename Field>
+cmm::TraceLimits with(Field cmm::TraceLimits::*budget, Field value) {
   cmm::TraceLimits limits;
-  limits.iterations = n;
+  limits.*budget = value;
   return limits;
 }
 
@@ -61,64 +74,46 @@ TEST(TraceLimits, DefaultsAreTheLanguages) {
 }
 
 TEST(TraceLimits, LoopIterationsStopAtTheBudget) {
-  // Two loops of 30: 60 iterations in all.
-  const std::string program = "s = 0\n"
-                              "for i in 1:30\n  s = s + i\nend\n"
-                              "for j in 1:30\n  s = s + j\nend\n"
-                              "print(s)\n";
-  EXPECT_TRUE(trace(program, withIterations(60)).traced);
-  TraceResult over = trace(program, withIterations(59));
-  EXPECT_FALSE(over.traced);
-  EXPECT_NE(over.diagnostics.find("limits.cmm:5:11: error: the loops trace "
-                                  "more than 59 iterations"),
-            std::string::npos)
-      << over.diagnostics;
+  // Two loops of 30: 60 iterations in all; the second loop's range fails.
+  expectBudget("s = 0\n"
+               "for i in 1:30\n  s = s + i\nend\n"
+               "for j in 1:30\n  s = s + j\nend\n"
+               "print(s)\n",
+               with<int64_t>(&cmm::TraceLimits::iterations, 60),
+               with<int64_t>(&cmm::TraceLimits::iterations, 59),
+               "limits.cmm:5:11: error: the loops trace more than 59 "
+               "iterations");
 }
 
 TEST(TraceLimits, UserCallsCountAsIterations) {
-  const std::string program = "function f(x)\n  return x + 1\nend\n"
-                              "y = f(f(f(1)))\nprint(y)\n";
-  EXPECT_TRUE(trace(program, withIterations(3)).traced);
-  TraceResult over = trace(program, withIterations(2));
-  EXPECT_FALSE(over.traced);
-  EXPECT_NE(over.diagnostics.find("more than 2 loop iterations and function "
-                                  "calls"),
-            std::string::npos)
-      << over.diagnostics;
+  expectBudget("function f(x)\n  return x + 1\nend\n"
+               "y = f(f(f(1)))\nprint(y)\n",
+               with<int64_t>(&cmm::TraceLimits::iterations, 3),
+               with<int64_t>(&cmm::TraceLimits::iterations, 2),
+               "more than 2 loop iterations and function calls");
 }
 
 TEST(TraceLimits, CallNestingStopsAtTheBudget) {
-  // depth(n) nests n + 1 calls.
-  const std::string program = "function depth(n)\n"
-                              "  if n == 0\n    return 0\n  end\n"
-                              "  return depth(n - 1) + 1\n"
-                              "end\n"
-                              "print(depth(9))\n";
-  cmm::TraceLimits limits;
-  limits.callDepth = 10;
-  EXPECT_TRUE(trace(program, limits).traced);
-  limits.callDepth = 9;
-  TraceResult over = trace(program, limits);
-  EXPECT_FALSE(over.traced);
-  EXPECT_NE(over.diagnostics.find("nest more than 9 deep"), std::string::npos)
-      << over.diagnostics;
+  // depth(9) nests 10 calls.
+  expectBudget("function depth(n)\n"
+               "  if n == 0\n    return 0\n  end\n"
+               "  return depth(n - 1) + 1\n"
+               "end\n"
+               "print(depth(9))\n",
+               with<size_t>(&cmm::TraceLimits::callDepth, 10),
+               with<size_t>(&cmm::TraceLimits::callDepth, 9),
+               "nest more than 9 deep");
 }
 
 TEST(TraceLimits, TracedOpsStopAtTheBudget) {
   // Each iteration traces matrix ops; the budget is checked after every
-  // statement, so a loop of them fails inside the loop with its line.
-  const std::string program = "A = rand(2, 2)\n"
-                              "for i in 1:1000\n  A = A * A\nend\n"
-                              "print(A)\n";
-  cmm::TraceLimits limits;
-  EXPECT_TRUE(trace(program, limits).traced);
-  limits.ops = 100;
-  TraceResult over = trace(program, limits);
-  EXPECT_FALSE(over.traced);
-  EXPECT_NE(over.diagnostics.find("limits.cmm:3:3: error: the traced program "
-                                  "has more than 100 operations"),
-            std::string::npos)
-      << over.diagnostics;
+  // statement, so a loop of them fails inside the loop, at its line.
+  expectBudget("A = rand(2, 2)\n"
+               "for i in 1:1000\n  A = A * A\nend\n"
+               "print(A)\n",
+               cmm::TraceLimits(), with<size_t>(&cmm::TraceLimits::ops, 100),
+               "limits.cmm:3:3: error: the traced program has more than 100 "
+               "operations");
 }
 
 } // namespace
