@@ -67,7 +67,9 @@ bool cmm::profile::readTraceTimings(const std::string &text,
     }
     TaskTiming t;
     t.node = unsigned(*pid - cmmrt::trace::processId(0));
-    t.cost = *cost;
+    // A product on one BLAS thread refits gemm1's polynomial, which priced
+    // it (scheduling::polynomialClass).
+    t.cost = scheduling::polynomialClass(*cost, *m, *n, *k);
     t.m = *m;
     t.n = *n;
     t.k = *k;

@@ -96,6 +96,7 @@ TaskBench::TaskBench(CostClass cost, int64_t m, int64_t n, int64_t k,
   int64_t outRows = m, outCols = n;
   switch (cost) {
   case CostClass::Gemm:
+  case CostClass::GemmOneThread: // the runtime picks the thread count
   case CostClass::Sparse: // its k is a dense product's (CostClasses.def)
     task.kind = TaskKind::Gemm;
     op.code = OpCode::Matmul;
@@ -354,11 +355,14 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
       out.push_back({double(s), double(s), 1, 0});
   };
   switch (cost) {
-  case CostClass::Gemm: {
+  case CostClass::Gemm:
+  case CostClass::GemmOneThread: {
     std::vector<int64_t> sizes =
-        quick
-            ? std::vector<int64_t>{8, 32, 96, 256, 512, 1000, 2000}
-            : std::vector<int64_t>{8, 24, 64, 128, 256, 512, 1000, 1500, 2000};
+        quick ? std::vector<int64_t>{8, 32, 96, 192, 256, 512, 1000, 2000}
+              : std::vector<int64_t>{8,   24,  64,   128,  192,
+                                     256, 512, 1000, 1500, 2000};
+    // (192^3 is the smallest square the runtime runs threaded: it pins
+    // gemm's per-call term, which the fit over 256^3 and up set at 0.2 ms.)
     for (int64_t s : sizes) {
       out.push_back({double(s), double(s), double(s), 0});
       // Thin shapes: an inner dimension of an eighth (the mn term), and a
@@ -370,6 +374,16 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
         out.push_back({double(s), double(s / 8), double(s), 0});
         out.push_back({double(s / 8), double(s), double(s), 0});
       }
+    }
+    // Tall-skinny products, two dimensions small: a tall operand by a small
+    // matrix (s x 64 by 64 x 32: k-means' distances X * C') and the inner
+    // products of two tall operands (32 x s by s x 64: its update A' * X).
+    // Squares and one-eighth shapes alone left them to extrapolation: k-means'
+    // 12000 x 32 x 64 and 32 x 64 x 12000 tiles ran 1.3-1.6x the fit.
+    for (double s : quick ? std::vector<double>{2000, 12000}
+                          : std::vector<double>{2000, 6000, 20000}) {
+      out.push_back({s, 32, 64, 0});
+      out.push_back({32, 64, s, 0});
     }
     // Matrix-vector products (a vector operand runs dgemv), both ways: A * x
     // streams A as m x k (the mk term), x' * A as k x n (the nk term), and a
@@ -385,6 +399,15 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
       // apart).
       out.push_back({s, s, 1, 0});
     }
+    // Each of the two classes times the shapes its polynomial prices: the
+    // runtime runs the others' on another number of BLAS threads.
+    out.erase(std::remove_if(out.begin(), out.end(),
+                             [&](const Observation &o) {
+                               return scheduling::polynomialClass(
+                                          CostClass::Gemm, o.m, o.n, o.k) !=
+                                      cost;
+                             }),
+              out.end());
     break;
   }
   case CostClass::Solve: {
@@ -535,6 +558,7 @@ std::vector<Observation> cmm::profile::benchSizes(CostClass cost, bool quick) {
 Terms cmm::profile::fittedTerms(CostClass cost) {
   switch (cost) {
   case CostClass::Gemm:
+  case CostClass::GemmOneThread:
   case CostClass::SingleGemm:
     return terms({One, MN, MK, NK, MNK});
   case CostClass::Qr:

@@ -57,6 +57,11 @@ double MachineModel::taskTime(unsigned node, CostClass op, double m, double n,
                               double k) const {
   assert(node < nodes.size() && "node index out of range");
   const NodeSpec &spec = nodes[node];
+  // A node built in code without the split class's polynomial prices the
+  // shape as before (a model file fills a missing class with its fallback).
+  if (CostClass priced = polynomialClass(op, m, n, k);
+      !spec.time[static_cast<unsigned>(priced)].isZero())
+    op = priced;
   double t = evalClass(spec.time[static_cast<unsigned>(op)], op, m, n, k);
   if (NodeSpec::followsSplit(op))
     t *= spec.gemmFactor();

@@ -248,7 +248,7 @@ TEST(MachineModelTest, ValidationErrorsNameThePath) {
        "node_defaults.time.gemmm: unknown key (expected one of: gemm, "
        "elementwise, map, reduce, transpose, generate, solve, copy, exp, log, "
        "tanh, sin, pow, rand, randn, scale, mod, sparse, potrf, trsm, syrk, "
-       "qr, svd, svdvals, eig, eigvals, lstsq, sgemm, compress, fused)"},
+       "qr, svd, svdvals, eig, eigvals, lstsq, sgemm, compress, fused, gemm1)"},
       {R"({"default_link": {"latency": 1}, "nodes": [{}]})",
        "default_link.latency: unknown key (expected one of: latency_s, "
        "bandwidth_Bps)"},
@@ -464,15 +464,19 @@ TEST(MachineModelTest, ConfigurationsScaleTheProductsOfTheirSplit) {
       {"workers": 2, "threads": 1, "gemm_factor": 2.5}],
     "time": {"gemm": [0, 0, 0, 0, 0, 0, 0, 1e-9], "solve": [1e-3],
              "elementwise": [0, 0, 0, 0, 1e-9]}}]})");
+  // 200^3 runs on the worker's threads; 10^3 on one BLAS thread whatever
+  // the split (class gemm1, filled from gemm here), so its factor is 1.
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 200, 200, 200), 8e-3);
   EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 10, 10, 10), 1e-6);
   m.nodes[0].workers = 2;
   m.nodes[0].threadsPerWorker = 1;
   EXPECT_DOUBLE_EQ(m.nodes[0].gemmFactor(), 2.5);
-  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 10, 10, 10), 2.5e-6);
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 200, 200, 200), 2e-2);
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 10, 10, 10), 1e-6);
   EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Solve, 10, 10, 10), 2.5e-3);
   EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Elementwise, 10, 10), 1e-7);
   m.nodes[0].workers = 3; // not measured: as fitted
-  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 10, 10, 10), 1e-6);
+  EXPECT_DOUBLE_EQ(m.taskTime(0, CostClass::Gemm, 200, 200, 200), 8e-3);
   expectRoundTrip(m);
   struct Bad {
     const char *json, *error;
@@ -649,7 +653,8 @@ TEST(MachineModelTest, OpClassNamesMatchTheJsonKeys) {
       "solve", "copy",        "exp",   "log",    "tanh",      "sin",
       "pow",   "rand",        "randn", "scale",  "mod",       "sparse",
       "potrf", "trsm",        "syrk",  "qr",     "svd",       "svdvals",
-      "eig",   "eigvals",     "lstsq", "sgemm",  "compress",  "fused"};
+      "eig",   "eigvals",     "lstsq", "sgemm",  "compress",  "fused",
+      "gemm1"};
   ASSERT_EQ(std::size(expected), size_t(kNumCostClasses));
   for (unsigned c = 0; c < kNumCostClasses; ++c) {
     CostClass op = static_cast<CostClass>(c);
@@ -659,13 +664,22 @@ TEST(MachineModelTest, OpClassNamesMatchTheJsonKeys) {
     // the classes it stands in for (their fallback), only.
     MachineModel m = parseOk(std::string(R"({"nodes": [{"time": {")") +
                              expected[c] + R"(": [0.5]}}]})");
+    // (At 200^3, a product the runtime runs threaded: each class is priced
+    // by its own polynomial.)
     for (unsigned d = 0; d < kNumCostClasses; ++d) {
       CostClass other = static_cast<CostClass>(d);
       bool set = d == c || (cmmrt::plan::costClassFallback(other) == op);
-      EXPECT_EQ(m.taskTime(0, other, 1, 1), set ? 0.5 : 0)
+      EXPECT_EQ(m.taskTime(0, other, 200, 200, 200), set ? 0.5 : 0)
           << expected[c] << " -> " << expected[d];
     }
   }
+  // A product on one BLAS thread (1 x 1 x 1) is gemm1's, a dense one and
+  // a sparse one alike (polynomialClass).
+  MachineModel oneThread =
+      parseOk(R"({"nodes": [{"time": {"gemm1": [0.5]}}]})");
+  EXPECT_EQ(oneThread.taskTime(0, CostClass::Gemm, 1, 1, 1), 0.5);
+  EXPECT_EQ(oneThread.taskTime(0, CostClass::Sparse, 1, 1, 1), 0.5);
+  EXPECT_EQ(oneThread.taskTime(0, CostClass::Gemm, 200, 200, 200), 0);
   EXPECT_EQ(costClassFromName("Gemm"), std::nullopt);
 }
 

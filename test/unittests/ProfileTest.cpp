@@ -323,13 +323,25 @@ TEST(ProfileBench, ProductsAreTimedWithVectorsOnEitherSideAndOuter) {
   // small and a large size, as are the square and thin-inner products, up
   // to 2000^3 in both modes (stopping at 1000 in --quick left the mnk term
   // to noisy 512-1000 points: 2000-5000 tiles ran at 0.69-0.75 of their
-  // predictions).
+  // predictions). The shapes are split between gemm and gemm1 by the
+  // number of BLAS threads the runtime gives them: each class times only
+  // its own, and together they time all of them.
+  using cmmrt::plan::CostClass;
   for (bool quick : {true, false}) {
     bool column = false, row = false, large = false;
     unsigned columns = 0, rows = 0, thinInner = 0, thinCols = 0, thinRows = 0,
-             outer = 0;
-    for (const Observation &o :
-         benchSizes(cmmrt::plan::CostClass::Gemm, quick)) {
+             outer = 0, tallBySmall = 0, tallInner = 0;
+    std::vector<Observation> shapes;
+    for (CostClass cost : {CostClass::Gemm, CostClass::GemmOneThread})
+      for (const Observation &o : benchSizes(cost, quick)) {
+        EXPECT_EQ(
+            cmm::scheduling::polynomialClass(CostClass::Gemm, o.m, o.n, o.k),
+            cost)
+            << o.m << " x " << o.n << " x " << o.k;
+        shapes.push_back(o);
+      }
+    EXPECT_GE(benchSizes(CostClass::GemmOneThread, quick).size(), 6u);
+    for (const Observation &o : shapes) {
       if (o.n == 1 && o.m == o.k && o.m > 1)
         column = true, ++columns;
       if (o.m == 1 && o.n == o.k && o.n > 1)
@@ -342,7 +354,13 @@ TEST(ProfileBench, ProductsAreTimedWithVectorsOnEitherSideAndOuter) {
       // Outer products: their mn term was fitted as 0 without them.
       outer += o.k == 1 && o.m == o.n && o.m > 1;
       large |= o.m == 2000 && o.n == 2000 && o.k == 2000;
+      // Two dimensions small (k-means' 12000 x 32 x 64 and 32 x 64 x 12000
+      // ran 1.3-1.6x a fit without them), at two lengths at least.
+      tallBySmall += o.m >= 2000 && o.n == 32 && o.k == 64;
+      tallInner += o.m == 32 && o.n == 64 && o.k >= 2000;
     }
+    EXPECT_GE(tallBySmall, 2u) << "quick=" << quick;
+    EXPECT_EQ(tallInner, tallBySmall) << "quick=" << quick;
     EXPECT_TRUE(large) << "quick=" << quick;
     EXPECT_GE(outer, 2u) << "quick=" << quick;
     EXPECT_TRUE(column && row) << "quick=" << quick;

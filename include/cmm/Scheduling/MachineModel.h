@@ -11,6 +11,7 @@
 #ifndef CMM_SCHEDULING_MACHINEMODEL_H
 #define CMM_SCHEDULING_MACHINEMODEL_H
 
+#include "cmmrt/BlasThreads.h"
 #include "cmmrt/Plan.h"
 #include "cmmrt/RowBands.h"
 
@@ -32,6 +33,10 @@ namespace cmm::scheduling {
 /// 1 otherwise). Unused terms are zero.
 struct TimePolynomial {
   std::array<double, 8> a{};
+  /// No coefficients: a class a node built in code was given no polynomial.
+  bool isZero() const {
+    return std::all_of(a.begin(), a.end(), [](double x) { return x == 0; });
+  }
   double eval(double m, double n, double k = 1) const {
     return a[0] + a[1] * m + a[2] * n + a[3] * k + a[4] * m * n + a[5] * m * k +
            a[6] * n * k + a[7] * m * n * k;
@@ -59,6 +64,19 @@ inline bool isRooflineClass(CostClass cost) { return cost == CostClass::Fused; }
 inline double evalClass(const TimePolynomial &p, CostClass cost, double m,
                         double n, double k) {
   return isRooflineClass(cost) ? p.evalRoofline(m, n, k) : p.eval(m, n, k);
+}
+/// The class whose polynomial prices a task of class `cost` on an m x n
+/// result of depth k: a `gemm` the runtime runs on one BLAS thread
+/// (cmmrt::threadsSpeedUpProduct, the rule the runtime applies to each
+/// call) is `gemm1`'s, and so is a `sparse` product whose dense equivalent
+/// would be (sparse's polynomial is gemm's); every other class is its own.
+/// MachineModel::taskTime, cmm-profile's bench sizes and --refine all split
+/// products by it.
+inline CostClass polynomialClass(CostClass cost, double m, double n, double k) {
+  if ((cost == CostClass::Gemm || cost == CostClass::Sparse) &&
+      !cmmrt::threadsSpeedUpProduct((long long)m, (long long)n, (long long)k))
+    return CostClass::GemmOneThread;
+  return cost;
 }
 /// costClassName's inverse; nullopt for an unknown name.
 std::optional<CostClass> costClassFromName(const std::string &name);
