@@ -217,13 +217,17 @@ for fit in prov["fits"]:
     check(nodes[r].get("huge_page_bytes", 0) == want,
           "rank %d: huge_page_bytes %s, the kernel's %d"
           % (r, nodes[r].get("huge_page_bytes"), want))
-    # Task overhead: the slope of the executor chain's time over its two
-    # lengths, less the chain task's own time (elementwise at 1 x 1), not
-    # below 0.
+    # Task overhead: the least-squares slope of the executor chain's time
+    # over its lengths, less the chain task's own time (elementwise at
+    # 1 x 1), not below 0.
     chains = fit["task_overhead_measured"]
-    check(len(chains) == 2 and chains[1][0] > chains[0][0],
+    lengths = [c[0] for c in chains]
+    check(len(chains) >= 3 and lengths == sorted(set(lengths)),
           "rank %d: task overhead chains %s" % (r, chains))
-    slope = (chains[1][1] - chains[0][1]) / (chains[1][0] - chains[0][0])
+    mean_n = sum(lengths) / len(chains)
+    mean_t = sum(c[1] for c in chains) / len(chains)
+    slope = (sum((c[0] - mean_n) * (c[1] - mean_t) for c in chains) /
+             sum((c[0] - mean_n) ** 2 for c in chains))
     own = max(0.0, poly(nodes[r]["time"]["elementwise"], 1, 1, 1))
     want = max(0.0, slope - own)
     got = nodes[r]["task_overhead_s"]

@@ -326,10 +326,17 @@ ComputeProfile profileCompute(const SamplingRule &rule,
   return out;
 }
 
+void sleepingBarrier();
+
 /// The runtime's seconds per task beyond its kernel (ExecutorTimings.h):
-/// the slope of a chain's run time over two lengths, each the median of
-/// five runs (so thread start-up and set-up cancel), less the chain task's
-/// own kernel time in the fitted model. Collective; each rank's own.
+/// the least-squares slope of a chain's run time over four lengths, each
+/// the median of five runs (so thread start-up and set-up cancel), less
+/// the chain task's own kernel time in the fitted model. Collective; each
+/// rank's own. The ranks start each run together: a rank's chain ends in
+/// the tile its neighbour sends, so one that started late is in the other's
+/// time. (Two lengths were too few: on 2026-12-02 rank 0 of two timed the
+/// 200-task chain at 4.2 ms, above its 5000-task 2.6 ms, and the slope
+/// clamped to 0 made the built-in two-rank model's tasks free.)
 struct OverheadProfile {
   double overhead = 0;
   json::Array measured; // [tasks, seconds] per chain length
@@ -337,19 +344,31 @@ struct OverheadProfile {
 
 OverheadProfile profileTaskOverhead(const scheduling::TimePolynomial &scale) {
   OverheadProfile out;
-  const int shortChain = 200, longChain = quick ? 2000 : 5000;
-  auto medianSeconds = [](int tasks) {
+  const std::vector<int> lengths =
+      quick ? std::vector<int>{200, 700, 1300, 2000}
+            : std::vector<int>{200, 1800, 3400, 5000};
+  std::vector<double> seconds;
+  for (int tasks : lengths) {
     std::vector<double> runs;
-    for (int r = 0; r < 5; ++r)
+    for (int r = 0; r < 5; ++r) {
+      sleepingBarrier();
       runs.push_back(executorChainSeconds(tasks));
-    return median(std::move(runs));
-  };
-  double shortSeconds = medianSeconds(shortChain);
-  double longSeconds = medianSeconds(longChain);
-  double perTask = (longSeconds - shortSeconds) / (longChain - shortChain);
+    }
+    seconds.push_back(median(std::move(runs)));
+    out.measured.push_back(json::Array{tasks, seconds.back()});
+  }
+  double meanTasks = 0, meanSeconds = 0;
+  for (size_t i = 0; i < lengths.size(); ++i) {
+    meanTasks += lengths[i] / double(lengths.size());
+    meanSeconds += seconds[i] / double(lengths.size());
+  }
+  double covariance = 0, variance = 0;
+  for (size_t i = 0; i < lengths.size(); ++i) {
+    covariance += (lengths[i] - meanTasks) * (seconds[i] - meanSeconds);
+    variance += (lengths[i] - meanTasks) * (lengths[i] - meanTasks);
+  }
+  double perTask = covariance / variance;
   out.overhead = std::max(0.0, perTask - std::max(0.0, scale.eval(1, 1)));
-  out.measured.push_back(json::Array{shortChain, shortSeconds});
-  out.measured.push_back(json::Array{longChain, longSeconds});
   return out;
 }
 
